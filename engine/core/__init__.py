@@ -1,0 +1,1 @@
+"""The engine's generic machinery; games live in engine.games."""

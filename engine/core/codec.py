@@ -1,0 +1,105 @@
+"""Canonical JSON for states and configs, and the state hash. No pickle anywhere.
+
+Encoding walks dataclasses, tuples and frozensets; decoding reads the type
+hints of the target dataclass, so a decoded state equals the original.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import types
+import typing
+from typing import Any, Union
+
+from .options import Options
+from .spec import GameConfig
+
+
+def to_plain(value: Any) -> Any:
+    """Plain JSON values; frozensets become sorted lists so the form is canonical."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [to_plain(v) for v in value]
+    if isinstance(value, frozenset):
+        return sorted((to_plain(v) for v in value), key=dumps)
+    return value
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(to_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def state_hash(state: Any) -> str:
+    return hashlib.sha256(dumps(state).encode()).hexdigest()
+
+
+def from_plain(tp: Any, data: Any) -> Any:
+    """Rebuild a value of type `tp` from plain JSON data; ValueError on a mismatch."""
+    origin = typing.get_origin(tp)
+    if tp is Any or tp is object or isinstance(tp, typing.TypeVar):
+        return _freeze(data)
+    if origin in (Union, types.UnionType):
+        return _from_union(typing.get_args(tp), data)
+    if dataclasses.is_dataclass(tp):
+        return _from_dataclass(tp, data)
+    if origin is tuple:
+        args = typing.get_args(tp)
+        _expect(isinstance(data, list), tp, data)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_plain(args[0], v) for v in data)
+        _expect(len(args) == len(data), tp, data)
+        return tuple(from_plain(a, v) for a, v in zip(args, data))
+    if origin is frozenset:
+        _expect(isinstance(data, list), tp, data)
+        return frozenset(from_plain(typing.get_args(tp)[0], v) for v in data)
+    if tp is type(None):
+        _expect(data is None, tp, data)
+        return None
+    if tp in (int, str, bool):
+        _expect(type(data) is tp, tp, data)
+        return data
+    raise ValueError(f"cannot decode type {tp!r}")
+
+
+def _from_union(options: tuple, data: Any) -> Any:
+    for option in options:
+        try:
+            return from_plain(option, data)
+        except ValueError:
+            continue
+    raise ValueError(f"{data!r} fits none of {options!r}")
+
+
+def _from_dataclass(tp: type, data: Any) -> Any:
+    _expect(isinstance(data, dict), tp, data)
+    hints = typing.get_type_hints(tp)
+    names = {f.name for f in dataclasses.fields(tp)}
+    _expect(set(data) == names, tp, data)
+    return tp(**{name: from_plain(hints[name], data[name]) for name in names})
+
+
+def _freeze(data: Any) -> Any:
+    """JSON data with lists as tuples and dicts as sorted pairs, so it stays hashable."""
+    if isinstance(data, list):
+        return tuple(_freeze(v) for v in data)
+    if isinstance(data, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in data.items()))
+    return data
+
+
+def _expect(ok: bool, tp: Any, data: Any) -> None:
+    if not ok:
+        raise ValueError(f"{data!r} is not a {getattr(tp, '__name__', tp)}")
+
+
+def config_to_plain(config: GameConfig) -> dict:
+    return {"game": config.game, "players": list(config.players), "first": config.first,
+            "options": {k: v for k, v in config.options}, "data": config.data}
+
+
+def config_from_plain(data: dict) -> GameConfig:
+    options: Options = tuple(sorted(data.get("options", {}).items()))
+    return GameConfig(data["game"], tuple(data["players"]), data.get("first"), options,
+                      data.get("data"))

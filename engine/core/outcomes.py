@@ -1,0 +1,100 @@
+"""What a step returns, and what a game shows: prompts, tallies, results."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .text import Msg, render
+
+# RULES.md §0.1: the rejection codes every game shares.
+E_UNKNOWN_CARD = "E_UNKNOWN_CARD"
+E_WRONG_GAME = "E_WRONG_GAME"
+E_WRONG_DECK = "E_WRONG_DECK"
+E_NOT_EXPECTED = "E_NOT_EXPECTED"
+E_SAME_CARD = "E_SAME_CARD"
+E_OUT_OF_PLAY = "E_OUT_OF_PLAY"
+E_IN_PLAY = "E_IN_PLAY"
+E_ILLEGAL = "E_ILLEGAL"
+E_NOT_ELIGIBLE = "E_NOT_ELIGIBLE"
+E_GAME_OVER = "E_GAME_OVER"
+
+CODES = (E_UNKNOWN_CARD, E_WRONG_GAME, E_WRONG_DECK, E_NOT_EXPECTED, E_SAME_CARD,
+         E_OUT_OF_PLAY, E_IN_PLAY, E_ILLEGAL, E_NOT_ELIGIBLE, E_GAME_OVER)
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """The event was taken: the new state and the messages it produced."""
+
+    state: Any
+    effects: tuple[Msg, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """The event was refused; the state is unchanged. `msg` says why, screen-sized."""
+
+    code: str
+    msg: Msg
+
+    @property
+    def message(self) -> str:
+        return render(self.msg)
+
+
+@dataclass(frozen=True, slots=True)
+class Info:
+    """A tap that only asks to be shown something (a Basket's clam count).
+
+    Neither accepted nor rejected: the state does not change and nothing is journaled.
+    """
+
+    msg: Msg
+
+
+Outcome = Accepted | Rejected | Info
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One menu entry: the key that `choose` takes, and its label."""
+
+    key: str
+    label: Msg
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """What the table is asked to do now."""
+
+    id: str
+    text: Msg
+    options: tuple[Option, ...] = ()
+
+    def keys(self) -> tuple[str, ...]:
+        return tuple(o.key for o in self.options)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """One seat in the tally (DESIGN.md §6.2): `score` is None where not known yet."""
+
+    name: str
+    score: int | None
+    out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The public picture of a game: one line per seat, and game-specific details."""
+
+    players: tuple[PlayerLine, ...]
+    details: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished game: winners (empty for "no winner") and a headline."""
+
+    winners: tuple[str, ...]
+    headline: Msg

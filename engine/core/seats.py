@@ -1,0 +1,45 @@
+"""Seats and per-seat values (RULES.md §0.3). A seat is a player's name, never an index."""
+from __future__ import annotations
+
+from typing import Callable, TypeVar
+
+V = TypeVar("V")
+PerSeat = tuple[tuple[str, V], ...]
+
+
+def next_seat(seats: tuple[str, ...], seat: str, eligible: Callable[[str], bool] = lambda s: True) -> str:
+    """The first seat clockwise after `seat` that is eligible (`seat` itself as a last resort)."""
+    start = seats.index(seat)
+    for step in range(1, len(seats) + 1):
+        candidate = seats[(start + step) % len(seats)]
+        if eligible(candidate):
+            return candidate
+    return seat
+
+
+def clockwise_from(seats: tuple[str, ...], seat: str) -> tuple[str, ...]:
+    """All seats in clockwise order, starting at `seat`."""
+    start = seats.index(seat)
+    return seats[start:] + seats[:start]
+
+
+def per_seat(seats: tuple[str, ...], value: V) -> PerSeat:
+    return tuple((s, value) for s in seats)
+
+
+def of(table: PerSeat, seat: str) -> V:
+    for s, v in table:
+        if s == seat:
+            return v
+    raise KeyError(seat)
+
+
+def with_value(table: PerSeat, seat: str, value: V) -> PerSeat:
+    """A copy of `table` with `seat` set to `value`."""
+    if seat not in (s for s, _ in table):
+        raise KeyError(seat)
+    return tuple((s, value if s == seat else v) for s, v in table)
+
+
+def add(table: PerSeat, seat: str, delta: int) -> PerSeat:
+    return with_value(table, seat, of(table, seat) + delta)

@@ -1,0 +1,94 @@
+"""GameSpec: what a game is (metadata, components, options) and the functions that run it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .options import ConfigError, Options, OptionSpec, resolve_options
+from .text import Msg
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """How a game starts: seats clockwise, who starts, house rules, card data.
+
+    `players` empty means the game's own setup collects them (Palourde's Basket taps).
+    `data` carries game data that the rules read (Flouk's card file); JSON-like values only.
+    """
+
+    game: str
+    players: tuple[str, ...]
+    first: str | None = None
+    options: Options = ()
+    data: Any = field(default=None, hash=False)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game. The callables are pure functions of the state."""
+
+    id: str
+    title: str
+    deck: str                     # the physical deck family: palourde, pirates, tamalou, flouk
+    min_players: int
+    max_players: int
+    components: tuple[tuple[str, int], ...]   # (kind, copies), as RULES.md counts them
+    options: tuple[OptionSpec, ...]
+    state_type: type
+    initial: Callable[[GameConfig], Any]
+    allowed: Callable[[Any], frozenset]       # event types the current phase takes
+    hint: Callable[[Any], Msg]                # why a tap or button is not expected now
+    play: Callable[[Any, Any], Any]           # -> Rejected | Info | (state, effects)
+    prompt: Callable[[Any], Any]
+    tally: Callable[[Any], Any]
+    result: Callable[[Any], Any]              # -> Result | None
+    invariants: Callable[[Any], list[str]]
+    rules_version: int = 1
+    max_events: int = 5000
+    extra_cards: tuple[str, ...] = ()         # known ids outside the play components (title card, jokers)
+    joins_by_tap: bool = False                # players may be collected by the game itself
+    player_limits: Callable[[Options], tuple[int, int]] | None = field(default=None, compare=False)
+    data_check: Callable[[Any], Any] | None = field(default=None, compare=False)
+
+    def card_ids(self) -> tuple[str, ...]:
+        """Every card id of this game's deck (DESIGN.md §6.1), play components first."""
+        return card_ids(self.components) + self.extra_cards
+
+    def player_range(self, options: Options) -> tuple[int, int]:
+        if self.player_limits:
+            return self.player_limits(options)
+        return self.min_players, self.max_players
+
+
+def card_ids(components: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+    """`kind` for a single copy, `kind#1..n` otherwise."""
+    ids: list[str] = []
+    for kind, copies in components:
+        ids.extend([kind] if copies == 1 else [f"{kind}#{n}" for n in range(1, copies + 1)])
+    return tuple(ids)
+
+
+def kind_of(card: str) -> str:
+    """The kind of a card id: `clam#3` -> `clam`, `KS` -> `KS`."""
+    return card.split("#", 1)[0]
+
+
+def make_config(spec: GameSpec, players: list[str] | tuple[str, ...], first: str | None = None,
+                options: dict[str, object] | None = None, data: Any = None) -> GameConfig:
+    """A checked GameConfig; ConfigError with a message naming the problem."""
+    resolved = resolve_options(spec.options, dict(options or {}))
+    players = tuple(players)
+    low, high = spec.player_range(resolved)
+    if players or not spec.joins_by_tap:
+        if not low <= len(players) <= high:
+            raise ConfigError(f"{spec.title} needs {low}-{high} players, not {len(players)}")
+        if len(set(players)) != len(players):
+            raise ConfigError("player names must differ")
+        bad = [p for p in players if not p or any(ch.isspace() for ch in p)]
+        if bad:
+            raise ConfigError(f"player name {bad[0]!r} must be a single word")
+    if first is not None and first not in players:
+        raise ConfigError(f"first player {first} is not among the players")
+    if spec.data_check:
+        data = spec.data_check(data)
+    return GameConfig(spec.id, players, first, resolved, data)

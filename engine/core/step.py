@@ -1,0 +1,57 @@
+"""The generic step pipeline every game runs through (DESIGN.md §3).
+
+game over -> card identity -> event allowed in this phase -> the game's own
+checks and effects -> invariants -> seq + 1. Every stage before the game's
+`play` only reads; `play` is pure; so a rejection can never change the state.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .events import Cancel, Choose, Confirm, Event, Tap
+from .outcomes import (E_GAME_OVER, E_NOT_EXPECTED, E_UNKNOWN_CARD, E_WRONG_GAME, Accepted,
+                       Info, Outcome, Rejected)
+from .registry import canonical_card, decks_of
+from .spec import GameSpec
+from .text import msg
+
+
+class EngineBug(RuntimeError):
+    """A state broke an invariant: a programming error, never a player's."""
+
+
+def step(spec: GameSpec, state, event: Event) -> Outcome:
+    """Apply one input event to a state; never raises for anything a player does."""
+    if spec.result(state) is not None:
+        return Rejected(E_GAME_OVER, msg("core.game_over"))
+    if isinstance(event, Tap):
+        card = canonical_card(event.card)
+        if card is None:
+            return Rejected(E_UNKNOWN_CARD, msg("core.unknown_card"))
+        if spec.deck not in decks_of(card):
+            family = sorted(decks_of(card))[0]
+            return Rejected(E_WRONG_GAME, msg("core.wrong_game", deck=msg(f"deck.{family}")))
+        event = Tap(card)
+    if type(event) not in spec.allowed(state):
+        return Rejected(E_NOT_EXPECTED, spec.hint(state))
+    outcome = spec.play(state, event)
+    if isinstance(outcome, (Rejected, Info)):
+        return outcome
+    new_state, effects = outcome
+    problems = spec.invariants(new_state)
+    if problems:
+        raise EngineBug(f"{spec.id} after {event}: {'; '.join(problems)}")
+    return Accepted(dataclasses.replace(new_state, seq=state.seq + 1), tuple(effects))
+
+
+def candidate_events(spec: GameSpec, state) -> list[Event]:
+    """Every event worth trying now: each card of the game, each menu key, SELECT, BACK."""
+    events: list[Event] = [Tap(card) for card in spec.card_ids()]
+    events += [Choose(key) for key in spec.prompt(state).keys()]
+    events += [Confirm(), Cancel()]
+    return events
+
+
+def legal_events(spec: GameSpec, state) -> list[Event]:
+    """The accepted events among the candidates, in a stable order: one source of truth."""
+    return [e for e in candidate_events(spec, state) if isinstance(step(spec, state, e), Accepted)]

@@ -1,0 +1,2 @@
+"""Every game registers itself on import; add one line per game."""
+from . import palourde  # noqa: F401

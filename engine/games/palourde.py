@@ -1,0 +1,415 @@
+"""Palourde (RULES.md §1): a memory game on a Beach of 53 face-down cards.
+
+On a turn the fisherman flips two cards: a pair scores or acts (pair table,
+§1.4), anything else is turned back. High Tide, Storm Warning and Basket
+Overboard act at once when flipped. The third High Tide ends the game; the
+most clams wins the Golden Clam.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..core import seats as S
+from ..core.events import Choose, Confirm, Tap
+from ..core.options import Options, OptionSpec, option
+from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
+                             E_SAME_CARD, Info, Option, PlayerLine, Prompt, Rejected, Result,
+                             Tally)
+from ..core.registry import register
+from ..core.spec import GameConfig, GameSpec, card_ids, kind_of
+from ..core.text import add_catalog, msg
+from ..text import en_palourde
+
+# §1.1 Components: (kind, copies). The Beach is every kind but basket and golden_clam.
+BEACH_KINDS = (("clam", 20), ("rake", 4), ("crab", 4), ("shrimp", 4), ("bird", 4), ("beach", 6),
+               ("shell", 6), ("high_tide", 3), ("storm_warning", 1), ("basket_overboard", 1))
+COMPONENTS = (("basket", 5),) + BEACH_KINDS + (("golden_clam", 1),)
+BEACH = frozenset(card_ids(BEACH_KINDS))          # the 53 cards shuffled face down
+EVENTS = ("high_tide", "storm_warning", "basket_overboard")
+PRIZES = ("golden_clam", "title")
+HIGH_TIDES_TO_END = 3
+BIRD_FOOD = ("clam", "crab", "shell", "shrimp")   # §1.4: a Bird eats these
+
+# Phases (§1.5)
+JOIN, FIRST, SETUP_BEACH = "join", "first", "beach"
+FLIP1, FLIP2, VICTIM, STORM, OVER = "flip1", "flip2", "victim", "storm", "over"
+
+ALLOWED = {
+    JOIN: frozenset({Tap, Confirm}),
+    FIRST: frozenset({Tap, Choose}),
+    SETUP_BEACH: frozenset({Confirm}),
+    FLIP1: frozenset({Tap}),
+    FLIP2: frozenset({Tap}),
+    VICTIM: frozenset({Tap, Choose}),
+    STORM: frozenset({Confirm}),
+    OVER: frozenset(),
+}
+
+OPTIONS = (
+    OptionSpec("replay_after_clam_pair", False, note="AMB-P11"),
+    OptionSpec("storm_ends_turn", True, note="AMB-P7"),
+    OptionSpec("storm_resets_high_tides", False, note="AMB-P8"),
+    OptionSpec("peek_reminder", True, note="AMB-P15"),
+    OptionSpec("tie_rule", "shared", kind="choice", choices=("shared", "none"), note="AMB-P16"),
+    OptionSpec("show_beach_counts", False, note="§1.6"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    seq: int
+    phase: str
+    options: Options
+    seats: tuple[str, ...]            # clockwise, in join order
+    baskets: tuple[int, ...]          # the Basket index each seat holds
+    current: str | None
+    beach_down: frozenset[str]
+    ht_up: frozenset[str]
+    removed: frozenset[str]           # discarded, or in a basket
+    clams: S.PerSeat
+    first_flip: str | None = None
+    peek_reminder: str | None = None  # who peeked with Shrimps (AMB-P15)
+
+
+# ---- helpers ---------------------------------------------------------------
+
+def basket_card(index: int) -> str:
+    return f"basket#{index}"
+
+
+def seat_of_basket(state: State, card: str) -> str | None:
+    for seat, index in zip(state.seats, state.baskets):
+        if basket_card(index) == card:
+            return seat
+    return None
+
+
+def clams_of(state: State, seat: str) -> int:
+    return S.of(state.clams, seat)
+
+
+def next_player(state: State) -> str:
+    return S.next_seat(state.seats, state.current)
+
+
+def new_turn(state: State, seat: str) -> State:
+    """FLIP1 for `seat`. A peek reminder lasts through the next player's turn and replays (AMB-P15)."""
+    reminder = state.peek_reminder if seat == state.current else None
+    return dataclasses.replace(state, phase=FLIP1, current=seat, first_flip=None,
+                               peek_reminder=reminder)
+
+
+def pass_turn(state: State) -> State:
+    return new_turn(state, next_player(state))
+
+
+def eligible_victims(state: State) -> tuple[str, ...]:
+    """AMB-P12: only other players with at least one clam can be robbed."""
+    return tuple(q for q in state.seats if q != state.current and clams_of(state, q) >= 1)
+
+
+def kind_name(card: str):
+    return msg(f"pa.kind.{kind_of(card)}")
+
+
+# ---- setup (§1.2) ------------------------------------------------------------
+
+def initial(config: GameConfig) -> State:
+    """With players given, play starts at the first flip (seat i holds basket#i); else at JOIN."""
+    players = config.players
+    state = State(seq=0, phase=JOIN, options=config.options, seats=players,
+                  baskets=tuple(range(1, len(players) + 1)), current=None, beach_down=BEACH,
+                  ht_up=frozenset(), removed=frozenset(), clams=S.per_seat(players, 0))
+    if players:
+        state = dataclasses.replace(state, phase=FLIP1, current=config.first or players[0])
+    return state
+
+
+def join(state: State, card: str):
+    if kind_of(card) != "basket":
+        return Rejected(E_NOT_EXPECTED, msg("pa.tap_basket"))
+    if seat_of_basket(state, card) is not None:
+        return Rejected(E_ILLEGAL, msg("pa.already_joined"))
+    index = int(card.split("#")[1])
+    name = f"P{index}"
+    state = dataclasses.replace(state, seats=state.seats + (name,), baskets=state.baskets + (index,),
+                                clams=state.clams + ((name, 0),))
+    if len(state.seats) == 5:     # all Baskets are in: continue on its own
+        state = dataclasses.replace(state, phase=FIRST)
+    return state, (msg("pa.joined", name=name, n=len(state.seats)),)
+
+
+def close_join(state: State):
+    if len(state.seats) < 2:
+        return Rejected(E_ILLEGAL, msg("pa.need_players"))
+    return dataclasses.replace(state, phase=FIRST), ()
+
+
+def choose_first(state: State, seat: str | None):
+    """AMB-P3: the table names the youngest; the device never asks for ages."""
+    if seat is None:
+        return Rejected(E_NOT_ELIGIBLE, msg("pa.not_playing"))
+    return dataclasses.replace(state, phase=SETUP_BEACH, current=seat), ()
+
+
+# ---- flipping (§1.5) ---------------------------------------------------------
+
+def check_flip(state: State, card: str):
+    """The tap checks of FLIP1/FLIP2 after the registry; a Basket only shows its clams."""
+    kind = kind_of(card)
+    if kind == "basket":
+        seat = seat_of_basket(state, card)
+        if seat is None:
+            return Rejected(E_NOT_EXPECTED, msg("pa.basket_not_in_game"))
+        return Info(msg("pa.basket_info", name=seat, n=clams_of(state, seat)))
+    if kind in PRIZES:
+        return Rejected(E_NOT_EXPECTED, msg("pa.prize_card"))
+    if card in state.ht_up:
+        return Rejected(E_IN_PLAY, msg("pa.high_tide_up"))
+    if card in state.removed:
+        return Rejected(E_OUT_OF_PLAY, msg("core.out_of_play"))
+    if state.phase == FLIP2 and card == state.first_flip:
+        return Rejected(E_SAME_CARD, msg("pa.flip_different"))
+    return None
+
+
+def flip(state: State, card: str):
+    problem = check_flip(state, card)
+    if problem is not None:
+        return problem
+    if kind_of(card) in EVENTS:
+        # AMB-P6: a first card flipped before an event is simply turned back.
+        return resolve_event(dataclasses.replace(state, first_flip=None), card)
+    if state.phase == FLIP1:
+        return dataclasses.replace(state, phase=FLIP2, first_flip=card), ()
+    return resolve_pair(state, state.first_flip, card)
+
+
+def resolve_event(state: State, card: str):
+    kind = kind_of(card)
+    if kind == "high_tide":
+        return high_tide(state, card)
+    if kind == "basket_overboard":
+        return basket_overboard(state, card)
+    return storm(state, card)
+
+
+def high_tide(state: State, card: str):
+    """AMB-P5: the turn passes at once; the third High Tide ends the game."""
+    state = dataclasses.replace(state, beach_down=state.beach_down - {card},
+                                ht_up=state.ht_up | {card})
+    up = len(state.ht_up)
+    if up >= HIGH_TIDES_TO_END:
+        state = dataclasses.replace(state, phase=OVER, first_flip=None)
+        return state, (msg("pa.high_tide", n=up), result(state).headline)
+    return pass_turn(state), (msg("pa.high_tide", n=up),)
+
+
+def basket_overboard(state: State, card: str):
+    """AMB-P9, AMB-P10: lose every clam (those cards stay out), then a fresh turn."""
+    lost = clams_of(state, state.current)
+    state = dataclasses.replace(state, beach_down=state.beach_down - {card},
+                                removed=state.removed | {card},
+                                clams=S.with_value(state.clams, state.current, 0))
+    text = msg("pa.overboard", n=lost) if lost else msg("pa.overboard_empty")
+    return new_turn(state, state.current), (text,)
+
+
+def storm(state: State, card: str):
+    """AMB-P7, AMB-P8: Storm lifts the peek ban; High Tides stay up unless the option says so."""
+    beach, up = state.beach_down - {card}, state.ht_up
+    if option(state.options, "storm_resets_high_tides"):
+        beach, up = beach | up, frozenset()
+    state = dataclasses.replace(state, phase=STORM, beach_down=beach, ht_up=up,
+                                removed=state.removed | {card}, peek_reminder=None)
+    return state, (msg("pa.storm_flipped"),)
+
+
+def storm_done(state: State):
+    if option(state.options, "storm_ends_turn"):
+        return pass_turn(state), ()
+    return new_turn(state, state.current), ()
+
+
+def bank(state: State, cards: tuple[str, str], gain: int = 0) -> State:
+    """The pair's cards leave the Beach (into a basket or the discard); `gain` clams scored."""
+    return dataclasses.replace(state, beach_down=state.beach_down - set(cards),
+                               removed=state.removed | set(cards),
+                               clams=S.add(state.clams, state.current, gain), first_flip=None)
+
+
+def resolve_pair(state: State, c1: str, c2: str):
+    """§1.4 pair table; the order of the two flips does not matter."""
+    p = state.current
+    kinds = sorted((kind_of(c1), kind_of(c2)))
+    name1, name2 = kind_name(c1), kind_name(c2)
+    if kinds == ["clam", "clam"]:
+        state = bank(state, (c1, c2), 2)
+        text = msg("pa.clam_pair", name=p, n=clams_of(state, p))
+        if option(state.options, "replay_after_clam_pair"):     # AMB-P11
+            return new_turn(state, p), (text,)
+        return pass_turn(state), (text,)
+    if kinds == ["clam", "rake"]:
+        state = bank(state, (c1, c2), 1)                      # AMB-P10: a fresh turn
+        return new_turn(state, p), (msg("pa.clam_rake", name=p, n=clams_of(state, p)),)
+    if kinds == ["crab", "crab"]:
+        return crab_pair(bank(state, (c1, c2)))
+    if kinds == ["shrimp", "shrimp"]:
+        state = dataclasses.replace(pass_turn(bank(state, (c1, c2))), peek_reminder=p)
+        return state, (msg("pa.shrimp", name=p),)
+    if "bird" in kinds and kinds != ["bird", "bird"] and (set(kinds) - {"bird"}) <= set(BIRD_FOOD):
+        food = kind_name(c2 if kind_of(c1) == "bird" else c1)   # AMB-P14: birds eat clams too
+        return pass_turn(bank(state, (c1, c2))), (msg("pa.bird", food=food),)
+    # AMB-P13: anything else is no match; both cards go back face down.
+    state = dataclasses.replace(state, first_flip=None)
+    return pass_turn(state), (msg("pa.no_match", a=name1, b=name2),)
+
+
+def crab_pair(state: State):
+    if not eligible_victims(state):
+        return pass_turn(state), (msg("pa.no_clams_to_steal"),)
+    return dataclasses.replace(state, phase=VICTIM), (msg("pa.crab_pair"),)
+
+
+def rob(state: State, victim: str | None):
+    """VICTIM: steal one clam from an eligible player (AMB-P12)."""
+    if victim is None:
+        return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
+    if victim == state.current:
+        return Rejected(E_NOT_ELIGIBLE, msg("pa.rob_yourself"))
+    if victim not in eligible_victims(state):
+        return Rejected(E_NOT_ELIGIBLE, msg("pa.no_clams", name=victim))
+    clams = S.add(S.add(state.clams, victim, -1), state.current, 1)
+    state = dataclasses.replace(state, clams=clams)
+    return pass_turn(state), (msg("pa.stolen", name=victim),)
+
+
+# ---- the reducer -----------------------------------------------------------
+
+def play(state: State, event):
+    """Validate and apply one event of the phases above."""
+    phase = state.phase
+    if isinstance(event, Tap):
+        if phase == JOIN:
+            return join(state, event.card)
+        if phase == FIRST:
+            if kind_of(event.card) != "basket":
+                return Rejected(E_NOT_EXPECTED, msg("pa.tap_basket"))
+            return choose_first(state, seat_of_basket(state, event.card))
+        if phase == VICTIM:
+            if kind_of(event.card) != "basket":
+                return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
+            victim = seat_of_basket(state, event.card)
+            return rob(state, victim) if victim else Rejected(E_NOT_ELIGIBLE, msg("pa.not_playing"))
+        return flip(state, event.card)
+    if isinstance(event, Choose):
+        if phase == FIRST:
+            return choose_first(state, event.option if event.option in state.seats else None)
+        if event.option == "no_steal":
+            return pass_turn(state), (msg("pa.no_steal"),)
+        if event.option not in state.seats:
+            return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
+        return rob(state, event.option)
+    if phase == JOIN:
+        return close_join(state)
+    if phase == SETUP_BEACH:
+        return dataclasses.replace(state, phase=FLIP1), ()
+    return storm_done(state)
+
+
+def hint(state: State):
+    """The E_NOT_EXPECTED text for a tap or button the phase does not take."""
+    return {
+        FLIP1: msg("pa.flip_a_card"), FLIP2: msg("pa.flip_a_card"), STORM: msg("pa.storm_select"),
+        SETUP_BEACH: msg("core.use_buttons"), VICTIM: msg("pa.choose_victim"),
+        FIRST: msg("pa.tap_basket"), JOIN: msg("pa.tap_basket"),
+    }.get(state.phase, msg("core.use_buttons"))
+
+
+# ---- what the table sees (§1.6) -----------------------------------------------
+
+def prompt(state: State) -> Prompt:
+    p = state.current
+    if state.phase == JOIN:
+        return Prompt("join", msg("pa.prompt.join", n=len(state.seats)))
+    if state.phase == FIRST:
+        return Prompt("first", msg("pa.prompt.first"),
+                      tuple(Option(s, msg("core.name", name=s)) for s in state.seats))
+    if state.phase == SETUP_BEACH:
+        return Prompt("beach", msg("pa.prompt.beach"))
+    if state.phase == VICTIM:
+        options = tuple(Option(q, msg("pa.victim_option", name=q, n=clams_of(state, q)))
+                        for q in eligible_victims(state))
+        return Prompt("victim", msg("pa.prompt.victim", name=p),
+                      options + (Option("no_steal", msg("pa.no_steal_option")),))
+    if state.phase == STORM:
+        return Prompt("storm", msg("pa.prompt.storm"))
+    if state.phase == OVER:
+        return Prompt("over", result(state).headline)
+    if state.phase == FLIP2:
+        return Prompt("flip2", msg("pa.prompt.flip2", name=p))
+    return Prompt("flip1", msg("pa.prompt.flip1", name=p))
+
+
+def reminder(state: State):
+    """The header reminder of AMB-P15, while it applies."""
+    if state.peek_reminder and option(state.options, "peek_reminder") and state.phase != OVER:
+        return msg("pa.peek_reminder", name=state.peek_reminder)
+    return None
+
+
+def beach_counts(state: State) -> tuple[tuple[str, int], ...]:
+    counts: dict[str, int] = {}
+    for card in state.beach_down:
+        counts[kind_of(card)] = counts.get(kind_of(card), 0) + 1
+    return tuple(sorted(counts.items()))
+
+
+def tally(state: State) -> Tally:
+    players = tuple(PlayerLine(s, clams_of(state, s)) for s in state.seats)
+    details = [("high_tides_up", len(state.ht_up)), ("beach_down", len(state.beach_down)),
+               ("current", state.current), ("peek_reminder", state.peek_reminder)]
+    if option(state.options, "show_beach_counts"):
+        details.append(("beach_counts", dict(beach_counts(state))))
+    return Tally(players, tuple(details))
+
+
+def result(state: State) -> Result | None:
+    """§1.5 OVER: the most clams wins; ties share the Golden Clam (AMB-P16)."""
+    if state.phase != OVER:
+        return None
+    best = max(clams_of(state, s) for s in state.seats)
+    winners = tuple(s for s in state.seats if clams_of(state, s) == best)
+    if len(winners) > 1 and option(state.options, "tie_rule") == "none":
+        return Result((), msg("pa.no_winner"))
+    return Result(winners, msg("pa.golden_clam", names=winners, n=best))
+
+
+def invariants(state: State) -> list[str]:
+    """Every Beach card in exactly one zone; 20 clams conserved; at most 3 High Tides up."""
+    problems = []
+    zones = (state.beach_down, state.ht_up, state.removed)
+    if sum(len(z) for z in zones) != len(BEACH) or frozenset().union(*zones) != BEACH:
+        problems.append("Beach cards not each in exactly one zone")
+    banked = sum(clams_of(state, s) for s in state.seats)
+    clams_down = sum(1 for c in state.beach_down if kind_of(c) == "clam")
+    clams_out = sum(1 for c in state.removed if kind_of(c) == "clam")
+    if banked > clams_out or clams_down + clams_out != 20 or min((v for _, v in state.clams), default=0) < 0:
+        problems.append(f"clams not conserved: banked {banked}, out {clams_out}, down {clams_down}")
+    if len(state.ht_up) > HIGH_TIDES_TO_END:
+        problems.append("more than 3 High Tides up")
+    if state.phase not in ALLOWED:
+        problems.append(f"unknown phase {state.phase}")
+    return problems
+
+
+add_catalog("en", en_palourde.TEXT)
+
+SPEC = register(GameSpec(
+    id="palourde", title="Palourde", deck="palourde", min_players=2, max_players=5,
+    components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
+    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    result=result, invariants=invariants, extra_cards=("title",), joins_by_tap=True,
+    max_events=400,
+))
