@@ -1,0 +1,78 @@
+"""Game data derived from the rulebooks: one component manifest (TOML) per physical deck.
+
+A manifest names each kind of card and its copies (`[kinds.<kind>]`), or lists
+the cards one by one (`[cards."<card id>"]`, Flouk's card data). Loading checks
+the counts against the rules' own component table, so a wrong file is caught
+before a game starts.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+DECKS = ("palourde", "pirates", "tamalou", "flouk")
+
+
+class ManifestError(ValueError):
+    """A manifest that does not match the rules; the text names the kind and both numbers."""
+
+
+@dataclass(frozen=True)
+class Manifest:
+    deck: str
+    title: str
+    kinds: dict[str, dict[str, Any]]      # kind -> {"copies": n, "name": ..., ...}
+    cards: dict[str, dict[str, Any]]      # card id -> its data (Flouk), else empty
+
+    def counts(self) -> dict[str, int]:
+        if self.cards:
+            counts: dict[str, int] = {}
+            for card in self.cards:
+                kind = card.split("#", 1)[0]
+                counts[kind] = counts.get(kind, 0) + 1
+            return counts
+        return {kind: int(data.get("copies", 1)) for kind, data in self.kinds.items()}
+
+    def name(self, kind: str) -> str:
+        return str(self.kinds.get(kind, {}).get("name", kind))
+
+
+def read_text(deck: str) -> str:
+    if deck not in DECKS:
+        raise ManifestError(f"no deck named {deck!r} (decks: {', '.join(DECKS)})")
+    return resources.files(__name__).joinpath(f"{deck}.toml").read_text(encoding="utf-8")
+
+
+def parse(deck: str, text: str) -> Manifest:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(f"{deck}.toml: {exc}") from None
+    return Manifest(deck, str(data.get("title", deck)), dict(data.get("kinds", {})),
+                    dict(data.get("cards", {})))
+
+
+def check(manifest: Manifest) -> Manifest:
+    """Compare the manifest's counts with every game that plays this deck."""
+    import engine  # noqa: F401  (registers the games)
+    from engine.core.registry import all_specs
+
+    specs = [s for s in all_specs() if s.deck == manifest.deck]
+    counts = manifest.counts()
+    for spec in specs:
+        expected = dict(spec.components)
+        for kind in sorted(set(expected) | set(counts)):
+            want, have = expected.get(kind, 0), counts.get(kind, 0)
+            if kind not in expected and kind in {c.split("#")[0] for c in spec.extra_cards}:
+                continue
+            if want != have:
+                raise ManifestError(f"{manifest.deck}.toml: kind {kind!r} has {have} cards, "
+                                    f"{spec.title} needs {want}")
+    return manifest
+
+
+def load(deck: str, text: str | None = None) -> Manifest:
+    """The checked manifest of `deck`, from the shipped file unless `text` is given."""
+    return check(parse(deck, read_text(deck) if text is None else text))
