@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import engine
+import seeds
 from engine import Accepted, ConfigError, Info, Rejected, Session
 from engine.core.script import Script, ScriptError, ScriptStep, parse_script
 from engine.core.spec import GameConfig, GameSpec
@@ -35,11 +36,16 @@ class Replay:
 
 
 def config_from_script(script: Script, data=None) -> tuple[GameSpec, GameConfig]:
-    """The directives as a checked config; ScriptError naming the directive's line."""
+    """The directives as a checked config; ScriptError naming the directive's line.
+
+    `data` is the game's card data; by default the shipped seeds file's.
+    """
     try:
         spec = engine.get(script.game or "")
     except KeyError as exc:
         raise ScriptError(script.directive_lines.get("game", 1), str(exc.args[0])) from None
+    if data is None:
+        data = seeds.game_data(spec.id, spec.deck)
     try:
         config = engine.make_config(spec, script.players, script.first, script.options, data)
     except ConfigError as exc:

@@ -76,3 +76,12 @@ def check(manifest: Manifest) -> Manifest:
 def load(deck: str, text: str | None = None) -> Manifest:
     """The checked manifest of `deck`, from the shipped file unless `text` is given."""
     return check(parse(deck, read_text(deck) if text is None else text))
+
+
+def game_data(game: str, deck: str) -> dict | None:
+    """The card data a game's rules read (Flouk's `[cards]` tables), or None if the deck has none.
+
+    The rules check it themselves (GameSpec.data_check), naming the card and field at fault.
+    """
+    manifest = parse(deck, read_text(deck))
+    return {"cards": manifest.cards} if manifest.cards else None

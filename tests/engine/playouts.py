@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 import engine
+import seeds
 from engine import Accepted, Session, legal_events, make_config
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
@@ -20,8 +21,7 @@ def new_session(spec, players: int) -> Session:
 
 def default_data(spec):
     """Game data a game needs to start (Flouk's card file), from the shipped seeds."""
-    hook = getattr(spec, "data_check", None)
-    return hook(None) if hook else None
+    return seeds.game_data(spec.id, spec.deck)
 
 
 def random_playout(spec, players: int, seed: int, limit: int | None = None, on_step=None) -> Session:
