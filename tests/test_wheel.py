@@ -1,0 +1,33 @@
+"""A non-editable install carries the seeds: build the wheel, install it in a fresh venv, load."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+LOAD_ALL = """
+import engine, seeds
+for spec in engine.all_specs():
+    seeds.load(spec.deck)
+print(sorted(spec.id for spec in engine.all_specs()))
+"""
+
+
+def test_wheel_installs_and_loads_every_manifest(tmp_path):
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                    "-q", "-w", str(wheels), str(ROOT)], check=True, capture_output=True)
+    (wheel,) = wheels.glob("tabletop_companion-*.whl")
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False, system_site_packages=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    # install with this interpreter's pip into the empty venv: no network, no dependencies
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-compile",
+                    "--target", str(tmp_path / "site"), str(wheel)], check=True, capture_output=True)
+    out = subprocess.run([str(python), "-c", LOAD_ALL], cwd=tmp_path, capture_output=True, text=True,
+                         env={"PYTHONPATH": str(tmp_path / "site")})
+    assert out.returncode == 0, out.stderr
+    assert "palourde" in out.stdout
