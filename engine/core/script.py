@@ -94,11 +94,11 @@ def _step(number: int, words: list[str]) -> ScriptStep:
         if len(args) != 1:
             raise ScriptError(number, f"'{verb}' takes one argument")
         return ScriptStep(number, "event", Tap(args[0]) if verb == "tap" else Choose(args[0]))
+    simple = {"select": Confirm(), "back": Cancel()}
+    if verb not in simple and verb not in ("undo", "redo"):
+        raise ScriptError(number, f"unknown word {verb!r}")
     if args:
         raise ScriptError(number, f"'{verb}' takes no argument")
-    simple = {"select": Confirm(), "back": Cancel()}
     if verb in simple:
         return ScriptStep(number, "event", simple[verb])
-    if verb in ("undo", "redo"):
-        return ScriptStep(number, verb)
-    raise ScriptError(number, f"unknown word {verb!r}")
+    return ScriptStep(number, verb)
