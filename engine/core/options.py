@@ -24,6 +24,20 @@ class OptionSpec:
     maximum: int | None = None
     check: Callable[[str], str | None] | None = field(default=None, compare=False)
     note: str = ""
+    presets: tuple[str, ...] = ()     # values a menu offers for a text option
+
+    def menu_values(self) -> tuple[object, ...]:
+        """The values the house-rules menu cycles through, the default first."""
+        if self.kind == "bool":
+            values: tuple[object, ...] = (True, False)
+        elif self.kind == "choice":
+            values = self.choices
+        elif self.kind == "int" and self.minimum is not None and self.maximum is not None:
+            values = tuple(range(self.minimum, self.maximum + 1))
+        else:
+            values = tuple(self.parse(p) for p in self.presets)
+        values = tuple(v for v in values if v != self.default)
+        return (self.default,) + values
 
     def parse(self, raw: object) -> object:
         """The option's value from text (or an already typed value); ConfigError if bad."""
