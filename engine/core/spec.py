@@ -49,6 +49,7 @@ class GameSpec:
     joins_by_tap: bool = False                # players may be collected by the game itself
     player_limits: Callable[[Options], tuple[int, int]] | None = field(default=None, compare=False)
     data_check: Callable[[Any], Any] | None = field(default=None, compare=False)
+    reminder: Callable[[Any], Any] | None = field(default=None, compare=False)  # -> Msg | None
 
     def card_ids(self) -> tuple[str, ...]:
         """Every card id of this game's deck (DESIGN.md §6.1), play components first."""
