@@ -1,0 +1,314 @@
+"""MFRC522 ("RC522") contactless reader on SPI.
+
+Written from the NXP MFRC522 datasheet (rev. 3.9) and ISO/IEC 14443-3. One
+`poll()` is one detection cycle: WUPA, then anticollision and SELECT for each
+cascade level, then HLTA. The chip's own timer ends every exchange, so an empty
+field costs about a dozen SPI transfers and a few milliseconds asleep, never a
+spinning loop. SPI errors and a chip that stops answering raise `ReaderError`
+(an OSError); the next poll initialises the chip again. A card that answers
+badly (moving, two cards at once, a corrupted frame) is not an I/O error: the
+poll returns None and the presence hysteresis absorbs it.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import time
+from typing import Any, Callable
+
+from hardware import iso14443
+from hardware.errors import ReaderError
+
+log = logging.getLogger(__name__)
+
+# Registers (datasheet §9.2)
+CommandReg = 0x01
+ComIEnReg = 0x02
+DivIEnReg = 0x03
+ComIrqReg = 0x04
+ErrorReg = 0x06
+FIFODataReg = 0x09
+FIFOLevelReg = 0x0A
+ControlReg = 0x0C
+BitFramingReg = 0x0D
+ModeReg = 0x11
+TxModeReg = 0x12
+RxModeReg = 0x13
+TxControlReg = 0x14
+TxASKReg = 0x15
+RFCfgReg = 0x26
+TModeReg = 0x2A
+TPrescalerReg = 0x2B
+TReloadRegH = 0x2C
+TReloadRegL = 0x2D
+VersionReg = 0x37
+
+
+class Command:
+    """Command set (datasheet §10.3), written to CommandReg."""
+    Idle = 0x00
+    Transceive = 0x0C
+    SoftReset = 0x0F
+
+
+# Register bits
+PowerDown = 0x10                                   # CommandReg
+IRqInv = 0x80                                      # ComIEnReg: IRQ pin low when pending
+IRQPushPull = 0x80                                 # DivIEnReg
+Set1 = 0x80                                        # ComIrqReg: 1 sets, 0 clears the marked bits
+RxIRq, IdleIRq, ErrIRq, TimerIRq = 0x20, 0x10, 0x02, 0x01
+FlushBuffer = 0x80                                 # FIFOLevelReg
+StartSend = 0x80                                   # BitFramingReg
+RxLastBits = 0x07                                  # ControlReg
+BufferOvfl, CollErr, ParityErr, ProtocolErr = 0x10, 0x08, 0x02, 0x01
+Tx1RFEn, Tx2RFEn = 0x01, 0x02                      # TxControlReg: antenna drivers
+Force100ASK = 0x40                                 # TxASKReg
+TAuto = 0x80                                       # TModeReg
+RxGainMask = 0x70                                  # RFCfgReg bits 6..4
+
+EXCHANGE_DONE = RxIRq | IdleIRq | ErrIRq | TimerIRq
+
+# RxGain codes per dB (datasheet Table 98); 18 and 23 dB each have two codes.
+RX_GAIN_DB = {18: 0b000, 23: 0b001, 33: 0b100, 38: 0b101, 43: 0b110, 48: 0b111}
+
+# Timer: 13.56 MHz / (2 * 0xA9 + 1) = 40 kHz, one tick per 25 µs.
+TIMER_PRESCALER = 0x0A9
+TIMER_TICK_S = 25e-6
+
+KNOWN_VERSIONS = {0x88: "FM17522", 0x90: "v0.0", 0x91: "v1.0", 0x92: "v2.0", 0xB2: "FM17522", 0x12: "clone"}
+
+
+class _RfError(Exception):
+    """A card answered badly; this poll finds no card."""
+
+
+class _Silence(_RfError):
+    """No card answered before the chip's timer ran out."""
+
+
+class RC522:
+    """One MFRC522 behind an SPI object with spidev's ``xfer2(list) -> list``.
+
+    ``reset`` (NRSTPD) is an optional gpiozero DigitalOutputDevice and ``irq``
+    an optional DigitalInputDevice with ``pull_up=True``; the reader owns them
+    and the SPI object, and `close()` releases all three. ``gain`` is the
+    receiver gain in dB. ``timeout_ms`` is how long the chip waits for a card
+    to answer; a card needs well under a millisecond, HLTA one millisecond of
+    silence.
+    """
+
+    def __init__(self, spi: Any, *, reset: Any = None, irq: Any = None, gain: int = 33,
+                 timeout_ms: float = 5.0, sleep: Callable[[float], None] = time.sleep):
+        if gain not in RX_GAIN_DB:
+            raise ValueError(f"RC522 gain must be one of {sorted(RX_GAIN_DB)} dB, not {gain}")
+        self._spi, self._reset_pin, self._irq_pin = spi, reset, irq
+        self._gain_code = RX_GAIN_DB[gain]
+        self._reload = max(1, round(timeout_ms / 1000 / TIMER_TICK_S))
+        self._sleep = sleep
+        self._check_interval = 0.001
+        # Twice the chip's own timeout: past that the chip, not the card, is at fault.
+        self._irq_checks = math.ceil(2 * timeout_ms / 1000 / self._check_interval) + 2
+        self._ready = False
+        self.version: int | None = None
+        self.rf_errors = 0
+
+    def poll(self) -> str | None:
+        """One detection cycle: the UID of the card in the field, or None."""
+        try:
+            if not self._ready:
+                self._init()
+            return self._poll_card()
+        except OSError:
+            self._ready = False
+            raise
+
+    def close(self) -> None:
+        """Antenna off, chip held in power-down, pins and SPI released."""
+        try:
+            self._write(TxControlReg, self._read(TxControlReg) & ~(Tx1RFEn | Tx2RFEn))
+        except OSError as exc:
+            log.warning("RC522: could not switch the antenna off: %s", exc)
+        if self._reset_pin is not None:
+            self._reset_pin.off()        # hard power-down: the chip draws almost nothing
+            self._reset_pin.close()
+        if self._irq_pin is not None:
+            self._irq_pin.close()
+        if hasattr(self._spi, "close"):
+            self._spi.close()
+
+    # --- chip set-up (datasheet §8.8 reset, §9.3 registers) ---------------------
+
+    def _init(self) -> None:
+        self._reset()
+        self._self_test()
+        # 106 kBd ISO 14443A framing with no hardware CRC: CRC_A is checked on the
+        # host, which costs no SPI transfers.
+        self._write(TxModeReg, 0x00)
+        self._write(RxModeReg, 0x00)
+        # TAuto: the timer starts when transmission ends and stops when a card
+        # answers, so an empty field ends in TimerIRq without host timing.
+        self._write(TModeReg, TAuto | TIMER_PRESCALER >> 8)
+        self._write(TPrescalerReg, TIMER_PRESCALER & 0xFF)
+        self._write(TReloadRegH, self._reload >> 8)
+        self._write(TReloadRegL, self._reload & 0xFF)
+        self._write(TxASKReg, Force100ASK)   # type A needs 100 % ASK modulation
+        self._write(ModeReg, 0x3D)           # TxWaitRF: send only once the field is up
+        self._write(RFCfgReg, self._read(RFCfgReg) & ~RxGainMask | self._gain_code << 4)
+        if self._irq_pin is not None:
+            self._write(ComIEnReg, IRqInv | RxIRq | ErrIRq | TimerIRq)
+            self._write(DivIEnReg, IRQPushPull)
+        self._write(TxControlReg, self._read(TxControlReg) | Tx1RFEn | Tx2RFEn)
+        self._ready = True
+
+    def _reset(self) -> None:
+        if self._reset_pin is not None:
+            # A rising edge on NRSTPD is a hard reset; a wedged chip needs it.
+            self._reset_pin.off()
+            self._sleep(0.001)
+            self._reset_pin.on()
+        else:
+            self._write(CommandReg, Command.SoftReset)
+        # The oscillator restarts; PowerDown clears once the chip is ready.
+        for _ in range(10):
+            self._sleep(0.005)
+            if not self._read(CommandReg) & PowerDown:
+                return
+        raise ReaderError("RC522 did not come out of reset: check its 3.3 V supply and RST wiring")
+
+    def _self_test(self) -> None:
+        version = self._read(VersionReg)
+        if version in (0x00, 0xFF):
+            raise ReaderError(f"no RC522 answers on SPI (VersionReg reads 0x{version:02X}): "
+                              "check the wiring and that SPI is enabled (dtparam=spi=on)")
+        if version not in KNOWN_VERSIONS:
+            log.warning("RC522: unknown VersionReg 0x%02X; trying it anyway", version)
+        self.version = version
+
+    # --- one detection cycle (ISO/IEC 14443-3 §6.4, §6.5) ----------------------
+
+    def _poll_card(self) -> str | None:
+        try:
+            return iso14443.uid_hex(self._detect())
+        except _Silence:
+            return None
+        except _RfError as exc:
+            self.rf_errors += 1
+            log.debug("RC522: no clean answer: %s", exc)
+        self._halt()    # a card left READY would ignore the next WUPA
+        return None
+
+    def _detect(self) -> bytes:
+        atqa, _ = self._transceive(bytes([iso14443.WUPA]), iso14443.SHORT_FRAME_BITS)
+        if len(atqa) != 2:
+            raise _RfError(f"ATQA of {len(atqa)} bytes")
+        uid = bytearray()
+        for select_code in iso14443.CASCADE_LEVELS:
+            part = self._anticollision(select_code)
+            sak = self._select(select_code, part)
+            if not sak & iso14443.SAK_CASCADE_BIT:
+                uid += part
+                self._halt()
+                return bytes(uid)
+            if part[0] != iso14443.CASCADE_TAG:
+                raise _RfError("SAK announces another cascade level without a cascade tag")
+            uid += part[1:]
+        raise _RfError("UID longer than three cascade levels")
+
+    def _anticollision(self, select_code: int) -> bytes:
+        answer, bits = self._transceive(bytes([select_code, iso14443.NVB_ANTICOLLISION]))
+        if len(answer) != 5 or bits:
+            raise _RfError(f"anticollision answer of {len(answer)} bytes")
+        part, check = answer[:4], answer[4]
+        if iso14443.bcc(part) != check:
+            raise _RfError(f"BCC mismatch in {answer.hex()}")
+        return part
+
+    def _select(self, select_code: int, part: bytes) -> int:
+        frame = bytes([select_code, iso14443.NVB_SELECT, *part, iso14443.bcc(part)])
+        answer, _ = self._transceive(iso14443.with_crc(frame))
+        if len(answer) != 3 or not iso14443.crc_ok(answer):
+            raise _RfError(f"SAK frame {answer.hex()} fails CRC_A")
+        return answer[0]
+
+    def _halt(self) -> None:
+        # A halted card answers the next WUPA but no REQA; a card left ACTIVE
+        # would ignore the next WUPA and make every other poll miss.
+        try:
+            self._transceive(iso14443.with_crc(bytes(iso14443.HLTA)))
+        except _RfError:
+            return
+        log.debug("RC522: a card answered HLTA (not halted)")
+
+    def _transceive(self, frame: bytes, last_bits: int = 0) -> tuple[bytes, int]:
+        """Send a frame, return the answer and the valid bits of its last byte (0 = all 8)."""
+        self._write(CommandReg, Command.Idle)
+        self._write(ComIrqReg, ~Set1 & 0x7F)     # clear every interrupt request
+        self._write(FIFOLevelReg, FlushBuffer)
+        self._write(FIFODataReg, *frame)
+        self._write(CommandReg, Command.Transceive)
+        self._write(BitFramingReg, StartSend | last_bits)
+        irq = self._wait_for_exchange()
+        if not irq & (RxIRq | ErrIRq):
+            raise _Silence()
+        error = self._read(ErrorReg)
+        if error & CollErr:
+            raise _RfError("collision: more than one card in the field")
+        if error & (BufferOvfl | ParityErr | ProtocolErr):
+            raise _RfError(f"ErrorReg 0x{error:02X}")
+        length = self._read(FIFOLevelReg) & 0x7F
+        answer = self._read_fifo(length)
+        return answer, self._read(ControlReg) & RxLastBits
+
+    def _wait_for_exchange(self) -> int:
+        for _ in range(self._irq_checks):
+            irq = self._read(ComIrqReg)
+            if irq & EXCHANGE_DONE:
+                return irq
+            if self._irq_pin is not None:
+                self._irq_pin.wait_for_active(timeout=self._check_interval)
+            else:
+                self._sleep(self._check_interval)
+        raise ReaderError("RC522 never ended an exchange, not even by its timer: chip wedged")
+
+    # --- SPI framing (datasheet §8.1.2): address byte, then data ---------------
+
+    def _write(self, register: int, *values: int) -> None:
+        self._spi.xfer2([register << 1 & 0x7E, *values])
+
+    def _read(self, register: int) -> int:
+        return self._spi.xfer2([0x80 | register << 1, 0])[1]
+
+    def _read_fifo(self, count: int) -> bytes:
+        if count == 0:
+            return b""
+        address = 0x80 | FIFODataReg << 1
+        return bytes(self._spi.xfer2([address] * count + [0])[1:])
+
+
+def open_rc522(bus: int = 0, device: int = 0, *, reset_pin: int | None = None,
+               irq_pin: int | None = None, gain: int = 33, speed_hz: int = 1_000_000,
+               pin_factory: Any = None) -> RC522:
+    """An RC522 on /dev/spidev<bus>.<device>, with optional BCM reset and IRQ pins."""
+    try:
+        import spidev
+    except ModuleNotFoundError:
+        raise ReaderError("the RC522 needs spidev: pip install 'tabletop-companion[pi]'") from None
+    spi = spidev.SpiDev()
+    try:
+        spi.open(bus, device)
+    except FileNotFoundError:
+        raise ReaderError(f"/dev/spidev{bus}.{device} is missing: enable SPI "
+                          "(dtparam=spi=on in /boot/firmware/config.txt) and reboot") from None
+    except PermissionError:
+        raise ReaderError(f"no permission on /dev/spidev{bus}.{device}: "
+                          "add the service user to the spi group") from None
+    spi.max_speed_hz = speed_hz
+    spi.mode = 0
+    reset = irq = None
+    if reset_pin is not None or irq_pin is not None:
+        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+        if reset_pin is not None:
+            reset = DigitalOutputDevice(reset_pin, initial_value=True, pin_factory=pin_factory)
+        if irq_pin is not None:
+            irq = DigitalInputDevice(irq_pin, pull_up=True, pin_factory=pin_factory)
+    return RC522(spi, reset=reset, irq=irq, gain=gain)

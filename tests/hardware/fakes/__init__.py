@@ -1,0 +1,1 @@
+"""Faithful fakes of the hardware parts, for tests only."""

@@ -1,0 +1,272 @@
+"""A register-level MFRC522 with ISO/IEC 14443-3 type A cards in its field.
+
+Written from the NXP datasheet and the ISO state machine, independently of
+`hardware.rc522` (own register map, own bitwise CRC_A), so a driver that
+misreads the datasheet fails here. It is the SPI object too: `xfer2` speaks
+the datasheet's SPI framing, one address byte then data, bursts included.
+
+Modelled: FIFO and FlushBuffer, Set1 semantics of ComIrqReg and DivIrqReg,
+Transceive started by StartSend, the TAuto timer ending a silent exchange,
+collisions (ErrorReg.CollErr), CalcCRC, SoftReset with PowerDown, the antenna
+powering cards on and off, the IRQ pin. Faults: failing SPI transfers, a
+wedged chip that stops ending exchanges until it is reset, a dead chip.
+"""
+from __future__ import annotations
+
+import errno
+from typing import Callable
+
+# Registers (datasheet §9.2)
+COMMAND, COM_IEN, DIV_IEN, COM_IRQ, DIV_IRQ, ERROR = 0x01, 0x02, 0x03, 0x04, 0x05, 0x06
+FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING = 0x09, 0x0A, 0x0C, 0x0D
+TX_CONTROL, CRC_RESULT_H, CRC_RESULT_L, RF_CFG = 0x14, 0x21, 0x22, 0x26
+T_MODE, T_RELOAD_H, T_RELOAD_L, VERSION = 0x2A, 0x2C, 0x2D, 0x37
+
+RESET_VALUES = {COMMAND: 0x20, COM_IEN: 0x80, COM_IRQ: 0x14, CONTROL: 0x10, 0x0E: 0x80,
+                0x11: 0x3F, TX_CONTROL: 0x80, 0x16: 0x10, 0x17: 0x84, 0x18: 0x84, 0x19: 0x4D,
+                CRC_RESULT_H: 0xFF, CRC_RESULT_L: 0xFF, 0x24: 0x26, RF_CFG: 0x48, 0x27: 0x88}
+
+IDLE_CMD, CALC_CRC, TRANSCEIVE, SOFT_RESET = 0x00, 0x03, 0x0C, 0x0F
+POWER_DOWN, TX_IRQ, RX_IRQ, ERR_IRQ, TIMER_IRQ, CRC_IRQ, COLL_ERR = 0x10, 0x40, 0x20, 0x02, 0x01, 0x04, 0x08
+
+
+def crc_a(data: bytes) -> bytes:
+    """Bitwise CRC_A (reflected CCITT, preset 0x6363), low byte first."""
+    crc = 0x6363
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    return bytes((crc & 0xFF, crc >> 8))
+
+
+class FakeCard:
+    """A type A card: IDLE -> READY -> ACTIVE -> HALT, per ISO/IEC 14443-3 §6.3."""
+
+    SELECT_CODES = (0x93, 0x95, 0x97)
+
+    def __init__(self, uid: str | bytes):
+        self.uid = bytes.fromhex(uid) if isinstance(uid, str) else bytes(uid)
+        assert len(self.uid) in (4, 7, 10)
+        self.state, self.from_halt, self.level = "IDLE", False, 0
+        self.corrupt_bcc = self.corrupt_crc = False
+        self.frames: list[bytes] = []
+
+    @property
+    def parts(self) -> list[bytes]:
+        """The UID split per cascade level, with the cascade tag where more follow."""
+        uid, parts = self.uid, []
+        while len(uid) > 4:
+            parts.append(b"\x88" + uid[:3])
+            uid = uid[3:]
+        return parts + [uid]
+
+    @property
+    def atqa(self) -> bytes:
+        return bytes([{4: 0x04, 7: 0x44, 10: 0x84}[len(self.uid)], 0x00])
+
+    def power_up(self) -> None:
+        self.state, self.from_halt, self.level = "IDLE", False, 0
+
+    def receive(self, frame: bytes, last_bits: int) -> bytes | None:
+        self.frames.append(frame)
+        if last_bits == 7 and len(frame) == 1:
+            return self._short_frame(frame[0])
+        if self.state == "READY":
+            return self._ready(frame)
+        if self.state == "ACTIVE" and frame == b"\x50\x00" + crc_a(b"\x50\x00"):
+            self.state = "HALT"
+            return None
+        self._leave()
+        return None
+
+    def _short_frame(self, command: int) -> bytes | None:
+        wakes = {0x26: ("IDLE",), 0x52: ("IDLE", "HALT")}[command]
+        if self.state in wakes:
+            self.from_halt, self.state, self.level = self.state == "HALT", "READY", 0
+            return self.atqa
+        self._leave()
+        return None
+
+    def _ready(self, frame: bytes) -> bytes | None:
+        part = self.parts[self.level]
+        check = bytes([part[0] ^ part[1] ^ part[2] ^ part[3]])
+        select_code = self.SELECT_CODES[self.level]
+        if frame == bytes([select_code, 0x20]):
+            return part + (bytes([check[0] ^ 0xFF]) if self.corrupt_bcc else check)
+        if frame[:7] == bytes([select_code, 0x70]) + part + check and crc_a(frame[:7]) == frame[7:]:
+            last = self.level == len(self.parts) - 1
+            sak = (0x08 if len(self.uid) == 4 else 0x00) if last else 0x04
+            if last:
+                self.state = "ACTIVE"
+            else:
+                self.level += 1
+            crc = crc_a(bytes([sak]))
+            return bytes([sak]) + (bytes([crc[0] ^ 0x55, crc[1]]) if self.corrupt_crc else crc)
+        self._leave()
+        return None
+
+    def _leave(self) -> None:
+        """Any unexpected frame sends a READY or ACTIVE card back to IDLE (or HALT)."""
+        if self.state in ("READY", "ACTIVE"):
+            self.state = "HALT" if self.from_halt else "IDLE"
+
+
+class FakeMFRC522:
+    """The chip and its SPI bus in one object: give it to the driver as `spi`."""
+
+    def __init__(self, version: int = 0x92):
+        self.version = version
+        self.cards: list[FakeCard] = []
+        self.transfers = 0
+        self.fail_transfers = 0          # the next N transfers raise EIO
+        self.wedged = False              # exchanges never end, until a reset
+        self.reset_reads = 1             # CommandReg reads that still show PowerDown
+        self.answer_delay_reads = 0      # ComIrqReg reads before an exchange ends
+        self.irq_line: Callable[[bool], None] | None = None
+        self.closed = False
+        self.soft_resets = 0
+        self._reset_registers()
+
+    # --- the field --------------------------------------------------------------
+
+    def place(self, card: FakeCard) -> FakeCard:
+        card.power_up()
+        self.cards.append(card)
+        return card
+
+    def remove(self, card: FakeCard) -> None:
+        self.cards.remove(card)
+
+    @property
+    def field_on(self) -> bool:
+        return bool(self.regs[TX_CONTROL] & 0x03)
+
+    # --- SPI (datasheet §8.1.2) -------------------------------------------------
+
+    def xfer2(self, data: list[int]) -> list[int]:
+        self.transfers += 1
+        if self.fail_transfers:
+            self.fail_transfers -= 1
+            raise OSError(errno.EIO, "SPI transfer failed")
+        if data[0] & 0x80:
+            return [0] + [self._read(byte >> 1 & 0x3F) for byte in data[:-1]]
+        for value in data[1:]:
+            self._write(data[0] >> 1 & 0x3F, value)
+        return [0] * len(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+    # --- registers --------------------------------------------------------------
+
+    def _reset_registers(self) -> None:
+        self.regs = [0] * 64
+        for register, value in RESET_VALUES.items():
+            self.regs[register] = value
+        self.fifo: list[int] = []
+        self._pending: tuple[list[int], int] | None = None
+        self._pending_reads = 0
+        self.wedged = False
+        self._powering_up = self.reset_reads
+        for card in self.cards:
+            card.power_up()
+
+    def _read(self, register: int) -> int:
+        if register == FIFO_DATA:
+            return self.fifo.pop(0) if self.fifo else 0
+        if register == FIFO_LEVEL:
+            return len(self.fifo)
+        if register == VERSION:
+            return self.version
+        if register == COM_IRQ and self._pending:
+            self._pending_reads -= 1
+            if self._pending_reads < 0:
+                self._end_exchange()
+        if register == COMMAND and self._powering_up:
+            self._powering_up -= 1
+            return self.regs[COMMAND] | POWER_DOWN
+        return self.regs[register]
+
+    def _write(self, register: int, value: int) -> None:
+        if register in (COM_IRQ, DIV_IRQ):
+            marked = value & 0x7F
+            self.regs[register] = self.regs[register] | marked if value & 0x80 else self.regs[register] & ~marked
+            self._update_irq_line()
+        elif register == FIFO_DATA:
+            self.fifo.append(value)
+        elif register == FIFO_LEVEL:
+            if value & 0x80:
+                self.fifo.clear()
+        elif register == COMMAND:
+            self._command(value)
+        elif register == TX_CONTROL:
+            was_on = self.field_on
+            self.regs[TX_CONTROL] = value
+            if self.field_on and not was_on:
+                for card in self.cards:
+                    card.power_up()
+        else:
+            self.regs[register] = value
+            if register == BIT_FRAMING and value & 0x80 and self.regs[COMMAND] & 0x0F == TRANSCEIVE:
+                self._transceive()
+
+    def _command(self, value: int) -> None:
+        command = value & 0x0F
+        if command == SOFT_RESET:
+            self.soft_resets += 1
+            self._reset_registers()
+            return
+        if command not in (IDLE_CMD, CALC_CRC, TRANSCEIVE):
+            raise NotImplementedError(f"fake MFRC522: command 0x{command:X}")
+        self.regs[COMMAND] = value & 0x3F
+        if command == CALC_CRC:
+            low, high = crc_a(bytes(self.fifo))
+            self.fifo.clear()
+            self.regs[CRC_RESULT_L], self.regs[CRC_RESULT_H] = low, high
+            self.regs[DIV_IRQ] |= CRC_IRQ
+
+    # --- the RF exchange --------------------------------------------------------
+
+    def _transceive(self) -> None:
+        frame, last_bits = bytes(self.fifo), self.regs[BIT_FRAMING] & 0x07
+        self.fifo.clear()
+        self.regs[ERROR] = 0
+        self.regs[COM_IRQ] |= TX_IRQ
+        if self.wedged:
+            return
+        answers = [card.receive(frame, last_bits) for card in self.cards] if self.field_on else []
+        answers = [answer for answer in answers if answer is not None]
+        self._pending = self._outcome(answers)
+        self._pending_reads = self.answer_delay_reads
+        if not self.answer_delay_reads:
+            self._end_exchange()
+
+    def _outcome(self, answers: list[bytes]) -> tuple[list[int], int]:
+        """What the FIFO and ComIrqReg hold once the exchange ends."""
+        if not answers:
+            timer_armed = self.regs[T_MODE] & 0x80 and (self.regs[T_RELOAD_H] or self.regs[T_RELOAD_L])
+            return [], TIMER_IRQ if timer_armed else 0
+        if len(set(answers)) > 1:
+            merged = bytearray(max(len(answer) for answer in answers))
+            for answer in answers:
+                for i, byte in enumerate(answer):
+                    merged[i] |= byte
+            self.regs[ERROR] |= COLL_ERR
+            return list(merged), RX_IRQ | ERR_IRQ
+        return list(answers[0]), RX_IRQ
+
+    def _end_exchange(self) -> None:
+        self.fifo, irq = self._pending
+        self._pending = None
+        self.regs[COM_IRQ] |= irq
+        self.regs[CONTROL] = self.regs[CONTROL] & ~0x07
+        self._update_irq_line()
+
+    def _update_irq_line(self) -> None:
+        if self.irq_line is None:
+            return
+        pending = (self.regs[COM_IRQ] & self.regs[COM_IEN] & 0x7F
+                   or self.regs[DIV_IRQ] & self.regs[DIV_IEN] & 0x14)
+        inverted = self.regs[COM_IEN] & 0x80
+        self.irq_line(not pending if inverted else bool(pending))
