@@ -1,0 +1,123 @@
+"""A PN532 in HSU mode answering on the master side of a pty, for tests.
+
+It sleeps until it hears the HSU wake-up preamble (55 55), checks LCS and DCS
+of every command frame, answers a damaged one with NACK, a good one with ACK
+then the response frame, and resends its last response when the host NACKs.
+Knobs inject the faults a real line has: garbage before the ACK, a NACK, a
+damaged response, silence.
+"""
+from __future__ import annotations
+
+import os
+import select
+import threading
+
+ACK = b"\x00\x00\xff\x00\xff\x00"
+NACK = b"\x00\x00\xff\xff\x00\x00"
+ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"    # syntax error: unknown command
+
+
+def frame(data: bytes, tfi: int = 0xD5) -> bytes:
+    body = bytes([tfi]) + bytes(data)
+    return (b"\x00\x00\xff" + bytes([len(body), -len(body) & 0xFF]) + body
+            + bytes([-sum(body) & 0xFF, 0x00]))
+
+
+class FakePN532(threading.Thread):
+    def __init__(self, fd: int):
+        super().__init__(daemon=True)
+        self.fd = fd
+        self.uid: bytes | None = None
+        self.awake = False
+        self.commands: list[int] = []
+        self.nacks_sent = self.nacks_received = 0
+        self.garbage = b""               # written before every ACK
+        self.nack_next = False           # refuse the next good command once
+        self.damage_next_response = False
+        self.mute = False                # hear everything, answer nothing
+        self.max_retries: int | None = None
+        self.error_on: set[int] = set()  # commands answered with an error frame
+        self._buffer = b""
+        self._last_response = b""
+        self._halt = threading.Event()   # not `_stop`: that would shadow Thread._stop
+
+    def stop(self) -> None:
+        self._halt.set()
+        self.join(timeout=2)
+
+    def run(self) -> None:
+        while not self._halt.is_set():
+            if not select.select([self.fd], [], [], 0.01)[0]:
+                continue
+            try:
+                chunk = os.read(self.fd, 512)
+            except OSError:
+                return
+            if b"\x55\x55" in chunk:     # per chunk: checking after buffering loses the race
+                self.awake = True
+            if self.awake and not self.mute:
+                self._buffer += chunk
+                self._drain()
+
+    def _drain(self) -> None:
+        while True:
+            start = self._buffer.find(b"\x00\xff")
+            if start < 0 or len(self._buffer) < start + 4:
+                return
+            length, check = self._buffer[start + 2], self._buffer[start + 3]
+            if (length, check) in ((0x00, 0xFF), (0xFF, 0x00)):      # host ACK or NACK
+                self._buffer = self._buffer[start + 4:]
+                if (length, check) == (0xFF, 0x00):
+                    self.nacks_received += 1
+                    os.write(self.fd, self._last_response)
+                continue
+            if (length + check) & 0xFF:
+                self._refuse(start + 4)
+                continue
+            end = start + 4 + length + 1
+            if len(self._buffer) < end:
+                return
+            body, dcs = self._buffer[start + 4:end - 1], self._buffer[end - 1]
+            self._buffer = self._buffer[end:]
+            if (sum(body) + dcs) & 0xFF or body[:1] != b"\xd4":
+                self._refuse(0)
+                continue
+            self._answer(body[1], body[2:])
+
+    def _refuse(self, skip: int) -> None:
+        self._buffer = self._buffer[skip:]
+        self.nacks_sent += 1
+        os.write(self.fd, NACK)
+
+    def _answer(self, command: int, params: bytes) -> None:
+        if self.nack_next:
+            self.nack_next = False
+            self._refuse(0)
+            return
+        self.commands.append(command)
+        os.write(self.fd, self.garbage + ACK)
+        data = self.handle(command, params)
+        self._last_response = ERROR_FRAME if data is None else frame(data)
+        response = self._last_response
+        if self.damage_next_response:
+            self.damage_next_response = False
+            response = response[:-2] + bytes([response[-2] ^ 0xFF, 0x00])
+        os.write(self.fd, response)
+
+    def handle(self, command: int, params: bytes) -> bytes | None:
+        if command in self.error_on:
+            return None
+        if command == 0x02:
+            return bytes([0x03, 0x32, 0x01, 0x06, 0x07])
+        if command == 0x14:
+            return b"\x15"
+        if command == 0x32:
+            if params[:1] == b"\x05":
+                self.max_retries = params[3]
+            return b"\x33"
+        if command == 0x4A:
+            if not self.uid:
+                return bytes([0x4B, 0x00])
+            sens, sel = (b"\x00\x44", 0x00) if len(self.uid) == 7 else (b"\x00\x04", 0x08)
+            return bytes([0x4B, 0x01, 0x01, *sens, sel, len(self.uid), *self.uid])
+        return None

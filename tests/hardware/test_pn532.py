@@ -1,0 +1,111 @@
+"""The PN532 HSU driver against a fake PN532 on a pty pair opened with pyserial."""
+from __future__ import annotations
+
+import os
+
+import pytest
+import serial
+
+from hardware.errors import ReaderError
+from hardware.pn532 import PN532UART, encode_frame
+from tests.hardware.fakes.pn532_device import NACK, FakePN532, frame
+
+CLASSIC = bytes.fromhex("04A22B91")
+NTAG = bytes.fromhex("04112233445566")
+
+
+@pytest.fixture
+def line():
+    master, slave = os.openpty()
+    # pyserial puts the slave in raw mode; it must be open before the fake talks.
+    port = serial.Serial(os.ttyname(slave), 115200, timeout=0.05)
+    fake = FakePN532(master)
+    fake.start()
+    yield port, fake
+    fake.stop()
+    port.close()
+    os.close(master)
+    os.close(slave)
+
+
+@pytest.fixture
+def reader(line):
+    return PN532UART(line[0])
+
+
+def test_frame_layout_matches_the_user_manual():
+    # GetFirmwareVersion, as printed in UM0701-02 §7.2.2
+    assert encode_frame(b"\xd4\x02") == bytes.fromhex("0000ff02fed4022a00")
+
+
+def test_wake_up_then_configure_then_no_card(line, reader):
+    _, fake = line
+    assert reader.poll() is None
+    assert fake.awake
+    assert fake.commands == [0x14, 0x02, 0x32, 0x4A]
+    assert fake.max_retries == 1                    # bounded: never "retry for ever"
+    assert reader.firmware == (0x32, 0x01, 0x06, 0x07)
+
+
+@pytest.mark.parametrize("uid", [CLASSIC, NTAG], ids=["4-byte", "7-byte"])
+def test_reads_both_uid_lengths(line, reader, uid):
+    line[1].uid = uid
+    assert reader.poll() == uid.hex().upper()
+    assert reader.poll() == uid.hex().upper()
+
+
+def test_a_frame_with_a_bad_checksum_is_nacked(line, reader):
+    port, fake = line
+    reader.poll()
+    good = encode_frame(b"\xd4\x02")
+    port.write(good[:-2] + bytes([good[-2] ^ 1, 0]))
+    assert port.read(6) == NACK
+    assert fake.nacks_sent == 1
+
+
+def test_the_driver_sends_a_nacked_command_again(line, reader):
+    _, fake = line
+    fake.nack_next = True
+    fake.uid = NTAG
+    assert reader.poll() == NTAG.hex().upper()
+    assert fake.nacks_sent == 1
+
+
+def test_a_damaged_response_is_asked_for_again(line, reader):
+    _, fake = line
+    reader.poll()
+    fake.uid = CLASSIC
+    fake.damage_next_response = True
+    assert reader.poll() == CLASSIC.hex().upper()
+    assert fake.nacks_received == 1
+
+
+def test_garbage_on_the_line_is_skipped(line, reader):
+    _, fake = line
+    fake.garbage = b"\x13\x37\xff\x00\x00"
+    fake.uid = CLASSIC
+    assert reader.poll() == CLASSIC.hex().upper()
+
+
+def test_silence_raises_and_the_next_poll_wakes_it_again(line, reader):
+    _, fake = line
+    reader.poll()
+    fake.mute = True
+    with pytest.raises(ReaderError, match="timed out"):
+        reader.poll()
+    fake.mute = False
+    fake.commands.clear()
+    fake.uid = NTAG
+    assert reader.poll() == NTAG.hex().upper()
+    assert fake.commands[0] == 0x14                  # woken and configured again
+
+
+def test_an_error_frame_is_an_error(line, reader):
+    _, fake = line
+    fake.error_on = {0x4A}
+    with pytest.raises(ReaderError, match="error frame"):
+        reader.poll()
+
+
+def test_fake_frames_are_what_the_driver_parses():
+    assert frame(b"\x15") == bytes.fromhex("0000ff02fed5151600")
