@@ -1,0 +1,95 @@
+"""The reader thread: poll at a steady rate, feed presence, survive faults.
+
+It sleeps between polls (on an Event, so `stop()` is immediate), counts every
+failed poll, backs off exponentially while the reader fails and reports
+`ReaderOffline` once failures persist and `ReaderBack` when a poll succeeds
+again. Presence keeps its state across an outage, so a card that stayed on
+the reader is not a new tap. Events go to `emit` (e.g. ``queue.Queue.put``);
+the loop never waits on whoever handles them.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable
+
+from hardware.events import HardwareEvent, ReaderBack, ReaderOffline
+from hardware.presence import Presence
+
+log = logging.getLogger(__name__)
+
+
+class ReaderLoop:
+    """Polls `reader` (anything with ``poll() -> str | None``) on its own thread.
+
+    ``offline_after`` failures in a row make the reader offline; waits after a
+    failure grow from ``backoff_s`` to ``max_backoff_s``. ``wait(seconds)``
+    defaults to the stop event's wait; tests pass their own.
+    """
+
+    def __init__(self, reader: Any, emit: Callable[[HardwareEvent], None], *,
+                 presence: Presence | None = None, rate_hz: float = 20.0, offline_after: int = 3,
+                 backoff_s: float = 0.25, max_backoff_s: float = 8.0,
+                 wait: Callable[[float], object] | None = None):
+        if rate_hz <= 0:
+            raise ValueError("rate_hz must be positive")
+        self._reader, self._emit = reader, emit
+        self.presence = presence or Presence()
+        self._interval = 1 / rate_hz
+        self._offline_after = offline_after
+        self._backoff_s, self._max_backoff_s = backoff_s, max_backoff_s
+        self._stopping = threading.Event()
+        self._wait = wait or self._stopping.wait
+        self._thread: threading.Thread | None = None
+        self.errors = 0                   # failed polls since start
+        self.failures_in_a_row = 0
+        self.online = True
+
+    def step(self) -> float:
+        """One poll; returns how long to wait before the next."""
+        try:
+            uid = self._reader.poll()
+        except Exception as exc:          # a dead reader thread would go unnoticed
+            return self._failed(exc)
+        if not self.online:
+            self.online = True
+            log.info("reader back after %d failed polls", self.failures_in_a_row)
+            self._emit(ReaderBack())
+        self.failures_in_a_row = 0
+        for event in self.presence.update(uid):
+            self._emit(event)
+        return self._interval
+
+    def _failed(self, exc: Exception) -> float:
+        self.errors += 1
+        self.failures_in_a_row += 1
+        if isinstance(exc, OSError):
+            log.warning("reader poll failed (%d in a row): %s", self.failures_in_a_row, exc)
+        else:
+            log.exception("reader poll raised an unexpected error")
+        if self.online and self.failures_in_a_row >= self._offline_after:
+            self.online = False
+            self._emit(ReaderOffline(str(exc) or type(exc).__name__))
+        return min(self._backoff_s * 2 ** (self.failures_in_a_row - 1), self._max_backoff_s)
+
+    def run(self) -> None:
+        """Poll until `stop()`; the thread's body."""
+        while not self._stopping.is_set():
+            delay = self.step()
+            if not self._stopping.is_set():
+                self._wait(delay)
+
+    @property
+    def running(self) -> bool:
+        """True while the thread is alive: the device can supervise it."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self.run, name="reader", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout)

@@ -1,0 +1,97 @@
+"""The reader loop: rate, errors, backoff, offline and back, on a scripted reader."""
+from __future__ import annotations
+
+import queue
+
+import pytest
+
+from hardware.errors import ReaderError
+from hardware.events import Placed, ReaderBack, ReaderOffline, Removed
+from hardware.presence import Presence
+from hardware.reader_loop import ReaderLoop
+from hardware.sim import SimReader
+
+A = "04A22B91"
+
+
+class Script:
+    """A reader that plays a list of results: a UID, None, or an exception to raise."""
+
+    def __init__(self, *results):
+        self.results = list(results)
+
+    def poll(self):
+        result = self.results.pop(0) if self.results else None
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+
+def steps(loop, count):
+    return [loop.step() for _ in range(count)]
+
+
+def test_polls_at_the_configured_rate_and_reports_taps():
+    events = []
+    loop = ReaderLoop(Script(A, A, None), events.append, rate_hz=20,
+                      presence=Presence(misses=1))
+    assert steps(loop, 3) == [0.05, 0.05, 0.05]
+    assert events == [Placed(A), Removed(A)]
+
+
+def test_failures_back_off_go_offline_and_come_back():
+    events = []
+    error = ReaderError("no RC522 answers on SPI")
+    loop = ReaderLoop(Script(error, error, error, error, None), events.append,
+                      offline_after=3, backoff_s=0.25, max_backoff_s=0.6)
+    assert steps(loop, 5) == [0.25, 0.5, 0.6, 0.6, 0.05]
+    assert events == [ReaderOffline("no RC522 answers on SPI"), ReaderBack()]
+    assert loop.errors == 4 and loop.online
+
+
+def test_a_single_glitch_is_counted_but_not_reported():
+    events = []
+    loop = ReaderLoop(Script(A, OSError(5, "EIO"), A), events.append)
+    steps(loop, 3)
+    assert events == [Placed(A)] and loop.errors == 1
+
+
+def test_an_unexpected_exception_does_not_kill_the_loop():
+    events = []
+    loop = ReaderLoop(Script(ValueError("bug"), A), events.append, offline_after=1)
+    steps(loop, 2)
+    assert events == [ReaderOffline("bug"), ReaderBack(), Placed(A)]
+
+
+def test_a_card_that_stays_through_an_outage_is_not_a_new_tap():
+    events = []
+    loop = ReaderLoop(Script(A, OSError("x"), OSError("x"), A), events.append, offline_after=2)
+    steps(loop, 4)
+    assert events == [Placed(A), ReaderOffline("x"), ReaderBack()]
+
+
+def test_rate_must_be_positive():
+    with pytest.raises(ValueError):
+        ReaderLoop(Script(), print, rate_hz=0)
+
+
+def test_the_thread_delivers_into_a_queue_and_stops_promptly():
+    reader = SimReader()
+    reader.place(A)
+    events = queue.Queue()
+    waits = []
+    loop = ReaderLoop(reader, events.put, wait=waits.append)   # no real sleeping
+    loop.start()
+    assert events.get(timeout=2) == Placed(A)
+    reader.lift()
+    assert events.get(timeout=2) == Removed(A)
+    loop.stop()
+    assert set(waits) == {0.05}
+
+
+def test_stop_interrupts_the_wait_between_polls():
+    loop = ReaderLoop(Script(), print, rate_hz=0.01)            # 100 s between polls
+    loop.start()
+    assert loop.running
+    loop.stop(timeout=2)
+    assert not loop.running
