@@ -1,0 +1,405 @@
+"""The device configuration: one TOML file, every key optional, checked in full at start.
+
+Each setting is a field of a frozen dataclass whose metadata carries its
+one-line description and its parser, so validation, error messages and the
+commented example (`tabletop config --example`) all come from one table.
+An error always names the key (`display.i2c_address: ...`); an unknown key
+also suggests the nearest known one. Pins are BCM GPIO numbers.
+
+Default wiring (no two parts share a pin):
+  RC522 reader   SPI0 CE0: GPIO 8 (CE0), 9 (MISO), 10 (MOSI), 11 (SCLK); RST GPIO 25
+  PN532 reader   UART: GPIO 14 (TX), 15 (RX) on /dev/serial0
+  OLED           I2C1: GPIO 2 (SDA), 3 (SCL) at 0x3C; on SPI: SPI0 CE1 (GPIO 7), DC GPIO 24
+  buttons        UP 5, DOWN 6, SELECT 13, BACK 19, to ground (internal pull-ups)
+"""
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Callable
+
+import tomli_w
+
+from .pins import pin_conflicts
+
+LANGUAGES = ("en", "fr")
+
+
+class ConfigError(ValueError):
+    """A configuration the device cannot start with; the text names the key at fault."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Value parsers: each takes the raw TOML value and returns the typed one, or raises ValueError
+# with a text that the caller prefixes with the key's name.
+
+def _show(value: object) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def _int(low: int, high: int, what: str) -> Callable[[object], int]:
+    def parse(value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{_show(value)} is not a whole number")
+        if not low <= value <= high:
+            raise ValueError(f"{value} is not {what} ({low}-{high})")
+        return value
+    return parse
+
+
+def _one_of(*values: int, note: str = "") -> Callable[[object], int]:
+    def parse(value: object) -> int:
+        if isinstance(value, bool) or value not in values:
+            raise ValueError(f"{_show(value)} is not one of {', '.join(map(str, values))}{note}")
+        return int(value)  # type: ignore[arg-type]
+    return parse
+
+
+def _seconds(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{_show(value)} is not a number of seconds")
+    if not 0 <= value <= 86400:
+        raise ValueError(f"{value} is not between 0 and 86400 seconds")
+    return float(value)
+
+
+def _hold(value: object) -> float:
+    seconds = _seconds(value)
+    if not 0.2 <= seconds <= 5:
+        raise ValueError(f"{value} is not between 0.2 and 5 seconds")
+    return seconds
+
+
+def _choice(*choices: str) -> Callable[[object], str]:
+    def parse(value: object) -> str:
+        if value not in choices:
+            raise ValueError(f"{_show(value)} is not one of {', '.join(choices)}")
+        return str(value)
+    return parse
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{_show(value)} is not true or false")
+    return value
+
+
+def _pin(optional: bool = False) -> Callable[[object], int | None]:
+    """A BCM GPIO number of the 40-pin header; "none" for an optional line left unconnected."""
+    def parse(value: object) -> int | None:
+        if optional and isinstance(value, str) and value.lower() == "none":
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 27:
+            hint = ' or "none"' if optional else ""
+            raise ValueError(f"{_show(value)} is not a BCM GPIO number (0-27){hint}")
+        return value
+    return parse
+
+
+def _address(value: object) -> int:
+    """An I2C address, as a TOML integer (0x3C) or a string ("0x3C")."""
+    if isinstance(value, str):
+        try:
+            value = int(value, 0)
+        except ValueError:
+            raise ValueError(f'"{value}" is not an I2C address such as 0x3C') from None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{_show(value)} is not an I2C address such as 0x3C")
+    if not 0x03 <= value <= 0x77:
+        raise ValueError(f"{value} is not a valid I2C address (0x03-0x77)")
+    return value
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{_show(value)} is not a non-empty string")
+    return value.strip()
+
+
+def _path(value: object) -> Path:
+    return Path(_text(value)).expanduser()
+
+
+def _language(value: object) -> str | None:
+    return None if _choice(*LANGUAGES, "auto")(value) == "auto" else str(value)
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    """A daily time range, in minutes after midnight; it may wrap past midnight (23:00-08:00)."""
+
+    start: int
+    end: int
+
+    def contains(self, hour: int, minute: int = 0) -> bool:
+        now = hour * 60 + minute
+        if self.start < self.end:
+            return self.start <= now < self.end
+        return now >= self.start or now < self.end
+
+    def __str__(self) -> str:
+        return f"{self.start // 60:02d}:{self.start % 60:02d}-{self.end // 60:02d}:{self.end % 60:02d}"
+
+
+def _clock(text: str) -> int:
+    hour, _, minute = text.strip().partition(":")
+    if not (hour.isdigit() and minute.isdigit() and len(minute) == 2):
+        raise ValueError
+    if not (int(hour) <= 23 and int(minute) <= 59):
+        raise ValueError
+    return int(hour) * 60 + int(minute)
+
+
+def _window(value: object) -> TimeWindow:
+    bad = ValueError(f'{_show(value)} is not a time range such as "23:00-08:00"')
+    if not isinstance(value, str) or value.count("-") != 1:
+        raise bad
+    try:
+        window = TimeWindow(*(_clock(part) for part in value.split("-")))
+    except ValueError:
+        raise bad from None
+    if window.start == window.end:
+        raise ValueError(f'"{value}" starts and ends at the same time')
+    return window
+
+
+def _key(default: Any, doc: str, parse: Callable[[object], Any], example: Any = None) -> Any:
+    """A config key: its default, its one-line description, its parser, an example if unset."""
+    return field(default=default, metadata={"doc": doc, "parse": parse, "example": example})
+
+
+_CONTRAST = _int(0, 255, "a contrast")
+
+
+# ---------------------------------------------------------------------------------------------
+# The sections.
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """[reader]: the NFC reader, and how a card held on it becomes one tap."""
+
+    kind: str = _key("rc522", "rc522 (SPI), pn532 (UART), mfrc522 (PyPI library) or sim",
+                     _choice("rc522", "pn532", "mfrc522", "sim"))
+    spi_bus: int = _key(0, "rc522/mfrc522: SPI bus (0 uses GPIO 9/10/11, 1 uses 19/20/21)",
+                        _int(0, 1, "an SPI bus"))
+    spi_device: int = _key(0, "rc522/mfrc522: chip select (0 = CE0, GPIO 8 on SPI0)",
+                           _int(0, 2, "a chip select"))
+    reset_pin: int | None = _key(25, 'rc522/mfrc522: GPIO wired to RST ("none" if tied to 3.3 V)',
+                                 _pin(optional=True))
+    irq_pin: int | None = _key(None, "rc522: GPIO wired to IRQ (optional; polling works without)",
+                               _pin(optional=True), example=24)
+    antenna_gain: int = _key(33, "rc522: receiver gain in dB; raise it if cards read poorly",
+                             _one_of(18, 23, 33, 38, 43, 48))
+    serial_port: str = _key("/dev/serial0", "pn532: serial port (/dev/serial0 is GPIO 14/15)", _text)
+    baudrate: int = _key(115200, "pn532: serial speed", _int(9600, 921600, "a serial speed"))
+    poll_hz: int = _key(20, "reader polls per second", _int(1, 100, "a poll rate"))
+    miss_limit: int = _key(3, "missed polls before a card counts as lifted",
+                           _int(1, 50, "a count of polls"))
+    debounce_ms: int = _key(1500, "a card lifted and put back within this time is one tap",
+                            _int(0, 10000, "a time in ms"))
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """[display]: the 128x64 OLED."""
+
+    kind: str = _key("ssd1306", "ssd1306, sh1106 (most 1.3 inch modules) or sim",
+                     _choice("ssd1306", "sh1106", "sim"))
+    bus: str = _key("i2c", "how it is wired: i2c or spi", _choice("i2c", "spi"))
+    i2c_port: int = _key(1, "i2c: bus number (1 uses GPIO 2/3)", _int(0, 22, "an I2C bus"))
+    i2c_address: int = _key(0x3C, "i2c: address (0x3C, sometimes 0x3D)", _address)
+    spi_bus: int = _key(0, "spi: SPI bus (may be shared with an RC522)", _int(0, 1, "an SPI bus"))
+    spi_device: int = _key(1, "spi: chip select (1 = CE1, GPIO 7 on SPI0)", _int(0, 2, "a chip select"))
+    dc_pin: int = _key(24, "spi: GPIO wired to DC", _pin())
+    reset_pin: int | None = _key(None, "spi: GPIO wired to RES (optional)", _pin(optional=True),
+                                 example=23)
+    contrast: int = _key(255, "brightness in use (0-255)", _CONTRAST)
+    dim_contrast: int = _key(16, "brightness once dimmed after idle (0-255)", _CONTRAST)
+    rotate: int = _key(0, "0, or 2 to turn the picture upside down",
+                       _one_of(0, 2, note=" (the screen stays landscape)"))
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    """[buttons]: four push buttons, each between its GPIO and ground."""
+
+    up: int = _key(5, "GPIO of UP", _pin())
+    down: int = _key(6, "GPIO of DOWN", _pin())
+    select: int = _key(13, "GPIO of SELECT", _pin())
+    back: int = _key(19, "GPIO of BACK", _pin())
+    pull_up: bool = _key(True, "true: buttons close to ground; false: to 3.3 V", _bool)
+    hold_seconds: float = _key(1.0, "a press this long is a hold (BACK: undo, SELECT: menu)", _hold)
+    bounce_ms: int = _key(30, "contact bounce filter", _int(0, 500, "a time in ms"))
+
+
+@dataclass(frozen=True)
+class KioskConfig:
+    """[kiosk]: café mode, idle screens and OLED care; a time of 0 turns that step off."""
+
+    enabled: bool = _key(False, "start at game select; admin only with a staff card", _bool)
+    attract_after_s: float = _key(300.0, "kiosk: idle time mid-game before the attract screen",
+                                  _seconds)
+    dim_after_s: float = _key(60.0, "idle time before the screen dims", _seconds)
+    screensaver_after_s: float = _key(300.0, "idle time before the moving screensaver", _seconds)
+    night_blank: TimeWindow | None = _key(None, "daily hours when the screen stays blank",
+                                          _window, example="23:00-08:00")
+
+
+@dataclass(frozen=True)
+class FeedbackConfig:
+    """[feedback]: an optional buzzer and RGB LED; all off unless a pin is given."""
+
+    buzzer_pin: int | None = _key(None, "GPIO of a buzzer", _pin(optional=True), example=12)
+    led_red: int | None = _key(None, "GPIO of the LED's red leg", _pin(optional=True), example=17)
+    led_green: int | None = _key(None, "GPIO of the LED's green leg", _pin(optional=True), example=27)
+    led_blue: int | None = _key(None, "GPIO of the LED's blue leg", _pin(optional=True), example=22)
+    common_anode: bool = _key(False, "true if the LED's common leg goes to 3.3 V", _bool)
+    volume: int = _key(50, "buzzer loudness in percent", _int(0, 100, "a percentage"))
+    quiet_hours: TimeWindow | None = _key(None, "daily hours with no sound", _window,
+                                          example="22:00-09:00")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration. Top-level keys come first in the file, then one table a part."""
+
+    reader: ReaderConfig = field(default_factory=ReaderConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    kiosk: KioskConfig = field(default_factory=KioskConfig)
+    feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
+    language: str | None = _key(None, 'screen language: en, fr or "auto" (from the system locale)',
+                                _language, example="auto")
+    state_dir: Path | None = _key(None, "games, decks and history (default ~/.local/state/tabletop)",
+                                  _path, example="/var/lib/tabletop")
+
+
+SECTIONS: dict[str, type] = {"reader": ReaderConfig, "display": DisplayConfig,
+                             "buttons": ButtonsConfig, "kiosk": KioskConfig,
+                             "feedback": FeedbackConfig}
+_TOP_KEYS = ("language", "state_dir")
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading.
+
+def load_config(path: Path | None) -> Config:
+    """The configuration in `path` (None: the defaults). ConfigError names the file and key."""
+    if path is None:
+        return Config()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a text file (TOML is UTF-8)") from None
+    try:
+        return parse_config(text, base=Path(path).parent)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def parse_config(text: str, base: Path | None = None) -> Config:
+    """The configuration in `text`; a relative `state_dir` is taken from `base` (the file's folder)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(exc)) from None
+    if isinstance(data.get("kiosk"), bool):       # `kiosk = true` is short for [kiosk] enabled
+        data["kiosk"] = {"enabled": data["kiosk"]}
+    _refuse_unknown(data, [*_TOP_KEYS, *SECTIONS], "")
+    parts = {name: _section(name, cls, data.get(name, {})) for name, cls in SECTIONS.items()}
+    top = {key: _value(Config, key, data[key], key) for key in _TOP_KEYS if key in data}
+    config = Config(**parts, **top)
+    if config.state_dir is not None and base is not None and not config.state_dir.is_absolute():
+        config = replace(config, state_dir=base / config.state_dir)
+    check(config)
+    return config
+
+
+def check(config: Config) -> Config:
+    """The rules between keys: contrasts, idle steps in order, and no GPIO used twice."""
+    display, kiosk = config.display, config.kiosk
+    if display.dim_contrast > display.contrast:
+        raise ConfigError(f"display.dim_contrast: {display.dim_contrast} is brighter than "
+                          f"display.contrast ({display.contrast})")
+    if kiosk.dim_after_s and kiosk.screensaver_after_s and kiosk.screensaver_after_s <= kiosk.dim_after_s:
+        raise ConfigError(f"kiosk.screensaver_after_s: {kiosk.screensaver_after_s:g} must come after "
+                          f"kiosk.dim_after_s ({kiosk.dim_after_s:g})")
+    for part, name in ((config.reader, "reader"), (display, "display")):
+        if part.spi_bus == 0 and part.spi_device > 1:
+            raise ConfigError(f"{name}.spi_device: SPI0 has chip selects 0 and 1 only")
+    problems = pin_conflicts(config)
+    if problems:
+        raise ConfigError(problems[0])
+    return config
+
+
+def _section(name: str, cls: type, table: object) -> Any:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{name}: expected a table [{name}], not {_show(table)}")
+    known = [f.name for f in fields(cls)]
+    _refuse_unknown(table, known, f"{name}.")
+    return cls(**{key: _value(cls, key, value, f"{name}.{key}") for key, value in table.items()})
+
+
+def _value(cls: type, key: str, value: object, label: str) -> Any:
+    spec = next(f for f in fields(cls) if f.name == key)
+    try:
+        return spec.metadata["parse"](value)
+    except ValueError as exc:
+        raise ConfigError(f"{label}: {exc}") from None
+
+
+def _refuse_unknown(table: dict, known: list[str], prefix: str) -> None:
+    for key in table:
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
+            hint = f"; did you mean {prefix}{close[0]}?" if close else f" (known: {', '.join(known)})"
+            raise ConfigError(f"{prefix}{key}: unknown key{hint}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The commented example.
+
+def example_config() -> str:
+    """Every key with its default and a one-line comment; `parse_config` reads it as the defaults."""
+    lines = ["# Tabletop companion configuration (TOML). Every key is optional:",
+             "# the values shown are the defaults. Pins are BCM GPIO numbers.", ""]
+    lines += _example_keys(Config, Config(), _TOP_KEYS)
+    for name, cls in SECTIONS.items():
+        lines += ["", f"# {cls.__doc__.split(': ', 1)[1]}", f"[{name}]"]
+        lines += _example_keys(cls, cls(), [f.name for f in fields(cls)])
+    return "\n".join(lines) + "\n"
+
+
+def _example_keys(cls: type, defaults: object, keys: list[str] | tuple[str, ...]) -> list[str]:
+    """A comment and a `key = default` line per key; an unset key shows its example, commented out
+    unless the example means "unset" (language = "auto")."""
+    lines: list[str] = []
+    for spec in fields(cls):
+        if spec.name not in keys:
+            continue
+        value, example = getattr(defaults, spec.name), spec.metadata["example"]
+        lines.append(f"# {spec.metadata['doc']}")
+        if value is not None:
+            lines.append(_toml_line(spec.name, value))
+        elif spec.metadata["parse"](example) is None:
+            lines.append(_toml_line(spec.name, example))
+        else:
+            lines.append(f"# {_toml_line(spec.name, example)}")
+    return lines
+
+
+def _toml_line(key: str, value: object) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and key.endswith("address"):
+        return f"{key} = 0x{value:02X}"
+    if isinstance(value, float) and value.is_integer():
+        return f"{key} = {value:.1f}"
+    return tomli_w.dumps({key: value}).strip()
