@@ -1,99 +1,67 @@
-"""Which GPIOs a configuration uses, and the ones it uses twice.
+"""The GPIOs a configuration uses, checked with hardware.pins before anything is opened.
 
-The buses own fixed pins (I2C1: GPIO 2/3; SPI0: 9/10/11 with CE0 8 and CE1 7;
-SPI1: 19/20/21 with CE0-2 18/17/16; the UART on /dev/serial0: 14/15). A button,
-reset line or LED on one of those, or two parts on one pin, stops the device at
-start with a message naming the key to change. Two SPI parts may share a bus's
-data lines, never its chip select.
+The buses in use own their pins (hardware.pins.BUS_PINS: SPI0 8-11 and 7, I2C1
+2/3, the UART on /dev/serial0 14/15). Every other line (reset, IRQ, DC, the
+buttons, the buzzer and LED) is a single pin named by its config key, so a
+clash message names the key to change. Two SPI parts may share a bus, never
+its chip select.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from hardware.pins import bus_claims
+from hardware.pins import pin_conflicts as clashes
 
 if TYPE_CHECKING:
     from .config import Config
 
-SPI_DATA = {0: {9: "MISO", 10: "MOSI", 11: "SCLK"}, 1: {19: "MISO", 20: "MOSI", 21: "SCLK"}}
-SPI_CE = {0: (8, 7), 1: (18, 17, 16)}
-I2C = {0: {0: "SDA", 1: "SCL"}, 1: {2: "SDA", 3: "SCL"}}
 HEADER_UARTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
-UART = {14: "TXD", 15: "RXD"}
+_SPI_READERS = ("rc522", "mfrc522")
 
 
-@dataclass(frozen=True)
-class Claim:
-    """One GPIO in use: the config key that puts it there, what it is, and its sharing group."""
+def buses(config: Config) -> dict[str, str]:
+    """The buses the configured parts use, each with who uses it (for hardware.pins.bus_claims)."""
+    users: dict[str, list[str]] = {}
+    reader, display = config.reader, config.display
+    if reader.kind in _SPI_READERS:
+        users.setdefault(f"SPI{reader.spi_bus}", []).append("the reader (reader.spi_bus)")
+    elif reader.kind == "pn532" and reader.serial_port in HEADER_UARTS:
+        users.setdefault("UART0", []).append("the reader (reader.serial_port)")
+    if display.kind != "sim" and display.bus == "spi":
+        users.setdefault(f"SPI{display.spi_bus}", []).append("the display (display.spi_bus)")
+    elif display.kind != "sim" and display.i2c_port == 1:
+        users.setdefault("I2C1", []).append("the display (display.i2c_port)")
+    return {bus: " and ".join(who) for bus, who in users.items()}
 
-    key: str
-    pin: int
-    what: str
-    shared: str | None = None     # claims with the same non-None group may share the pin
 
-
-def claims(config: Config) -> list[Claim]:
-    """Every GPIO the configuration uses, reader first, then display, buttons and feedback."""
-    return [*_reader(config), *_display(config), *_buttons(config), *_feedback(config)]
+def single_pins(config: Config) -> dict[str, int]:
+    """Every GPIO outside the buses, by config key: reader, display, buttons, then feedback."""
+    reader, display, buttons, feedback = config.reader, config.display, config.buttons, config.feedback
+    pins: dict[str, int | None] = {}
+    if reader.kind in _SPI_READERS:
+        pins |= {"reader.reset_pin": reader.reset_pin, "reader.irq_pin": reader.irq_pin}
+    if display.kind != "sim" and display.bus == "spi":
+        pins |= {"display.dc_pin": display.dc_pin, "display.reset_pin": display.reset_pin}
+    pins |= {f"buttons.{name}": getattr(buttons, name) for name in ("up", "down", "select", "back")}
+    pins |= {f"feedback.{key}": getattr(feedback, key)
+             for key in ("buzzer_pin", "led_red", "led_green", "led_blue")}
+    return {key: pin for key, pin in pins.items() if pin is not None}
 
 
 def pin_conflicts(config: Config) -> list[str]:
-    """One message per GPIO used twice, naming the later key: the one a user most likely edits."""
-    problems: list[str] = []
-    seen: dict[int, Claim] = {}
-    for claim in claims(config):
-        first = seen.get(claim.pin)
-        if first is None:
-            seen[claim.pin] = claim
-        elif not (claim.shared and claim.shared == first.shared):
-            problems.append(f"{claim.key}: GPIO {claim.pin} is already {first.what} ({first.key})")
+    """One message per GPIO used twice or owned by a bus, naming the key to change."""
+    problems = clashes(single_pins(config), bus_claims(buses(config)))
+    reader, display = config.reader, config.display
+    if (reader.kind in _SPI_READERS and display.kind != "sim" and display.bus == "spi"
+            and (reader.spi_bus, reader.spi_device) == (display.spi_bus, display.spi_device)):
+        problems.append(f"display.spi_device: SPI{display.spi_bus} CE{display.spi_device} is the "
+                        f"reader's chip select (reader.spi_device)")
     return problems
 
 
-def _spi(section: str, bus: int, device: int, owner: str) -> list[Claim]:
-    found = [Claim(f"{section}.spi_bus", pin, f"SPI{bus} {name}", f"spi{bus}")
-             for pin, name in SPI_DATA[bus].items()]
-    selects = SPI_CE[bus]
-    if device < len(selects):
-        found.append(Claim(f"{section}.spi_device", selects[device], f"SPI{bus} CE{device} of the {owner}"))
-    return found
-
-
-def _reader(config: Config) -> list[Claim]:
-    reader = config.reader
-    if reader.kind in ("rc522", "mfrc522"):
-        found = _spi("reader", reader.spi_bus, reader.spi_device, "reader")
-        for key in ("reset_pin", "irq_pin"):
-            pin = getattr(reader, key)
-            if pin is not None:
-                found.append(Claim(f"reader.{key}", pin, f"the reader's {key[:-4].upper()}"))
-        return found
-    if reader.kind == "pn532" and reader.serial_port in HEADER_UARTS:
-        return [Claim("reader.serial_port", pin, f"UART {name}") for pin, name in UART.items()]
-    return []
-
-
-def _display(config: Config) -> list[Claim]:
-    display = config.display
-    if display.kind == "sim":
-        return []
-    if display.bus == "i2c":
-        return [Claim("display.i2c_port", pin, f"I2C{display.i2c_port} {name}")
-                for pin, name in I2C.get(display.i2c_port, {}).items()]
-    found = _spi("display", display.spi_bus, display.spi_device, "display")
-    found.append(Claim("display.dc_pin", display.dc_pin, "the display's DC"))
-    if display.reset_pin is not None:
-        found.append(Claim("display.reset_pin", display.reset_pin, "the display's RES"))
-    return found
-
-
-def _buttons(config: Config) -> list[Claim]:
-    return [Claim(f"buttons.{name}", getattr(config.buttons, name), f"the {name.upper()} button")
-            for name in ("up", "down", "select", "back")]
-
-
-def _feedback(config: Config) -> list[Claim]:
-    feedback = config.feedback
-    parts = (("buzzer_pin", "the buzzer"), ("led_red", "the red LED"),
-             ("led_green", "the green LED"), ("led_blue", "the blue LED"))
-    return [Claim(f"feedback.{key}", getattr(feedback, key), what)
-            for key, what in parts if getattr(feedback, key) is not None]
+def button_claims(config: Config) -> dict[int, str]:
+    """What `hardware.buttons.Buttons(claims=...)` must keep the buttons off: the buses in use
+    and the other parts' single pins."""
+    others = {pin: key for key, pin in single_pins(config).items() if not key.startswith("buttons.")}
+    return bus_claims(buses(config), others)

@@ -10,7 +10,7 @@ import pytest
 from device import cli_config
 from device.config import (SECTIONS, Config, ConfigError, TimeWindow, example_config, load_config,
                            parse_config)
-from device.pins import pin_conflicts
+from device.pins import button_claims, buses, pin_conflicts
 
 
 def error(text: str) -> str:
@@ -126,24 +126,35 @@ def test_a_syntax_error_gives_the_line():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("[buttons]\nselect = 10", "buttons.select: GPIO 10 is already SPI0 MOSI (reader.spi_bus)"),
-    ("[buttons]\nup = 3", "buttons.up: GPIO 3 is already I2C1 SCL (display.i2c_port)"),
-    ("[buttons]\ndown = 5", "buttons.down: GPIO 5 is already the UP button (buttons.up)"),
-    ("[buttons]\nback = 25", "buttons.back: GPIO 25 is already the reader's RESET (reader.reset_pin)"),
+    ("[buttons]\nselect = 10", "buttons.select: GPIO 10 is SPI0 MOSI, used by the reader (reader.spi_bus)"),
+    ("[buttons]\nup = 7", "buttons.up: GPIO 7 is SPI0 CE1, used by the reader (reader.spi_bus)"),
+    ("[buttons]\nup = 3", "buttons.up: GPIO 3 is I2C1 SCL, used by the display (display.i2c_port)"),
+    ("[buttons]\ndown = 5", "buttons.down: GPIO 5 is also buttons.up"),
+    ("[buttons]\nback = 25", "buttons.back: GPIO 25 is also reader.reset_pin"),
     ('[display]\nbus = "spi"\nspi_device = 0',
-     "display.spi_device: GPIO 8 is already SPI0 CE0 of the reader (reader.spi_device)"),
+     "display.spi_device: SPI0 CE0 is the reader's chip select (reader.spi_device)"),
     ('[reader]\nkind = "pn532"\n[buttons]\nback = 15',
-     "buttons.back: GPIO 15 is already UART RXD (reader.serial_port)"),
-    ("[feedback]\nled_blue = 13", "feedback.led_blue: GPIO 13 is already the SELECT button (buttons.select)"),
+     "buttons.back: GPIO 15 is UART0 RXD, used by the reader (reader.serial_port)"),
+    ("[feedback]\nled_blue = 13", "feedback.led_blue: GPIO 13 is also buttons.select"),
+    ("[feedback]\nbuzzer_pin = 0", "feedback.buzzer_pin: GPIO 0 is ID_SD, reserved for a HAT's ID EEPROM"),
 ])
 def test_a_pin_used_twice_is_refused_naming_the_later_key(text, message):
     assert error(text) == message
 
 
-def test_spi_parts_share_the_data_lines_but_not_a_chip_select():
+def test_spi_parts_share_a_bus_and_unused_parts_own_no_pin():
     config = parse_config('[display]\nbus = "spi"\nreset_pin = 23')
     assert pin_conflicts(config) == []
+    assert buses(config) == {"SPI0": "the reader (reader.spi_bus) and the display (display.spi_bus)"}
     assert parse_config('[reader]\nkind = "pn532"\nserial_port = "/dev/ttyUSB0"\n[buttons]\nup = 14')
+    assert parse_config('[reader]\nkind = "sim"\n[display]\nkind = "sim"\n[buttons]\nup = 10')
+
+
+def test_the_buttons_driver_is_told_every_other_part_s_pins():
+    claims = button_claims(parse_config('[display]\nbus = "spi"\n[feedback]\nbuzzer_pin = 12'))
+    assert claims[25] == "reader.reset_pin" and claims[24] == "display.dc_pin"
+    assert claims[12] == "feedback.buzzer_pin" and claims[10].startswith("SPI0 MOSI")
+    assert not {5, 6, 13, 19} & set(claims)
 
 
 def test_every_conflict_is_listed():
