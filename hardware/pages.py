@@ -1,0 +1,50 @@
+"""A 128x64 mode "1" image as the eight 8-row pages an SSD1306 or SH1106 stores,
+and the smallest page writes that turn one frame into the next.
+
+In the controller's RAM (SSD1306 datasheet §8.7) byte x of page p holds
+column x of rows 8p..8p+7, the top row in bit 0.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image
+
+WIDTH, HEIGHT, PAGE_ROWS = 128, 64, 8
+PAGES = HEIGHT // PAGE_ROWS
+FULL_FRAME_BYTES = WIDTH * PAGES
+
+_BIT_REVERSED = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
+
+
+@dataclass(frozen=True, slots=True)
+class PageWrite:
+    """Bytes for one page, from `column` on (the controller advances the column itself)."""
+    page: int
+    column: int
+    data: bytes
+
+
+def pack_pages(image: Image.Image) -> tuple[bytes, ...]:
+    """The image in RAM order: one 128-byte string per page."""
+    if image.mode != "1" or image.size != (WIDTH, HEIGHT):
+        raise ValueError(f'the display takes a mode "1" {WIDTH}x{HEIGHT} image, '
+                         f"not mode {image.mode!r} {image.size[0]}x{image.size[1]}")
+    # Transposed, each column is a packed row with its top pixel in the high bit;
+    # reversing every byte's bits puts the top pixel in bit 0, as the RAM wants.
+    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_BIT_REVERSED)
+    return tuple(columns[page::PAGES] for page in range(PAGES))
+
+
+def page_writes(old: tuple[bytes, ...] | None, new: tuple[bytes, ...]) -> list[PageWrite]:
+    """The changed column span of each changed page; every page whole when `old` is None."""
+    if old is None:
+        return [PageWrite(page, 0, data) for page, data in enumerate(new)]
+    writes = []
+    for page, (before, after) in enumerate(zip(old, new)):
+        if before == after:
+            continue
+        changed = [x for x in range(WIDTH) if before[x] != after[x]]
+        first, last = changed[0], changed[-1]
+        writes.append(PageWrite(page, first, after[first:last + 1]))
+    return writes
