@@ -10,6 +10,7 @@ from hardware import rc522
 from hardware.errors import ReaderError
 from hardware.rc522 import RC522, open_rc522
 from tests.hardware.fakes.mfrc522_chip import FakeCard, FakeMFRC522
+from tests.hardware.fakes.rpi_modules import FakeSpiDev
 
 CLASSIC = "04A22B91"
 NTAG = "04112233445566"
@@ -180,20 +181,6 @@ def test_reset_pin_gives_a_hard_reset(chip, mock_factory):
     assert [state for _, state in pin.states][-2:] == [False, True]
     reader.close()
     assert pin.state == 0                        # left in hard power-down
-
-
-class FakeSpiDev:
-    def __init__(self, chip):
-        self.chip, self.opened = chip, None
-
-    def open(self, bus, device):
-        self.opened = (bus, device)
-
-    def xfer2(self, data):
-        return self.chip.xfer2(data)
-
-    def close(self):
-        self.chip.close()
 
 
 def test_factory_opens_spidev_lazily(chip, monkeypatch):
