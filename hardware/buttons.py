@@ -62,13 +62,16 @@ class _ButtonState:
 class Buttons:
     """The four buttons on BCM pins, events into `emit` until `close()`.
 
+    Buttons close to ground with the internal pull-ups; ``pull_up=False`` for
+    buttons wired to 3.3 V (with pull-downs).
+
     ``claims`` maps pins owned by buses and other parts to a description
     (see `hardware.pins.bus_claims`); a button on one of them is refused
     before any pin is touched.
     """
 
     def __init__(self, emit: Callable[[HardwareEvent], None], pins: Mapping[str, int] = DEFAULT_PINS,
-                 *, hold_s: float = 1.0, hold_buttons: tuple[str, ...] = (SELECT, BACK),
+                 *, pull_up: bool = True, hold_s: float = 1.0, hold_buttons: tuple[str, ...] = (SELECT, BACK),
                  debounce_s: float = 0.02, claims: Mapping[int, str] | None = None,
                  pin_factory: Any = None, clock: Callable[[], float] = time.monotonic):
         if sorted(pins) != sorted(BUTTON_NAMES):
@@ -80,7 +83,7 @@ class Buttons:
         for name, pin in pins.items():
             state = _ButtonState(name, emit, holdable=name in hold_buttons,
                                  debounce_s=debounce_s, clock=clock)
-            button = Button(pin, pull_up=True, bounce_time=debounce_s or None,
+            button = Button(pin, pull_up=pull_up, bounce_time=debounce_s or None,
                             hold_time=hold_s, pin_factory=pin_factory)
             button.when_pressed, button.when_released = state.pressed, state.released
             if name in hold_buttons:

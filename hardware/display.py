@@ -39,7 +39,7 @@ class DisplayConfig:
     spi_port: int = 0
     spi_device: int = 0
     dc_pin: int = 24                   # SPI only, BCM
-    reset_pin: int = 25                # SPI only, BCM
+    reset_pin: int | None = None       # SPI only, BCM; None when RES is tied high
     rotate: int = 0                    # quarter turns, as luma counts them
     contrast: int = 0xCF
     dim_contrast: int = 0x10

@@ -89,6 +89,16 @@ def test_bounces_are_dropped(buttons, mock_factory, events, clock):
     assert drained(events) == [ButtonPressed("UP"), ButtonPressed("SELECT")]
 
 
+def test_buttons_wired_to_3v3(mock_factory, events, clock):
+    buttons = Buttons(events.put, pull_up=False, clock=clock)
+    down = pin(mock_factory, "DOWN")
+    down.drive_high()
+    clock.now += 0.1
+    down.drive_low()
+    buttons.close()
+    assert drained(events) == [ButtonPressed("DOWN")]
+
+
 def test_a_button_on_a_bus_pin_is_refused_before_any_pin_is_used(mock_factory, events):
     claims = bus_claims({"SPI0": "the RC522"})
     with pytest.raises(PinConflict, match="GPIO 8 is SPI0 CE0, used by the RC522"):

@@ -7,7 +7,7 @@ import pytest
 import serial
 
 from hardware.errors import ReaderError
-from hardware.pn532 import PN532UART, encode_frame
+from hardware.pn532 import PN532UART, encode_frame, open_pn532
 from tests.hardware.fakes.pn532_device import NACK, FakePN532, frame
 
 CLASSIC = bytes.fromhex("04A22B91")
@@ -109,3 +109,25 @@ def test_an_error_frame_is_an_error(line, reader):
 
 def test_fake_frames_are_what_the_driver_parses():
     assert frame(b"\x15") == bytes.fromhex("0000ff02fed5151600")
+
+
+def test_open_pn532_opens_the_port_it_is_given():
+    master, slave = os.openpty()
+    fake = None
+    try:
+        reader = open_pn532(os.ttyname(slave), timeout=0.05)
+        fake = FakePN532(master)
+        fake.start()
+        fake.uid = CLASSIC
+        assert reader.poll() == CLASSIC.hex().upper()
+        reader.close()
+    finally:
+        if fake is not None:
+            fake.stop()
+        os.close(master)
+        os.close(slave)
+
+
+def test_open_pn532_explains_a_missing_port():
+    with pytest.raises(ReaderError, match="enable_uart=1"):
+        open_pn532("/dev/no-such-serial-port")
