@@ -1,0 +1,261 @@
+"""L'Auberge des pirates (RULES.md §2): the last pirate without a pair wins.
+
+Each pirate keeps a hidden hand and a face-up row. On a turn a pirate attacks
+(gives a hand card to another's row, never making a pair), challenges (places a
+blind card from the pile in another's row: a pair puts the challenger out),
+accuses (a pair in the accused's hand and row puts them out, else the accuser
+is out) or draws. The device sees the row cards and, privately, an accused
+pirate's hand; it never shows or keeps the hand's values.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from ..core import seats as S
+from ..core.events import Cancel, Choose, Tap
+from ..core.options import option
+from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
+                             E_SAME_CARD, Rejected)
+from ..core.registry import register
+from ..core.spec import GameConfig, GameSpec
+from ..core.text import Msg, add_catalog, msg
+from ..text import en_auberge
+from . import pirates
+from .auberge_prompts import hint, invariants, prompt, result, tally
+from .auberge_state import (ACCUSE_TAPS, ACTIONS, ALLOWED, ATTACK_CARD, CHALLENGE_CARD, HAND_DEALT,
+                            OLDEST, OPENING, OPTIONS, OVER, RESHUFFLE, TARGET, TURN, VERDICT,
+                            VERDICTS, State, front, hand, legal_actions, lowest_openers,
+                            next_active, on_table, players_in)
+from .pirates import DECK_SIZE, has_pair, pairs_with, value
+
+
+def check_face_down(state: State, card: str) -> Rejected | None:
+    """A card coming from a hand or the pile cannot be one the device saw elsewhere."""
+    if card in on_table(state):
+        return Rejected(E_IN_PLAY, msg("core.in_play"))
+    if card in state.out_uids:
+        return Rejected(E_OUT_OF_PLAY, msg("core.out_of_play"))
+    return None
+
+
+def start_turn(state: State, seat: str) -> State:
+    return dataclasses.replace(state, phase=TURN, current=seat, action=None, target=None,
+                               accused_taps=())
+
+
+def place(state: State, seat: str, card: str) -> State:
+    return dataclasses.replace(state, fronts=S.with_value(state.fronts, seat, front(state, seat) + (card,)))
+
+
+def to_discard(state: State, card: str) -> State:
+    return dataclasses.replace(state, discard=state.discard + 1, out_uids=state.out_uids | {card})
+
+
+# ---- setup (§2.2) ------------------------------------------------------------
+
+def initial(config: GameConfig) -> State:
+    """After the deal: everyone holds 3, the opening cards are next."""
+    players = config.players
+    return State(seq=0, phase=OPENING, options=config.options, seats=players, current=players[0],
+                 out=frozenset(), fronts=S.per_seat(players, ()),
+                 hands=S.per_seat(players, HAND_DEALT), pile=DECK_SIZE - HAND_DEALT * len(players),
+                 discard=0, out_uids=frozenset())
+
+
+def open_card(state: State, card: str):
+    """§2.2 step 3: each seat in turn taps the card it placed face up."""
+    problem = check_face_down(state, card)
+    if problem:
+        return problem
+    state = place(state, state.current, card)
+    state = dataclasses.replace(state, hands=S.add(state.hands, state.current, -1))
+    waiting = [s for s in state.seats if not front(state, s)]
+    if waiting:
+        return dataclasses.replace(state, current=waiting[0]), ()
+    tied = lowest_openers(state)
+    if len(tied) > 1:                                       # AMB-L2
+        return dataclasses.replace(state, phase=OLDEST, current=tied[0]), ()
+    return start_turn(state, tied[0]), (msg("la.starts", name=tied[0]),)
+
+
+def choose_oldest(state: State, seat: str):
+    if seat not in state.seats:
+        return Rejected(E_NOT_EXPECTED, hint(state))
+    if seat not in lowest_openers(state):
+        return Rejected(E_NOT_ELIGIBLE, msg("la.not_tied", name=seat))
+    return start_turn(state, seat), (msg("la.starts", name=seat),)
+
+
+# ---- the turn (§2.4) ---------------------------------------------------------
+
+def choose_action(state: State, action: str):
+    if action not in ACTIONS:
+        return Rejected(E_NOT_EXPECTED, hint(state))
+    if action not in legal_actions(state):
+        text = "la.no_hand" if action == "attack" else "la.pile_empty"
+        return Rejected(E_ILLEGAL, msg(text))
+    state = dataclasses.replace(state, action=action)
+    if action in ("draw", "challenge") and state.pile == 0:
+        return dataclasses.replace(state, phase=RESHUFFLE), ()
+    if action == "draw":
+        return draw(state)
+    return dataclasses.replace(state, phase=TARGET), ()
+
+
+def reshuffle(state: State):
+    """AMB-L8 `reshuffle_discards`: the discards become the pile, then the action goes on."""
+    state = dataclasses.replace(state, pile=state.discard, discard=0, out_uids=frozenset())
+    effects = (msg("la.reshuffled", n=state.pile),)
+    if state.action == "draw":
+        drawn, more = draw(state)
+        return drawn, effects + more
+    return dataclasses.replace(state, phase=TARGET), effects
+
+
+def draw(state: State):
+    """Draw 1; the device never hints whether it makes a pair."""
+    p = state.current
+    state = dataclasses.replace(state, pile=state.pile - 1, hands=S.add(state.hands, p, 1))
+    return start_turn(state, next_active(state, p)), (msg("la.draw"),)
+
+
+def choose_target(state: State, seat: str):
+    if seat not in state.seats:
+        return Rejected(E_NOT_EXPECTED, hint(state))
+    if seat == state.current:
+        return Rejected(E_NOT_ELIGIBLE, msg("la.not_yourself"))
+    if seat in state.out:
+        return Rejected(E_NOT_ELIGIBLE, msg("la.is_out", name=seat))
+    state = dataclasses.replace(state, target=seat)
+    if state.action == "attack":
+        return dataclasses.replace(state, phase=ATTACK_CARD), ()
+    if state.action == "challenge":
+        return dataclasses.replace(state, phase=CHALLENGE_CARD), ()
+    return open_accusation(state)
+
+
+def attack_card(state: State, card: str):
+    """Attack: the hand card joins the target's row, and the target plays next (AMB-L12)."""
+    problem = check_face_down(state, card)
+    if problem:
+        return problem
+    p, t = state.current, state.target
+    if pairs_with(card, front(state, t)):
+        if option(state.options, "illegal_attack") == "reject":      # AMB-L4
+            return Rejected(E_ILLEGAL, msg("la.pairs_with", name=t, v=value(card)))
+        state = to_discard(dataclasses.replace(state, hands=S.add(state.hands, p, -1)), card)
+        return eliminate(state, p, lambda s: next_active(s, p), (msg("la.pair_out", name=p),))
+    state = place(dataclasses.replace(state, hands=S.add(state.hands, p, -1)), t, card)
+    return start_turn(state, t), (msg("la.attacked", target=t),)
+
+
+def challenge_card(state: State, card: str):
+    """Challenge: a pair puts the challenger out, discarding only the drawn card (AMB-L10)."""
+    problem = check_face_down(state, card)
+    if problem:
+        return problem
+    p, t = state.current, state.target
+    state = dataclasses.replace(state, pile=state.pile - 1)
+    if pairs_with(card, front(state, t)):
+        return eliminate(to_discard(state, card), p, lambda s: next_active(s, p),
+                         (msg("la.pair_out", name=p),))
+    return start_turn(place(state, t, card), t), (msg("la.challenge_ok", target=t),)
+
+
+# ---- the accusation (§2.4, AMB-L6, AMB-L11) ------------------------------------
+
+def open_accusation(state: State):
+    t = state.target
+    if hand(state, t) == 0:             # front cards never pair with each other (AMB-L6)
+        return verdict(state, False, (msg("la.empty_hand", name=t),))
+    if option(state.options, "accuse_verdict") == "buttons":
+        return dataclasses.replace(state, phase=VERDICT), ()
+    return dataclasses.replace(state, phase=ACCUSE_TAPS), ()
+
+
+def accused_tap(state: State, card: str):
+    """A private tap of the accused's hand: checked, counted, never shown."""
+    need = hand(state, state.target)
+    if card in state.accused_taps:
+        return Rejected(E_SAME_CARD, msg("core.same_card"))
+    problem = check_face_down(state, card)
+    if problem:
+        return problem
+    if len(state.accused_taps) >= need:
+        return Rejected(E_ILLEGAL, msg("la.all_tapped", n=need))
+    return dataclasses.replace(state, accused_taps=state.accused_taps + (card,)), ()
+
+
+def judge_taps(state: State):
+    """SELECT: with the whole hand tapped, any two equal values among hand and row is a pair."""
+    t = state.target
+    missing = hand(state, t) - len(state.accused_taps)
+    if missing > 0:
+        return Rejected(E_ILLEGAL, msg("la.tap_more_one" if missing == 1 else "la.tap_more", n=missing))
+    return verdict(state, has_pair(state.accused_taps + front(state, t)))
+
+
+def choose_verdict(state: State, key: str):
+    if key not in VERDICTS:
+        return Rejected(E_NOT_EXPECTED, hint(state))
+    return verdict(state, key == "pair")
+
+
+def verdict(state: State, pair: bool, effects: tuple[Msg, ...] = ()):
+    """Pair: the accused is out, play goes on after the accuser. No pair: the accuser is out."""
+    p, t = state.current, state.target
+    state = dataclasses.replace(state, accused_taps=())      # forget the hidden hand at once
+    if pair:
+        return eliminate(state, t, lambda s: next_active(s, p), effects + (msg("la.accuse_pair", name=t),))
+    return eliminate(state, p, lambda s: t, effects + (msg("la.accuse_no_pair", name=p),))
+
+
+def eliminate(state: State, loser: str, successor: Callable[[State], str], effects: tuple[Msg, ...]):
+    """AMB-L7: all the loser's cards are discarded; the last pirate in wins.
+
+    `successor` names who plays next once the loser is out (AMB-L3).
+    """
+    row = front(state, loser)
+    state = dataclasses.replace(
+        state, out=state.out | {loser}, discard=state.discard + len(row) + hand(state, loser),
+        out_uids=state.out_uids | set(row), fronts=S.with_value(state.fronts, loser, ()),
+        hands=S.with_value(state.hands, loser, 0))
+    effects = effects + (msg("la.discard_all", name=loser),)
+    remaining = players_in(state)
+    if len(remaining) == 1:
+        state = dataclasses.replace(state, phase=OVER, current=remaining[0], action=None, target=None)
+        return state, effects + (msg("la.wins", name=remaining[0]),)
+    return start_turn(state, successor(state)), effects
+
+
+# ---- the reducer -----------------------------------------------------------
+
+TAPS = {OPENING: open_card, ATTACK_CARD: attack_card, CHALLENGE_CARD: challenge_card,
+        ACCUSE_TAPS: accused_tap}
+CHOICES = {OLDEST: choose_oldest, TURN: choose_action, TARGET: choose_target, VERDICT: choose_verdict}
+
+
+def play(state: State, event):
+    """Validate and apply one event; `allowed` has already filtered the event types."""
+    if isinstance(event, Tap):
+        return TAPS[state.phase](state, event.card)
+    if isinstance(event, Choose):
+        return CHOICES[state.phase](state, event.option)
+    if isinstance(event, Cancel):       # BACK returns to TURN until the action commits
+        return start_turn(state, state.current), ()
+    if state.phase == RESHUFFLE:
+        return reshuffle(state)
+    return judge_taps(state)
+
+
+add_catalog("en", en_auberge.TEXT)
+
+SPEC = register(GameSpec(
+    id="auberge", title="L'Auberge des pirates", deck=pirates.DECK_FAMILY,
+    min_players=pirates.MIN_PLAYERS, max_players=pirates.MAX_PLAYERS,
+    components=pirates.COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
+    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    result=result, invariants=invariants, max_events=1500,
+    player_limits=lambda options: (pirates.MIN_PLAYERS, option(options, "max_players")),
+))

@@ -1,0 +1,87 @@
+"""L'Auberge des pirates: what the table sees (RULES.md §2.5), and the state's invariants."""
+from __future__ import annotations
+
+from ..core.outcomes import Option, PlayerLine, Prompt, Result, Tally
+from ..core.text import Msg, msg
+from . import pirates
+from .auberge_state import (ACCUSE_TAPS, ALLOWED, OLDEST, OPENING, OVER, RESHUFFLE, TARGET, TURN,
+                            VERDICT, VERDICTS, State, front, hand, legal_actions, lowest_openers,
+                            targets)
+from .pirates import DECK_SIZE, card_order, has_pair
+
+
+def hint(state: State) -> Msg:
+    """The E_NOT_EXPECTED text for an event the phase does not take."""
+    texts = {TURN: "la.hint.turn", TARGET: "la.hint.target", OLDEST: "la.hint.oldest",
+             VERDICT: "la.hint.verdict", RESHUFFLE: "la.hint.reshuffle", ACCUSE_TAPS: "la.hint.accuse"}
+    return msg(texts.get(state.phase, "la.hint.tap"), name=state.current)
+
+
+def result(state: State) -> Result | None:
+    """§2.4: the last pirate in wins; nobody else scores and there is no tie."""
+    if state.phase != OVER:
+        return None
+    return Result((state.current,), msg("la.wins", name=state.current))
+
+
+def prompt(state: State) -> Prompt:
+    p, t = state.current, state.target
+    if state.phase == OPENING:
+        return Prompt(OPENING, msg("la.prompt.opening", name=p))
+    if state.phase == OLDEST:
+        tied = lowest_openers(state)
+        return Prompt(OLDEST, msg("la.prompt.oldest", names=tied), name_options(tied))
+    if state.phase == TURN:
+        return Prompt(TURN, msg("la.prompt.turn", name=p, pile=state.pile),
+                      tuple(Option(a, msg(f"la.opt.{a}")) for a in legal_actions(state)))
+    if state.phase == TARGET:
+        return Prompt(TARGET, msg(f"la.prompt.{state.action}_whom", name=p), name_options(targets(state)))
+    if state.phase == ACCUSE_TAPS:
+        n = hand(state, t)
+        text = "la.prompt.accuse_taps_one" if n == 1 else "la.prompt.accuse_taps"
+        return Prompt(ACCUSE_TAPS, msg(text, name=p, target=t, n=n, k=len(state.accused_taps)))
+    if state.phase == VERDICT:
+        return Prompt(VERDICT, msg("la.prompt.verdict", name=p, target=t),
+                      tuple(Option(v, msg(f"la.opt.{v}")) for v in VERDICTS))
+    if state.phase == OVER:
+        return Prompt(OVER, result(state).headline)
+    return Prompt(state.phase, msg(f"la.prompt.{state.phase}", name=p, target=t))
+
+
+def name_options(names: tuple[str, ...]) -> tuple[Option, ...]:
+    return tuple(Option(s, msg("core.name", name=s)) for s in names)
+
+
+def tally(state: State) -> Tally:
+    """§6.2: no scores; `out` is eliminated. The accused hand's values never appear."""
+    players = tuple(PlayerLine(s, None, s in state.out) for s in state.seats)
+    details = (("pile", state.pile), ("discard", state.discard),
+               ("discard_seen", sorted(state.out_uids, key=card_order)),
+               ("hands", dict(state.hands)), ("fronts", {s: list(row) for s, row in state.fronts}),
+               ("current", state.current), ("accused_tapped", len(state.accused_taps)))
+    return Tally(players, details)
+
+
+def invariants(state: State) -> list[str]:
+    """All 55 cards in exactly one zone; no row holds a pair; the accused hand only while accusing."""
+    problems = []
+    rows = [c for _, row in state.fronts for c in row]
+    seen = rows + sorted(state.out_uids)
+    if len(set(seen)) != len(seen) or not set(seen) <= pirates.DECK:
+        problems.append("a seen card is in two zones, or unknown")
+    hidden = state.pile + sum(n for _, n in state.hands) + state.discard - len(state.out_uids)
+    if hidden < 0 or len(state.out_uids) > state.discard or len(seen) + hidden != DECK_SIZE:
+        problems.append(f"cards not conserved: {len(seen)} seen, {hidden} hidden")
+    if min([state.pile] + [n for _, n in state.hands]) < 0:
+        problems.append("negative pile or hand")
+    if any(has_pair(row) for _, row in state.fronts):
+        problems.append("a row holds a pair")
+    if any(front(state, s) or hand(state, s) for s in state.out):
+        problems.append("an eliminated pirate still holds cards")
+    taps = state.accused_taps
+    if taps and (state.phase != ACCUSE_TAPS or len(taps) > hand(state, state.target)
+                 or set(taps) & set(seen)):
+        problems.append("accused hand taps kept outside an open accusation")
+    if state.phase not in ALLOWED or state.current in state.out:
+        problems.append(f"bad phase {state.phase} or current {state.current}")
+    return problems
