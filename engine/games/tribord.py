@@ -1,0 +1,327 @@
+"""A tribord! (RULES.md §3), the betting variant of L'Auberge des pirates.
+
+Each round two cards start a common hand in the centre and everyone antes 1.
+In turn from the Button, each pirate still open pays 1 to draw a card into the
+common hand, or blocks. A draw that pairs puts the drawer out of the round; a
+good draw puts out everyone who had blocked. When nobody is open, the blockers
+share the pot. A pirate left with no tokens after a payout ends the game: the
+richest wins.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..core import seats as S
+from ..core.events import Cancel, Choose, Confirm, Tap
+from ..core.options import Options, OptionSpec, option
+from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, Option,
+                             PlayerLine, Prompt, Rejected, Result, Tally)
+from ..core.registry import register
+from ..core.spec import GameConfig, GameSpec
+from ..core.text import Msg, add_catalog, msg
+from ..text import en_tribord
+from . import pirates
+from .pirates import DECK, DECK_SIZE, has_pair, pairs_with, values
+
+# Phases (§3.4); each is also its prompt id, but AWAIT_DRAW's prompt is "draw".
+COMMON, DECIDE, AWAIT_DRAW, RESHUFFLE, OVER = "common", "decide", "await_draw", "reshuffle", "over"
+
+ALLOWED = {
+    COMMON: frozenset({Tap}),
+    DECIDE: frozenset({Choose}),
+    AWAIT_DRAW: frozenset({Tap, Cancel}),
+    RESHUFFLE: frozenset({Confirm}),
+    OVER: frozenset(),
+}
+
+OPEN, BLOCKED, OUT = "open", "blocked", "out"       # a pirate's status in the round
+COMMON_CARDS = 2                                   # §3.4 ROUND_SETUP step 2
+
+OPTIONS = (
+    OptionSpec("start_tokens", 10, kind="int", minimum=1, maximum=99, note="§3.1"),
+    OptionSpec("initial_pair", "discard", kind="choice", choices=("discard", "redeal"), note="AMB-T6"),
+    OptionSpec("last_player_rule", "last_not_out", kind="choice", choices=("last_not_out", "last_open"),
+               note="AMB-T3"),
+    OptionSpec("button", "rotate", kind="choice", choices=("rotate", "fixed"), note="AMB-T7"),
+    OptionSpec("zero_token", "must_block", kind="choice", choices=("must_block",), note="AMB-T8"),
+    OptionSpec("tie_rule", "shared", kind="choice", choices=("shared", "none"), note="AMB-T10"),
+    OptionSpec("hints", False, note="AMB-T12"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    seq: int
+    phase: str
+    options: Options
+    seats: tuple[str, ...]                    # clockwise
+    current: str
+    button: str
+    round: int
+    tokens: tuple[tuple[str, int], ...]
+    pot: int
+    common: tuple[str, ...]                   # face up in the centre
+    discard: frozenset[str]                   # every card is seen, so ids, not a count
+    pile: int
+    rstatus: tuple[tuple[str, str], ...]      # open | blocked | out, for this round only
+    resume: str | None = None                 # the phase a reshuffle returns to
+
+
+# ---- helpers ---------------------------------------------------------------
+
+def tokens(state: State, seat: str) -> int:
+    return S.of(state.tokens, seat)
+
+
+def status(state: State, seat: str) -> str:
+    return S.of(state.rstatus, seat)
+
+
+def with_status(state: State, seats, new: str) -> State:
+    rstatus = state.rstatus
+    for seat in seats:
+        rstatus = S.with_value(rstatus, seat, new)
+    return dataclasses.replace(state, rstatus=rstatus)
+
+
+def seats_in(state: State, wanted: str) -> tuple[str, ...]:
+    return tuple(s for s in state.seats if status(state, s) == wanted)
+
+
+def check_unseen(state: State, card: str) -> Rejected | None:
+    """Every card in play is face up, so the device knows where each tapped card is."""
+    if card in state.common:
+        return Rejected(E_IN_PLAY, msg("core.in_play"))
+    if card in state.discard:
+        return Rejected(E_OUT_OF_PLAY, msg("core.out_of_play"))
+    return None
+
+
+def need_card(state: State, phase: str) -> State:
+    """AMB-T11: a card is needed from an empty pile, so the discards are reshuffled first."""
+    if state.pile == 0:
+        return dataclasses.replace(state, phase=RESHUFFLE, resume=phase)
+    return dataclasses.replace(state, phase=phase, resume=None)
+
+
+def total_tokens(options: Options, players: int) -> int:
+    return option(options, "start_tokens") * players
+
+
+# ---- the round setup (§3.4 ROUND_SETUP) -------------------------------------
+
+def initial(config: GameConfig) -> State:
+    """Round 1 starts at its two common-card taps; `first` holds the Button."""
+    players = config.players
+    button = config.first or players[0]
+    return State(seq=0, phase=COMMON, options=config.options, seats=players, current=button,
+                 button=button, round=1,
+                 tokens=S.per_seat(players, option(config.options, "start_tokens")), pot=0,
+                 common=(), discard=frozenset(), pile=DECK_SIZE, rstatus=S.per_seat(players, OPEN))
+
+
+def common_card(state: State, card: str):
+    """Step 2: two cards face up in the centre; a pair is discarded (AMB-T6)."""
+    problem = check_unseen(state, card)
+    if problem:
+        return problem
+    state = dataclasses.replace(state, pile=state.pile - 1, common=state.common + (card,))
+    if len(state.common) < COMMON_CARDS:
+        return need_card(state, COMMON), ()
+    if not has_pair(state.common):
+        return ante(state, ())
+    state = dataclasses.replace(state, common=(), discard=state.discard | set(state.common))
+    if option(state.options, "initial_pair") == "redeal":
+        return need_card(state, COMMON), (msg("at.pair_redeal"),)
+    return ante(state, (msg("at.pair_discarded"),))
+
+
+def ante(state: State, effects: tuple[Msg, ...]):
+    """Steps 3-4: everyone antes 1 (all have a token: AMB-T10); the Button decides first."""
+    state = dataclasses.replace(state, tokens=tuple((s, n - 1) for s, n in state.tokens),
+                                pot=state.pot + len(state.seats), phase=DECIDE, current=state.button)
+    return state, effects + (msg("at.ante", pot=state.pot),)
+
+
+# ---- decisions (§3.4 DECIDE) -------------------------------------------------
+
+def decide(state: State, key: str):
+    p = state.current
+    if key == "block":
+        return after_decision(with_status(state, (p,), BLOCKED), (msg("at.blocks", name=p),))
+    if key != "draw":
+        return Rejected(E_NOT_EXPECTED, hint(state))
+    if tokens(state, p) == 0:                                 # AMB-T8
+        return Rejected(E_ILLEGAL, msg("at.no_tokens"))
+    return need_card(state, AWAIT_DRAW), ()
+
+
+def drawn_card(state: State, card: str):
+    """The drawer pays 1. A pair puts the drawer out (AMB-T5); else every blocker is out (AMB-T4)."""
+    problem = check_unseen(state, card)
+    if problem:
+        return problem
+    p = state.current
+    state = dataclasses.replace(state, tokens=S.add(state.tokens, p, -1), pot=state.pot + 1,
+                                pile=state.pile - 1)
+    if pairs_with(card, state.common):
+        state = dataclasses.replace(with_status(state, (p,), OUT), discard=state.discard | {card})
+        return after_decision(state, (msg("at.failed", name=p),))
+    blockers = seats_in(state, BLOCKED)
+    state = dataclasses.replace(with_status(state, blockers, OUT), common=state.common + (card,))
+    text = msg("at.good_draw_out", names=blockers) if blockers else msg("at.good_draw")
+    return after_decision(state, (text,))
+
+
+def after_decision(state: State, effects: tuple[Msg, ...]):
+    """The last pirate standing must block (AMB-T3); with nobody open the round ends (AMB-T2)."""
+    forced = last_pirate(state)
+    if forced:
+        state = with_status(state, (forced,), BLOCKED)
+        effects = effects + (msg("at.must_block", name=forced),)
+    if not seats_in(state, OPEN):
+        return round_end(state, effects)
+    following = S.next_seat(state.seats, state.current, lambda s: status(state, s) == OPEN)
+    return dataclasses.replace(state, phase=DECIDE, current=following, resume=None), effects
+
+
+def last_pirate(state: State) -> str | None:
+    """The open pirate who must block now, if any (AMB-T3 and its option)."""
+    open_ = seats_in(state, OPEN)
+    if option(state.options, "last_player_rule") == "last_open":
+        return open_[0] if len(open_) == 1 else None
+    alive = tuple(s for s in state.seats if status(state, s) != OUT)
+    return alive[0] if len(alive) == 1 and alive == open_ else None
+
+
+# ---- the end of a round (§3.4 ROUND_END) ---------------------------------------
+
+def round_end(state: State, effects: tuple[Msg, ...]):
+    """AMB-T9: the blockers share the pot; the remainder carries over; the common hand is discarded."""
+    winners = seats_in(state, BLOCKED)
+    share = state.pot // len(winners) if winners else 0
+    state = dataclasses.replace(state, pot=state.pot - share * len(winners), common=(),
+                                discard=state.discard | set(state.common),
+                                tokens=tuple((s, n + share if s in winners else n) for s, n in state.tokens))
+    effects += tuple(msg("at.takes", name=q, n=share, total=tokens(state, q)) for q in winners)
+    if state.pot:
+        effects += (msg("at.pot_left", n=state.pot),)
+    if any(n == 0 for _, n in state.tokens):                  # AMB-T10
+        state = dataclasses.replace(state, phase=OVER, resume=None)
+        return state, effects + (result(state).headline,)
+    return next_round(state), effects
+
+
+def next_round(state: State) -> State:
+    """AMB-T7: the Button moves one seat clockwise unless it is fixed."""
+    button = state.button
+    if option(state.options, "button") == "rotate":
+        button = S.next_seat(state.seats, button)
+    state = dataclasses.replace(state, round=state.round + 1, button=button, current=button,
+                                rstatus=S.per_seat(state.seats, OPEN))
+    return need_card(state, COMMON)
+
+
+def reshuffle(state: State):
+    """AMB-T11: the discards (not the common hand) become the new pile."""
+    state = dataclasses.replace(state, pile=state.pile + len(state.discard), discard=frozenset())
+    return dataclasses.replace(state, phase=state.resume, resume=None), (msg("at.reshuffled", n=state.pile),)
+
+
+# ---- the reducer -----------------------------------------------------------
+
+def play(state: State, event):
+    """Validate and apply one event; `allowed` has already filtered the event types."""
+    if isinstance(event, Tap):
+        return common_card(state, event.card) if state.phase == COMMON else drawn_card(state, event.card)
+    if isinstance(event, Choose):
+        return decide(state, event.option)
+    if isinstance(event, Cancel):        # BACK before the tap: nothing paid
+        return dataclasses.replace(state, phase=DECIDE), ()
+    return reshuffle(state)
+
+
+def hint(state: State) -> Msg:
+    return msg({DECIDE: "at.hint.decide", COMMON: "at.hint.common", AWAIT_DRAW: "at.hint.draw",
+                RESHUFFLE: "at.hint.reshuffle"}.get(state.phase, "core.use_buttons"))
+
+
+# ---- what the table sees (§3.5) -----------------------------------------------
+
+def prompt(state: State) -> Prompt:
+    p = state.current
+    if state.phase == COMMON:
+        return Prompt(COMMON, msg("at.prompt.common", round=state.round, k=len(state.common)))
+    if state.phase == DECIDE:
+        choices = ("draw", "block") if tokens(state, p) > 0 else ("block",)
+        return Prompt(DECIDE, decide_text(state), tuple(Option(c, msg(f"at.opt.{c}")) for c in choices))
+    if state.phase == AWAIT_DRAW:
+        return Prompt("draw", msg("at.prompt.draw", name=p))
+    if state.phase == RESHUFFLE:
+        return Prompt(RESHUFFLE, msg("at.prompt.reshuffle"))
+    return Prompt(OVER, result(state).headline)
+
+
+def decide_text(state: State) -> Msg:
+    """AMB-T12: hints (off by default) say when a draw cannot fail, or cannot succeed."""
+    p, pot = state.current, state.pot
+    if tokens(state, p) == 0:
+        return msg("at.prompt.decide_broke", name=p, pot=pot)
+    if option(state.options, "hints") and len(values(state.common)) in (0, 10):
+        return msg("at.prompt.decide_hint", name=p, pot=pot,
+                   hint=msg("at.hint.safe" if not state.common else "at.hint.all_fail"))
+    return msg("at.prompt.decide", name=p, pot=pot)
+
+
+def tally(state: State) -> Tally:
+    """§6.2: scores are tokens; `out` is out of the current round."""
+    players = tuple(PlayerLine(s, tokens(state, s), status(state, s) == OUT) for s in state.seats)
+    details = (("pot", state.pot), ("pile", state.pile), ("round", state.round),
+               ("button", state.button), ("current", state.current),
+               ("common", list(state.common)), ("discard", len(state.discard)),
+               ("status", dict(state.rstatus)))
+    return Tally(players, details)
+
+
+def result(state: State) -> Result | None:
+    """The most tokens wins; equal leaders share the win, or nobody does (AMB-T10)."""
+    if state.phase != OVER:
+        return None
+    best = max(n for _, n in state.tokens)
+    leaders = tuple(s for s in state.seats if tokens(state, s) == best)
+    if len(leaders) == 1:
+        return Result(leaders, msg("at.wins", name=leaders[0], n=best))
+    if option(state.options, "tie_rule") == "none":
+        return Result((), msg("at.no_winner", names=leaders, n=best))
+    return Result(leaders, msg("at.wins_shared", names=leaders, n=best))
+
+
+def invariants(state: State) -> list[str]:
+    """All 55 cards in exactly one zone; tokens plus pot constant; no pair in the centre."""
+    problems = []
+    if set(state.common) & state.discard or not (set(state.common) | state.discard) <= DECK:
+        problems.append("a card is both in the centre and discarded, or unknown")
+    if state.pile < 0 or state.pile + len(state.common) + len(state.discard) != DECK_SIZE:
+        problems.append(f"cards not conserved: pile {state.pile}")
+    if has_pair(state.common):
+        problems.append("the common hand holds a pair")
+    total = sum(n for _, n in state.tokens) + state.pot
+    if total != total_tokens(state.options, len(state.seats)) or min(n for _, n in state.tokens) < 0:
+        problems.append(f"tokens not conserved: {total}")
+    if {v for _, v in state.rstatus} - {OPEN, BLOCKED, OUT} or state.phase not in ALLOWED:
+        problems.append("bad round status or phase")
+    if (state.phase == RESHUFFLE) != (state.resume is not None):
+        problems.append("a reshuffle without a phase to return to")
+    return problems
+
+
+add_catalog("en", en_tribord.TEXT)
+
+SPEC = register(GameSpec(
+    id="tribord", title="A tribord!", deck=pirates.DECK_FAMILY,
+    min_players=pirates.MIN_PLAYERS, max_players=pirates.MAX_PLAYERS,
+    components=pirates.COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
+    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    result=result, invariants=invariants, max_events=3000,
+))
