@@ -3,27 +3,46 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 
 from engine.core.script import ScriptError
 
+from . import cli_config, cli_deck
 
-def main(argv: list[str] | None = None) -> int:
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tabletop", description="A table-side companion for card games.")
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="run an event script and print the outcome")
     replay.add_argument("script", type=Path)
     replay.add_argument("--json", action="store_true", help="print one JSON object")
-    run = commands.add_parser("run", help="start the companion")
-    run.add_argument("--sim", action="store_true", help="simulated hardware in the terminal")
-    args = parser.parse_args(argv)
+    from .run import add_arguments
+    add_arguments(commands.add_parser("run", help="start the companion"))
+    status = commands.add_parser("status", help="the running or last game")
+    status.add_argument("--state-dir", type=Path)
+    status.add_argument("--json", action="store_true")
+    cli_config.add_commands(commands)
+    cli_deck.add_commands(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
     if args.command == "replay":
         return replay_command(args.script, args.json)
-    from .demo import run_demo
-    return run_demo()
-
-
+    if args.command == "run":
+        from .run import run_command
+        return run_command(args)
+    if args.command == "status":
+        from .paths import default_state_dir
+        from .status import status_command
+        return status_command(args.state_dir or default_state_dir(), args.json)
+    if args.command == "config":
+        return cli_config.run(args)
+    return cli_deck.run(args)
 def replay_command(path: Path, as_json: bool) -> int:
     from .replay import replay_text, report
     from .replay_text import print_replay

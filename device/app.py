@@ -1,0 +1,176 @@
+"""The companion: one object that takes inputs and tells what the screen shows.
+
+Inputs come from one queue (tags, buttons, timers, part faults). A tag is
+mapped to a card through the deck registry, the card goes to the engine, an
+accepted event is journaled before anything is shown, and the current mode
+(game select, setup, play, menus, result) builds the next Screen. Nothing here
+touches hardware: the loop draws the screen and owns the parts.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Callable
+
+from engine import Accepted, Info, Rejected, Session
+from engine.core.text import Msg, msg, render
+
+from . import texts  # noqa: F401  (registers the device's own texts)
+from .inputs import (ButtonHeld, ButtonPressed, Input, PartStatus, Placed, ReaderBack,
+                     ReaderOffline, Tick)
+from .screen import Screen, wrap
+from .store import GameStore
+
+log = logging.getLogger(__name__)
+
+MESSAGE_SECONDS = 2.0
+
+
+@dataclass
+class Overlay:
+    lines: list[str]
+    until: float
+
+
+class Companion:
+    """The appliance's brain. `clock()` gives monotonic seconds (virtual in the simulator)."""
+
+    def __init__(self, *, registry, store: GameStore, clock: Callable[[], float],
+                 wall_clock: Callable[[], str], language: str = "en") -> None:
+        from .ui_idle import GameSelect
+        self.registry = registry
+        self.store = store
+        self.clock = clock
+        self.wall_clock = wall_clock
+        self.language = language
+        self.session: Session | None = None
+        self.deck: str | None = None
+        self.overlay: Overlay | None = None
+        self.faults: dict[str, Msg] = {}
+        self.mode = GameSelect()
+        self.on_accepted: list[Callable[[Session, tuple[Msg, ...]], None]] = []
+        self.input_no: int | None = None       # the simulator's input line, journaled with ops
+
+    # ---- text -----------------------------------------------------------------
+
+    def t(self, message: Msg | str, **args) -> str:
+        """A message's text in the table's language."""
+        if isinstance(message, str):
+            message = msg(message, **args)
+        return render(message, self.language)
+
+    # ---- inputs ---------------------------------------------------------------
+
+    def handle(self, event: Input) -> None:
+        if isinstance(event, Tick):
+            self.tick()
+        elif isinstance(event, (ButtonPressed, ButtonHeld)):
+            if self.overlay is not None:       # a button only clears the message
+                self.overlay = None
+                return
+            self.mode.button(self, event.name.lower(), isinstance(event, ButtonHeld))
+        elif isinstance(event, Placed):
+            self.mode.tap(self, event.uid, self.registry.lookup(event.uid))
+        elif isinstance(event, ReaderOffline):
+            self.part_status(PartStatus("reader", False, event.reason))
+        elif isinstance(event, ReaderBack):
+            self.part_status(PartStatus("reader", True))
+        elif isinstance(event, PartStatus):
+            self.part_status(event)
+
+    def tick(self) -> None:
+        if self.overlay is not None and self.clock() >= self.overlay.until:
+            self.overlay = None
+
+    def next_deadline(self) -> float | None:
+        return self.overlay.until if self.overlay else None
+
+    def part_status(self, event: PartStatus) -> None:
+        key = {"reader": "ui.reader_offline", "display": "ui.display_offline",
+               "disk": "ui.disk_error"}[event.part]
+        if event.ok:
+            self.faults.pop(event.part, None)
+        else:
+            self.faults[event.part] = msg(key)
+
+    # ---- what the screen shows --------------------------------------------------
+
+    def screen(self) -> Screen:
+        screen = self.mode.screen(self)
+        if self.overlay is not None:
+            screen = Screen(screen.header, screen.header_right, tuple(self.overlay.lines[:4]))
+        if self.faults:
+            fault = next(iter(self.faults.values()))
+            screen = Screen(screen.header, self.t(fault), screen.lines, screen.highlight)
+        return screen
+
+    def show(self, *messages: Msg, seconds: float = MESSAGE_SECONDS) -> None:
+        """Show messages for a while (or until a button), over the current mode."""
+        lines: list[str] = []
+        for message in messages:
+            lines += wrap(self.t(message))
+        if lines:
+            self.overlay = Overlay(lines, self.clock() + seconds)
+
+    def set_mode(self, mode) -> None:
+        self.mode = mode
+
+    # ---- the game ---------------------------------------------------------------
+
+    def start_game(self, session: Session, deck: str | None) -> None:
+        from .ui_play import Playing
+        self.session, self.deck = session, deck
+        error = self.store.start(session, deck, self.wall_clock())
+        self._disk(error)
+        self.set_mode(Playing())
+
+    def resume_game(self) -> None:
+        """Pick up the unfinished game in the state dir, if any; report what could not be."""
+        from .ui_play import Playing, GameOver
+        resumed, problem = self.store.resume()
+        if problem:
+            self.show(msg("ui.kept_aside", why=problem), seconds=6)
+            return
+        if resumed is None:
+            return
+        self.session, self.deck = resumed.session, resumed.deck
+        spec, state = resumed.session.spec, resumed.session.state
+        self.set_mode(GameOver() if spec.result(state) is not None else Playing())
+        self.show(msg("ui.torn") if resumed.torn else msg("ui.resumed"))
+
+    def play(self, event) -> None:
+        """Send an event to the engine; journal it if accepted; show what it says."""
+        self._after(self.session.play(event), "event", event)
+
+    def undo(self) -> None:
+        self._after(self.session.undo(), "undo", None)
+
+    def _after(self, outcome, kind: str, event) -> None:
+        from .ui_play import GameOver, Playing
+        if isinstance(outcome, Rejected):
+            self.show(outcome.msg)
+            return
+        if isinstance(outcome, Info):
+            self.show(outcome.msg)
+            return
+        assert isinstance(outcome, Accepted)
+        self._disk(self.store.record(kind, event, self.session.state, self.input_no))
+        for listener in self.on_accepted:
+            listener(self.session, outcome.effects)
+        over = self.session.spec.result(self.session.state) is not None
+        self.set_mode(GameOver() if over else Playing())
+        self.show(*outcome.effects)
+
+    def _disk(self, error: str | None) -> None:
+        if error:
+            log.error("journal write failed: %s", error)
+            self.faults["disk"] = msg("ui.disk_error")
+        else:
+            self.faults.pop("disk", None)
+
+    def end_game(self, abandoned: bool) -> None:
+        from .ui_idle import GameSelect
+        if self.session is not None:
+            self.store.finish(self.session, self.deck, abandoned, self.wall_clock())
+        self.session, self.deck = None, None
+        self.set_mode(GameSelect())

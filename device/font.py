@@ -1,0 +1,52 @@
+"""The screen font: misc-fixed 6x10, so 21 characters fill the 128-pixel line.
+
+Glyphs come from `fonts/fixed6x10.hex` (Latin-1 and the common typographic extras,
+enough for French); each is a 6x10 one-bit image pasted through as a mask.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from PIL import Image
+
+WIDTH, HEIGHT = 6, 10
+# Characters the font lacks, drawn as their nearest plain form.
+FALLBACK = {"−": "-", "→": ">", "←": "<", "×": "x", "✓": "v"}
+
+
+@lru_cache(maxsize=1)
+def glyphs() -> dict[str, Image.Image]:
+    text = resources.files(__package__).joinpath("fonts/fixed6x10.hex").read_text(encoding="ascii")
+    table: dict[str, Image.Image] = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        code, rows = line.split(":")
+        image = Image.new("1", (WIDTH, HEIGHT))
+        for y in range(HEIGHT):
+            bits = int(rows[2 * y:2 * y + 2], 16)
+            for x in range(WIDTH):
+                if bits & (0x80 >> x):
+                    image.putpixel((x, y), 1)
+        table[chr(int(code, 16))] = image
+    return table
+
+
+def glyph(char: str) -> Image.Image:
+    table = glyphs()
+    found = table.get(char) or table.get(FALLBACK.get(char, "?"))
+    return found if found is not None else table["?"]
+
+
+def covers(char: str) -> bool:
+    """True when the font draws `char` itself (not a fallback)."""
+    return char in glyphs()
+
+
+def draw_text(image: Image.Image, x: int, y: int, text: str, fill: int = 1) -> None:
+    """Draw `text` with its top-left corner at (x, y) in colour `fill` (1 white, 0 black)."""
+    for char in text:
+        if char != " ":
+            image.paste(fill, (x, y, x + WIDTH, y + HEIGHT), glyph(char))
+        x += WIDTH

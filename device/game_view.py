@@ -1,0 +1,48 @@
+"""How each game looks on the device beyond its prompts: header badge, setup steps, ranking."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core.text import Msg, msg
+
+
+@dataclass(frozen=True)
+class View:
+    asks_first: Msg | None = None       # the setup asks who starts (or holds the Button)
+    deal: Msg | None = None             # the instruction shown before the first prompt
+    lowest_wins: bool = False
+
+
+VIEWS = {
+    "palourde": View(),
+    "auberge": View(deal=msg("ui.deal.auberge")),
+    "tribord": View(asks_first=msg("ui.button_holder"), deal=msg("ui.deal.tribord")),
+    "tamalou": View(asks_first=msg("ui.first_player"), deal=msg("ui.deal.tamalou"), lowest_wins=True),
+    "flouk": View(deal=msg("ui.deal.flouk")),
+}
+
+
+def view(game: str) -> View:
+    return VIEWS.get(game, View())
+
+
+def badge(game: str, details: dict) -> Msg | None:
+    """The header's right side: the figure a table glances at most."""
+    if game == "palourde":
+        return msg("ui.badge.tide", n=details.get("high_tides_up", 0))
+    if game == "tribord":
+        return msg("ui.badge.pot", pot=details.get("pot", 0), round=details.get("round", 1))
+    if game == "flouk":
+        return msg("ui.badge.round_turn", round=details.get("round", 1), turn=details.get("turn", 1))
+    if game == "tamalou" and details.get("round"):
+        return msg("ui.badge.round", round=details["round"])
+    current = details.get("current")
+    return msg("core.name", name=current) if current else None
+
+
+def ranking(game: str, tally, winners: tuple[str, ...]) -> list[tuple[str, int | None, bool]]:
+    """Winners first, then the others best first ("best" is lowest in Tamalou)."""
+    sign = 1 if view(game).lowest_wins else -1
+    players = sorted(tally.players, key=lambda p: (p.name not in winners,
+                                                   sign * (p.score if p.score is not None else 0)))
+    return [(p.name, p.score, p.out) for p in players]

@@ -1,0 +1,89 @@
+"""The one event loop: inputs in, the app decides, the display shows the frame if it changed."""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from typing import Callable, Iterable
+
+from .inputs import Tick
+from .render import render
+from .screen import Screen
+from .sim_input import SimInputError, SimReaderField, Wait
+
+log = logging.getLogger(__name__)
+
+
+class VirtualClock:
+    """Simulated time: it moves only when the input says `wait`."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.t = start
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+class Frames:
+    """Renders the app's screen and sends it to the display only when it changed."""
+
+    def __init__(self, display, on_frame: Callable | None = None) -> None:
+        self.display = display
+        self.on_frame = on_frame
+        self.last: Screen | None = None
+        self.count = 0
+
+    def update(self, app) -> bool:
+        screen = app.screen()
+        if screen == self.last:
+            return False
+        image = render(screen)
+        self.last = screen
+        self.count += 1
+        try:
+            self.display.show(image)
+        except Exception as exc:            # a display fault never stops the game
+            log.error("display failed: %s", exc)
+        if self.on_frame:
+            self.on_frame(image, screen)
+        return True
+
+
+def run_sim(app, lines: Iterable[str], clock: VirtualClock, frames: Frames,
+            field: SimReaderField, complain: Callable[[str], None]) -> None:
+    """Drive the app from simulator lines; line numbers are journaled as input numbers."""
+    frames.update(app)
+    for number, line in enumerate(lines, 1):
+        app.input_no = number
+        try:
+            actions = field.parse(line)
+        except SimInputError as exc:
+            complain(f"input line {number}: {exc}")
+            continue
+        for action in actions:
+            if isinstance(action, Wait):
+                clock.advance(action.seconds)
+                app.handle(Tick())
+            else:
+                app.handle(action)
+            frames.update(app)
+
+
+def run_forever(app, inputs: "queue.Queue", frames: Frames, clock: Callable[[], float],
+                stop: threading.Event, heartbeat: Callable[[], None] = lambda: None) -> None:
+    """The appliance's loop: wait for an input or the next timer, handle it, redraw."""
+    frames.update(app)
+    while not stop.is_set():
+        deadline = app.next_deadline()
+        timeout = 1.0 if deadline is None else min(1.0, max(0.0, deadline - clock()))
+        try:
+            event = inputs.get(timeout=timeout)
+        except queue.Empty:
+            event = Tick()
+        app.handle(event)
+        app.tick()
+        frames.update(app)
+        heartbeat()

@@ -1,0 +1,57 @@
+"""The base of the UI modes: each mode builds its Screen and takes buttons and taps."""
+from __future__ import annotations
+
+from engine.core.text import msg
+
+from .menu import Menu
+from .screen import Screen
+
+
+class Mode:
+    def screen(self, app) -> Screen:
+        raise NotImplementedError
+
+    def button(self, app, name: str, held: bool) -> None:
+        """Buttons do nothing unless a mode says otherwise."""
+
+    def tap(self, app, uid: str, ref) -> None:
+        """A tag while only buttons are expected."""
+        if ref is None:
+            app.show(msg("ui.unknown_card"))
+        else:
+            app.show(msg("core.use_buttons"))
+
+
+class MenuMode(Mode):
+    """A mode that is a titled menu: UP/DOWN move, SELECT takes, BACK leaves."""
+
+    title_key = "ui.title"
+
+    def __init__(self, items: list[tuple[str, str]], prompt: str = "") -> None:
+        self.menu = Menu(items)
+        self.prompt = prompt
+
+    def header(self, app) -> tuple[str, str]:
+        return app.t(self.title_key), ""
+
+    def screen(self, app) -> Screen:
+        top = [self.prompt] if self.prompt else []
+        rows, highlight = self.menu.window(4 - len(top))
+        left, right = self.header(app)
+        return Screen(left, right, tuple(top + rows), None if highlight is None else highlight + len(top))
+
+    def button(self, app, name: str, held: bool) -> None:
+        if name == "up":
+            self.menu.move(-1)
+        elif name == "down":
+            self.menu.move(1)
+        elif name == "select" and self.menu.key is not None:
+            self.take(app, self.menu.key)
+        elif name == "back":
+            self.leave(app)
+
+    def take(self, app, key: str) -> None:
+        raise NotImplementedError
+
+    def leave(self, app) -> None:
+        """BACK: by default nothing (the top menus have nowhere to go back to)."""

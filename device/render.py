@@ -1,0 +1,33 @@
+"""Draw a Screen onto a 128x64 one-bit image, the form the display drivers take."""
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from .font import HEIGHT, WIDTH, draw_text
+from .screen import BODY_LINES, COLUMNS, Screen, fit, fit_header
+
+SIZE = (128, 64)
+HEADER_HEIGHT = 11
+LINE_PITCH = 13          # 4 body lines of 10 px with 3 px between them
+BODY_TOP = 12
+
+
+def render(screen: Screen) -> Image.Image:
+    image = Image.new("1", SIZE, 0)
+    if screen.blank:
+        return image
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, SIZE[0] - 1, HEADER_HEIGHT - 1), fill=1)
+    draw_text(image, 1, 1, fit_header(screen.header, screen.header_right), fill=0)
+    for row, line in enumerate(screen.lines[:BODY_LINES]):
+        y = BODY_TOP + row * LINE_PITCH
+        if row == screen.highlight:
+            draw.rectangle((0, y, SIZE[0] - 1, y + HEIGHT), fill=1)
+            draw_text(image, 1, y, fit(line, COLUMNS), fill=0)
+        else:
+            draw_text(image, 1, y, fit(line, COLUMNS), fill=1)
+    return image
+
+
+def text_width(text: str) -> int:
+    return len(text) * WIDTH

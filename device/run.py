@@ -1,0 +1,120 @@
+"""`tabletop run`: build the companion from the config and start its loop.
+
+Without the table's hardware (or with --sim) it runs on simulated parts: the
+simulator's lines come from standard input, time is virtual, and on a terminal
+each new frame is drawn with half blocks.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import logging
+import sys
+import time
+from pathlib import Path
+
+import engine
+import seeds
+from engine import ConfigError as GameConfigError
+from engine import Session, make_config
+
+from .app import Companion
+from .config import ConfigError, load_config
+from .loop import Frames, VirtualClock, run_sim
+from .paths import default_state_dir
+from .sim_input import SimReaderField
+from .store import GameStore
+
+log = logging.getLogger(__name__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sim", action="store_true", help="simulated hardware, input from stdin")
+    parser.add_argument("--config", type=Path, help="the TOML config file")
+    parser.add_argument("--state-dir", type=Path, help="where games, decks and history live")
+    parser.add_argument("--frames", type=Path, help="write each new frame as a PNG here")
+    parser.add_argument("--game", help="skip the setup wizard: the game to start")
+    parser.add_argument("--players", help="with --game: names, comma-separated, clockwise")
+    parser.add_argument("--first", help="with --game: who starts")
+    parser.add_argument("--option", action="append", default=[], metavar="K=V",
+                        help="with --game: a house rule (repeatable)")
+
+
+def wall_clock() -> str:
+    return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def run_command(args) -> int:
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"tabletop: {exc}", file=sys.stderr)
+        return 2
+    state_dir = args.state_dir or default_state_dir()
+    sim = args.sim or not hardware_present(config)
+    if not args.sim and sim:
+        print("No table hardware found: running on simulated hardware in the terminal.")
+    registry = open_registry(state_dir, sim)
+    clock = VirtualClock() if sim else time.monotonic
+    app = Companion(registry=registry, store=GameStore(state_dir), clock=clock,
+                    wall_clock=wall_clock, language=config.language or "en")
+    if args.game:
+        problem = start_from_flags(app, args)
+        if problem:
+            print(f"tabletop: {problem}", file=sys.stderr)
+            return 2
+    else:
+        app.resume_game()
+    if sim:
+        return run_simulated(app, clock, args)
+    from .appliance import run_appliance
+    return run_appliance(app, config)
+
+
+def hardware_present(config) -> bool:
+    """The configured reader's device node exists (the only sure sign of a Pi build)."""
+    reader = config.reader
+    if reader.kind == "sim":
+        return False
+    if reader.kind == "pn532":
+        return Path(reader.serial_port).exists()
+    return Path(f"/dev/spidev{reader.spi_bus}.{reader.spi_device}").exists()
+
+
+def open_registry(state_dir: Path, sim: bool):
+    from .decks import DeckRegistry, SimDecks
+    registry = DeckRegistry(state_dir)
+    return SimDecks(registry) if sim else registry
+
+
+def start_from_flags(app: Companion, args) -> str | None:
+    """--game/--players/--first/--option: the meaning of the script directives."""
+    try:
+        spec = engine.get(args.game)
+    except KeyError as exc:
+        return str(exc.args[0])
+    players = [p for p in (args.players or "").split(",") if p]
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            return f"--option {item}: use KEY=VALUE"
+        options[key] = value
+    decks = [d.name for d in app.registry.decks() if d.family == spec.deck]
+    try:
+        data = seeds.game_data(spec.id, spec.deck)
+        config = make_config(spec, players, args.first, options, data)
+    except GameConfigError as exc:
+        return str(exc)
+    app.start_game(Session(spec, config), decks[0] if decks else None)
+    return None
+
+
+def run_simulated(app: Companion, clock: VirtualClock, args) -> int:
+    from .sim_display import sim_display
+    display = sim_display(args.frames, terminal=sys.stdout.isatty())
+    field = SimReaderField(app.registry.sim_uid)
+    frames = Frames(display)
+    run_sim(app, sys.stdin, clock, frames, field, lambda text: print(text, file=sys.stderr))
+    app.store.close()
+    return 0

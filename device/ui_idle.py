@@ -1,0 +1,66 @@
+"""Idle: the game select menu, and the offer made when a known card is tapped."""
+from __future__ import annotations
+
+import engine
+from engine.core.text import msg
+
+from .modes import MenuMode
+from .setup import begin_setup
+
+GAME_ORDER = ("palourde", "auberge", "tribord", "tamalou", "flouk")
+
+
+def games() -> list:
+    specs = {spec.id: spec for spec in engine.all_specs()}
+    return [specs[g] for g in GAME_ORDER if g in specs] + \
+        [s for g, s in specs.items() if g not in GAME_ORDER]
+
+
+class GameSelect(MenuMode):
+    """Kiosk start: pick a game, or tap any card of a registered deck."""
+
+    def __init__(self) -> None:
+        super().__init__([(spec.id, spec.title) for spec in games()])
+
+    def header(self, app):
+        return app.t("ui.title"), app.wall_clock()[11:16]
+
+    def screen(self, app):
+        screen = super().screen(app)
+        rows, highlight = self.menu.window(3)
+        return type(screen)(screen.header, screen.header_right,
+                            tuple(rows) + (app.t("ui.tap_to_start"),), highlight)
+
+    def take(self, app, key: str) -> None:
+        begin_setup(app, engine.get(key))
+
+    def tap(self, app, uid: str, ref) -> None:
+        if ref is None:
+            app.show(msg("ui.unknown_card"))
+        elif not hasattr(ref, "card"):
+            app.show(msg("ui.staff_card"))
+        else:
+            app.set_mode(OfferGame(ref.family, ref.deck))
+
+
+class OfferGame(MenuMode):
+    """"Start <game> with deck <deck>?" — the pirates deck offers both of its games."""
+
+    def __init__(self, family: str, deck: str) -> None:
+        items = [(spec.id, spec.title) for spec in games() if spec.deck == family]
+        super().__init__(items + [("cancel", "")], "")
+        self.deck = deck
+
+    def screen(self, app):
+        self.menu.items[-1] = ("cancel", app.t("ui.cancel"))
+        self.prompt = app.t("ui.offer", deck=self.deck).replace("\n", " ")
+        return super().screen(app)
+
+    def take(self, app, key: str) -> None:
+        if key == "cancel":
+            app.set_mode(GameSelect())
+        else:
+            begin_setup(app, engine.get(key), self.deck)
+
+    def leave(self, app) -> None:
+        app.set_mode(GameSelect())

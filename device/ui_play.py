@@ -1,0 +1,258 @@
+"""Playing a game: the engine's prompt on screen, menus, scores, undo, the result.
+
+SELECT answers the prompt (the highlighted option, or "done"); BACK cancels a
+sub-prompt; DOWN on a prompt without a menu pages to the scores; hold SELECT
+opens the global menu; hold BACK asks to undo the last input.
+"""
+from __future__ import annotations
+
+from engine import Accepted, Cancel, Choose, Confirm, Tap, step
+from engine.core.events import Event
+from engine.core.text import msg
+
+from .game_view import badge, ranking
+from .menu import Menu
+from .modes import MenuMode, Mode
+from .screen import BODY_LINES, Screen, fit, wrap
+
+CONFIRM_KEY = "__confirm__"
+
+
+def header(app) -> tuple[str, str]:
+    spec, state = app.session.spec, app.session.state
+    right = badge(spec.id, dict(spec.tally(state).details))
+    return spec.title.upper(), app.t(right) if right else ""
+
+
+def scores_line(app) -> str:
+    """`Ann 4  Bob 2  Cy 0`, names shortened until it fits one line."""
+    players = [p for p in app.session.spec.tally(app.session.state).players if p.score is not None]
+    for width in (8, 5, 3, 2):
+        line = "  ".join(app.t("ui.score_line", name=p.name[:width], score=p.score) for p in players)
+        if len(line) <= 21:
+            return line
+    return fit(line)
+
+
+def event_text(app, event: Event) -> str:
+    if isinstance(event, Tap):
+        return app.t("ui.tap_event", card=event.card)
+    if isinstance(event, Choose):
+        return app.t("ui.choose_event", option=event.option)
+    return app.t("ui.select_event" if isinstance(event, Confirm) else "ui.back_event")
+
+
+def ask_undo(app, back_to: Mode) -> None:
+    """Hold BACK: "Undo <last input>?" — or say there is nothing to undo."""
+    last = app.session.last_event()
+    if last is None:
+        app.show(msg("core.nothing_to_undo"))
+    else:
+        app.set_mode(UndoConfirm(back_to, event_text(app, last)))
+
+
+def wrong_deck(app, ref) -> bool:
+    """RULES §0.1: a card of this game's family, but of another physical deck."""
+    return (app.deck is not None and ref.family == app.session.spec.deck and ref.deck != app.deck)
+
+
+class Playing(Mode):
+    def __init__(self) -> None:
+        self.menu: Menu | None = None
+        self._for_seq = -1
+
+    def _refresh_menu(self, app) -> None:
+        """Rebuild the options menu when the state moved on; keep the highlight otherwise."""
+        state = app.session.state
+        if self._for_seq == state.seq and self.menu is not None:
+            return
+        prompt = app.session.spec.prompt(state)
+        items = [(o.key, app.t(o.label)) for o in prompt.options]
+        if items and isinstance(step(app.session.spec, state, Confirm()), Accepted):
+            items.append((CONFIRM_KEY, app.t("ui.done")))
+        self.menu = Menu(items) if items else None
+        self._for_seq = state.seq
+
+    def screen(self, app) -> Screen:
+        self._refresh_menu(app)
+        spec, state = app.session.spec, app.session.state
+        text = wrap(app.t(spec.prompt(state).text))
+        left, right = header(app)
+        reminder = spec.reminder
+        if self.menu is not None:
+            top = text[:max(1, BODY_LINES - len(self.menu.items))][:2]
+            rows, highlight = self.menu.window(BODY_LINES - len(top))
+            return Screen(left, right, tuple(top + rows), len(top) + highlight)
+        lines = text[:BODY_LINES - 1] + [scores_line(app)]
+        note = reminder(state) if reminder else None
+        if note is not None:
+            lines = lines[:BODY_LINES - 1] + [app.t(note)]
+        return Screen(left, right, tuple(lines[:BODY_LINES]))
+
+    def button(self, app, name: str, held: bool) -> None:
+        self._refresh_menu(app)
+        if held:
+            if name == "select":
+                app.set_mode(GlobalMenu(self))
+            elif name == "back":
+                ask_undo(app, self)
+            return
+        if name in ("up", "down") and self.menu is not None:
+            self.menu.move(-1 if name == "up" else 1)
+        elif name == "down":
+            app.set_mode(Scores(self))
+        elif name == "select":
+            key = self.menu.key if self.menu is not None else CONFIRM_KEY
+            app.play(Confirm() if key == CONFIRM_KEY else Choose(key))
+        elif name == "back":
+            app.play(Cancel())
+
+    def tap(self, app, uid: str, ref) -> None:
+        if ref is None:
+            app.show(msg("ui.unknown_card"))
+        elif not hasattr(ref, "card"):
+            app.show(msg("ui.staff_card"))
+        elif wrong_deck(app, ref):
+            app.show(msg("ui.wrong_deck"))
+        else:
+            app.play(Tap(ref.card))
+
+
+class Scores(Mode):
+    """Every player's score; UP/DOWN scroll, any other button goes back."""
+
+    def __init__(self, back_to: Mode) -> None:
+        self.back_to = back_to
+        self.top = 0
+
+    def screen(self, app) -> Screen:
+        tally = app.session.spec.tally(app.session.state)
+        lines = [app.t("ui.score_line", name=p.name, score="-" if p.score is None else p.score)
+                 + (" " + app.t("ui.out") if p.out else "") for p in tally.players]
+        left, right = header(app)
+        return Screen(left, app.t("ui.scores"), tuple(lines[self.top:self.top + BODY_LINES]))
+
+    def button(self, app, name: str, held: bool) -> None:
+        count = len(app.session.spec.tally(app.session.state).players)
+        if name == "down" and self.top + BODY_LINES < count:
+            self.top += 1
+        elif name == "up" and self.top > 0:
+            self.top -= 1
+        else:
+            app.set_mode(self.back_to)
+
+    def tap(self, app, uid, ref) -> None:
+        app.set_mode(self.back_to)
+        self.back_to.tap(app, uid, ref)
+
+
+class GlobalMenu(MenuMode):
+    """Hold SELECT: Scores, Undo last, House rules, Abort game."""
+
+    title_key = "ui.menu"
+
+    def __init__(self, back_to: Mode) -> None:
+        super().__init__([("scores", ""), ("undo", ""), ("rules", ""), ("abort", "")])
+        self.back_to = back_to
+
+    def screen(self, app) -> Screen:
+        labels = {"scores": "ui.scores", "undo": "ui.undo_last", "rules": "ui.house_rules",
+                  "abort": "ui.abort"}
+        self.menu.items = [(k, app.t(labels[k])) for k, _ in self.menu.items]
+        return super().screen(app)
+
+    def take(self, app, key: str) -> None:
+        if key == "scores":
+            app.set_mode(Scores(self.back_to))
+        elif key == "undo":
+            app.set_mode(self.back_to)
+            ask_undo(app, self.back_to)
+        elif key == "rules":
+            app.set_mode(RulesView(self.back_to))
+        else:
+            app.set_mode(Confirmation(self.back_to, msg("ui.abort_confirm"),
+                                      lambda: app.end_game(abandoned=True)))
+
+    def leave(self, app) -> None:
+        app.set_mode(self.back_to)
+
+
+class RulesView(MenuMode):
+    """The house rules of the running game, read-only."""
+
+    title_key = "ui.house_rules"
+
+    def __init__(self, back_to: Mode) -> None:
+        super().__init__([])
+        self.back_to = back_to
+
+    def screen(self, app) -> Screen:
+        options = app.session.config.options
+        self.menu.items = [(k, f"{k}={v}") for k, v in options]
+        return super().screen(app)
+
+    def take(self, app, key: str) -> None:
+        app.set_mode(self.back_to)
+
+    def leave(self, app) -> None:
+        app.set_mode(self.back_to)
+
+
+class Confirmation(Mode):
+    """A yes/no question: SELECT does it, BACK goes back."""
+
+    def __init__(self, back_to: Mode, question, action) -> None:
+        self.back_to, self.question, self.action = back_to, question, action
+
+    def screen(self, app) -> Screen:
+        left, right = header(app)
+        return Screen(left, right, tuple(wrap(app.t(self.question))[:BODY_LINES]))
+
+    def button(self, app, name: str, held: bool) -> None:
+        if name == "select":
+            app.set_mode(self.back_to)
+            self.action()
+        elif name == "back":
+            app.set_mode(self.back_to)
+
+
+class UndoConfirm(Confirmation):
+    def __init__(self, back_to: Mode, what: str) -> None:
+        super().__init__(back_to, msg("ui.undo_confirm", what=what), None)
+
+    def button(self, app, name: str, held: bool) -> None:
+        if name == "select":
+            app.set_mode(self.back_to)
+            app.undo()
+        elif name == "back":
+            app.set_mode(self.back_to)
+
+
+class GameOver(Mode):
+    """The result: winners first and the full tally; SELECT ends the game."""
+
+    def __init__(self) -> None:
+        self.top = 0
+
+    def screen(self, app) -> Screen:
+        spec, state = app.session.spec, app.session.state
+        result = spec.result(state)
+        rows = ranking(spec.id, spec.tally(state), result.winners)
+        lines = [app.t("ui.rank_line", rank=n, name=name, score="-" if score is None else score)
+                 for n, (name, score, _) in enumerate(rows, 1)]
+        headline = wrap(app.t(result.headline))
+        body = headline[:1] + lines
+        return Screen(app.t("ui.game_over"), spec.title, tuple(body[self.top:self.top + BODY_LINES]))
+
+    def button(self, app, name: str, held: bool) -> None:
+        if held and name == "back":
+            ask_undo(app, self)
+        elif name == "down":
+            self.top += 1
+        elif name == "up":
+            self.top = max(0, self.top - 1)
+        elif name == "select":
+            app.end_game(abandoned=False)
+
+    def tap(self, app, uid: str, ref) -> None:
+        app.show(msg("core.game_over"))
