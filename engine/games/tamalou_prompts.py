@@ -1,0 +1,139 @@
+"""What the Tamalou table sees (RULES.md §4.6): prompts, hints, the tally and the result.
+
+Nothing here names a card the device has not seen face up: powers are
+instructions, and reveal taps show only how many cards and their sum.
+"""
+from __future__ import annotations
+
+from ..core import seats as S
+from ..core.options import option
+from ..core.outcomes import Option, PlayerLine, Prompt, Result, Tally
+from ..core.text import msg
+from .tamalou_scoring import LOOK_AND_SWAP, lowest, points, round_winners
+from .tamalou_state import (CALL, DEAL, DRAWN, GIVE_UP, KEEP, MISMATCH, OPENING, OVER, PENALTY_WHO,
+                            PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, count_of, drawn_actions,
+                            holders, last_round, match_mode, round_scores, swap_targets, top,
+                            turn_actions, usable_power)
+
+
+def players(seats: tuple[str, ...]) -> tuple[Option, ...]:
+    return tuple(Option(s, msg("core.name", name=s)) for s in seats)
+
+
+def turn_prompt(state: State) -> Prompt:
+    p = state.current
+    key = "tm.prompt.last_turn" if last_round(state) else "tm.prompt.turn"
+    text = msg(key, name=p, top=top(state))
+    options = tuple(Option(k, msg(f"tm.action.{k}")) for k in turn_actions(state))
+    return Prompt("turn", text, options)
+
+
+def power_prompt(state: State) -> Prompt:
+    """AMB-TA7: the black King's swap is worded as part of the power, or as a choice."""
+    kind = usable_power(state, state.played)
+    if kind == LOOK_AND_SWAP:
+        kind = f"{kind}_{option(state.options, 'black_king_swap')}"
+    return Prompt("power", msg(f"tm.power.{kind}", card=state.played), players(swap_targets(state)))
+
+
+def reveal_prompt(state: State) -> Prompt:
+    text = msg("tm.prompt.reveal", name=state.current, k=len(state.tapping),
+               n=count_of(state, state.current), sum=sum(points(c) for c in state.tapping))
+    return Prompt("reveal", text)
+
+
+PROMPTS = {
+    OPENING: lambda s: Prompt("opening", msg("tm.prompt.opening", name=s.first)),
+    TURN: turn_prompt,
+    GIVE_UP: lambda s: Prompt("take_discard", msg("tm.prompt.give_up", name=s.current)),
+    DRAWN: lambda s: Prompt("drawn", msg("tm.prompt.drawn", name=s.current),
+                            tuple(Option(k, msg(f"tm.action.{k}")) for k in drawn_actions(s))),
+    KEEP: lambda s: Prompt("keep", msg("tm.prompt.keep", name=s.current)),
+    PLAYED: lambda s: Prompt("play", msg("tm.prompt.play", name=s.current)),
+    POWER: power_prompt,
+    SNAP_WHO: lambda s: Prompt("snap", msg("tm.prompt.snap", card=s.snapped), players(holders(s))),
+    PENALTY_WHO: lambda s: Prompt("penalty", msg("tm.prompt.penalty"), players(s.seats)),
+    CALL: lambda s: Prompt("call", msg("tm.prompt.call", name=s.current),
+                           (Option("no", msg("tm.no")), Option("yes", msg("tm.yes")))),
+    REVEAL: reveal_prompt,
+    MISMATCH: lambda s: Prompt("mismatch", msg("tm.prompt.mismatch", n=count_of(s, s.current),
+                                                m=len(s.tapping))),
+    DEAL: lambda s: Prompt("deal", msg("tm.prompt.deal", round=s.round,
+                                        name=S.next_seat(s.seats, s.first))),
+    OVER: lambda s: Prompt("over", result(s).headline),
+}
+
+HINTS = {
+    OPENING: msg("tm.hint.opening"), TURN: msg("tm.hint.turn"), GIVE_UP: msg("tm.hint.give_up"),
+    DRAWN: msg("tm.hint.drawn"), KEEP: msg("tm.hint.discard"), PLAYED: msg("tm.hint.discard"),
+    POWER: msg("tm.hint.power"), SNAP_WHO: msg("tm.hint.who"), PENALTY_WHO: msg("tm.hint.who"),
+    CALL: msg("tm.hint.call"), REVEAL: msg("tm.hint.reveal"), MISMATCH: msg("tm.hint.mismatch"),
+    DEAL: msg("tm.hint.deal"),
+}
+
+
+def prompt(state: State) -> Prompt:
+    return PROMPTS[state.phase](state)
+
+
+def hint(state: State):
+    """The E_NOT_EXPECTED text for an event the phase does not take."""
+    return HINTS.get(state.phase, msg("core.use_buttons"))
+
+
+# ---- tally and result (DESIGN.md §6.2) --------------------------------------------
+
+def stage(state: State) -> str:
+    """The rules' phase (§4.3): play, last_round, reveal, round_over (match mode) or over."""
+    if state.phase == OVER:
+        return "over"
+    if state.phase == DEAL:
+        return "round_over"
+    if state.phase in (REVEAL, MISMATCH):
+        return "reveal"
+    return "last_round" if last_round(state) else "play"
+
+
+def reminder(state: State):
+    """AMB-TA11: with lock_caller the device only reminds the table, through the last round."""
+    if option(state.options, "lock_caller") and stage(state) == "last_round":
+        return msg("tm.locked", caller=state.caller)
+    return None
+
+
+def tally(state: State) -> Tally:
+    """`score` is a square's points once revealed, null before."""
+    scores = dict(round_scores(state))
+    lines = tuple(PlayerLine(s, scores.get(s)) for s in state.seats)
+    details = [("pile", state.pile), ("top", top(state)), ("discard", list(state.discard)),
+               ("counts", dict(state.counts)), ("current", state.current),
+               ("caller", state.caller), ("final_queue", list(state.final_queue)),
+               ("phase", stage(state)), ("round", state.round)]
+    if state.phase in (REVEAL, MISMATCH):
+        details.append(("tapped", len(state.tapping)))
+    if match_mode(state):
+        details += [("match", option(state.options, "match")), ("totals", dict(state.totals))]
+    return Tally(lines, tuple(details))
+
+
+def round_headline(state: State):
+    """§4.5 for the round just revealed: the caller's win, the others' win, or no winner."""
+    scores = round_scores(state)
+    winners = round_winners(scores, state.caller, option(state.options, "all_must_be_le5"))
+    if winners == (state.caller,):
+        return msg("tm.won_call", name=state.caller, n=S.of(scores, state.caller))
+    if not winners:
+        return msg("tm.no_winner", caller=state.caller)
+    return msg("tm.failed_call", caller=state.caller, names=winners, n=S.of(scores, winners[0]))
+
+
+def result(state: State) -> Result | None:
+    """Single round: §4.5's winners. Match: the lowest total; a tie gives co-winners."""
+    if state.phase != OVER:
+        return None
+    if match_mode(state):
+        winners, best = lowest(state.totals)
+        return Result(winners, msg("tm.match_won", names=winners, n=best))
+    scores = round_scores(state)
+    return Result(round_winners(scores, state.caller, option(state.options, "all_must_be_le5")),
+                  round_headline(state))
