@@ -30,7 +30,7 @@ class Msg:
         return render(self)
 
 
-def msg(key: str, **args: object) -> Msg:
+def msg(key: str, /, **args: object) -> Msg:
     """Build a Msg; arguments are kept in a stable (sorted) order."""
     return Msg(key, tuple(sorted(args.items())))
 

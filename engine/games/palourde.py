@@ -137,7 +137,7 @@ def join(state: State, card: str):
                                 clams=state.clams + ((name, 0),))
     if len(state.seats) == 5:     # all Baskets are in: continue on its own
         state = dataclasses.replace(state, phase=FIRST)
-    return state, (msg("pa.joined", name=name, n=len(state.seats)),)
+    return state, ()
 
 
 def close_join(state: State):

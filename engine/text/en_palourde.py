@@ -15,7 +15,6 @@ TEXT = {
     "pa.prompt.storm": "Storm! Shuffle the\nBeach. High Tides\nstay face up. SELECT",
     "pa.tap_basket": "Tap a Basket card",
     "pa.already_joined": "Already joined",
-    "pa.joined": "{name} joined ({n})",
     "pa.need_players": "Need 2–5 players",
     "pa.not_playing": "Not in this game",
     "pa.basket_not_in_game": "Basket not in game",

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import engine
-from engine import Session, make_config
+from engine import Info, Rejected, Session, make_config
 from engine.core.codec import dumps
 from engine.core.events import event_from_json, event_to_json
 
@@ -24,14 +24,27 @@ def render_playthrough(game: str, players: tuple[str, ...], options: dict, event
     lines = [f"game: {game}", f"players: {json.dumps(list(players))}",
              f"options: {json.dumps(options, sort_keys=True)}", ""]
     lines += _describe(spec, session.state)
-    for event in events:
+    for n, event in enumerate(events, 1):
         outcome = session.play(event)
         lines += ["", f"# Apply {event}", f"event: {json.dumps(event_to_json(event))}",
-                  f"effects: {json.dumps([m.text() for m in outcome.effects], ensure_ascii=False)}"]
-        lines += _describe(spec, session.state)
+                  _outcome_line(outcome)]
+        if n <= FULL_STATES or n % STATE_EVERY == 0 or n == len(events):
+            lines += _describe(spec, session.state)
     result = spec.result(session.state)
     lines += ["", f"result: {json.dumps({'winners': list(result.winners) if result else None})}"]
     return "\n".join(lines) + "\n"
+
+
+FULL_STATES = 3      # long games keep the first states, then every 10th (OpenSpiel's thinning)
+STATE_EVERY = 10
+
+
+def _outcome_line(outcome) -> str:
+    if isinstance(outcome, Rejected):
+        return f"rejected: {outcome.code} {json.dumps(outcome.message, ensure_ascii=False)}"
+    if isinstance(outcome, Info):
+        return f"info: {json.dumps(outcome.msg.text(), ensure_ascii=False)}"
+    return f"effects: {json.dumps([m.text() for m in outcome.effects], ensure_ascii=False)}"
 
 
 def _describe(spec, state) -> list[str]:
