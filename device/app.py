@@ -26,6 +26,31 @@ log = logging.getLogger(__name__)
 MESSAGE_SECONDS = 2.0
 
 
+class Plugin:
+    """A part of the appliance that watches the app: kiosk timers, sounds, the fleet.
+
+    Every hook has a do-nothing default, so a plugin overrides only what it needs.
+    """
+
+    def on_input(self, app, event) -> bool:
+        """Before the app sees an input; True keeps it from the app."""
+        return False
+
+    def on_outcome(self, app, outcome) -> None:
+        """After the engine answered an event (Accepted, Rejected or Info)."""
+
+    def deadline(self, app) -> float | None:
+        """When this plugin next wants `tick` (clock seconds), or None."""
+        return None
+
+    def tick(self, app) -> None:
+        """Time passed; due timers fire."""
+
+    def screen(self, app, screen: Screen) -> Screen:
+        """The last say on what the display shows (dim, screensaver, attract)."""
+        return screen
+
+
 @dataclass
 class Overlay:
     lines: list[str]
@@ -48,7 +73,8 @@ class Companion:
         self.overlay: Overlay | None = None
         self.faults: dict[str, Msg] = {}
         self.mode = GameSelect()
-        self.on_accepted: list[Callable[[Session, tuple[Msg, ...]], None]] = []
+        self.plugins: list[Plugin] = []
+        self.display_level = "normal"          # normal | dim | off: the loop sets the contrast
         self.input_no: int | None = None       # the simulator's input line, journaled with ops
 
     # ---- text -----------------------------------------------------------------
@@ -62,6 +88,8 @@ class Companion:
     # ---- inputs ---------------------------------------------------------------
 
     def handle(self, event: Input) -> None:
+        if any(plugin.on_input(self, event) for plugin in self.plugins):
+            return                              # e.g. the first press after sleep only wakes
         if isinstance(event, Tick):
             self.tick()
         elif isinstance(event, (ButtonPressed, ButtonHeld)):
@@ -81,9 +109,14 @@ class Companion:
     def tick(self) -> None:
         if self.overlay is not None and self.clock() >= self.overlay.until:
             self.overlay = None
+        for plugin in self.plugins:
+            plugin.tick(self)
 
     def next_deadline(self) -> float | None:
-        return self.overlay.until if self.overlay else None
+        deadlines = [p.deadline(self) for p in self.plugins]
+        deadlines.append(self.overlay.until if self.overlay else None)
+        due = [d for d in deadlines if d is not None]
+        return min(due) if due else None
 
     def part_status(self, event: PartStatus) -> None:
         key = {"reader": "ui.reader_offline", "display": "ui.display_offline",
@@ -102,6 +135,8 @@ class Companion:
         if self.faults:
             fault = next(iter(self.faults.values()))
             screen = Screen(screen.header, self.t(fault), screen.lines, screen.highlight)
+        for plugin in self.plugins:
+            screen = plugin.screen(self, screen)
         return screen
 
     def show(self, *messages: Msg, seconds: float = MESSAGE_SECONDS) -> None:
@@ -147,16 +182,13 @@ class Companion:
 
     def _after(self, outcome, kind: str, event) -> None:
         from .ui_play import GameOver, Playing
-        if isinstance(outcome, Rejected):
-            self.show(outcome.msg)
-            return
-        if isinstance(outcome, Info):
+        for plugin in self.plugins:
+            plugin.on_outcome(self, outcome)
+        if isinstance(outcome, (Rejected, Info)):
             self.show(outcome.msg)
             return
         assert isinstance(outcome, Accepted)
         self._disk(self.store.record(kind, event, self.session.state, self.input_no))
-        for listener in self.on_accepted:
-            listener(self.session, outcome.effects)
         over = self.session.spec.result(self.session.state) is not None
         self.set_mode(GameOver() if over else Playing())
         self.show(*outcome.effects)
