@@ -2,3 +2,4 @@
 from . import palourde  # noqa: F401
 from . import auberge, tribord  # noqa: F401
 from . import tamalou  # noqa: F401
+from . import flouk  # noqa: F401

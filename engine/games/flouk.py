@@ -1,0 +1,184 @@
+"""Flouk (RULES.md §5): grow the largest village of Flouks over rounds of hidden reveals.
+
+Each round the players are dealt 4 cards, keep 2 and pass 1 to each side.
+In 3 turns everyone reveals one card together and the device resolves them in
+a fixed order: Decrees, normal Flouks, Chiefs, Actions. Chiefs and Actions go
+by white number. What the rulebook leaves to the printed cards comes from the
+café's card data (flouk_cards); what the device cannot see is reported by hand.
+The game ends when 4 cards each can no longer be dealt; the largest village wins.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ..core import seats as S
+from ..core.events import Cancel, Choose, Confirm, Tap
+from ..core.options import Options, OptionSpec, option
+from ..core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
+from ..core.registry import register
+from ..core.spec import GameConfig, GameSpec
+from ..core.text import add_catalog, msg
+from ..text import en_flouk
+from . import flouk_effects as E
+from . import flouk_resolve as R
+from . import flouk_scoring as F
+from .flouk_cards import COMPONENTS, check_data, default_info, read_cards
+from .flouk_prompts import DEAL_KEY, END_GAME, NO_CARD, hint, prompt, tally
+from .flouk_state import (ADJUST, CARDS_DEALT, CENSUS, DEAL, DISCARD, EFFECT_CARD, EFFECT_TARGET,
+                          FACE_DOWN_FROM, FACE_DOWN_TO, LAST, ORDER, OVER, PILE_CHECK, REPORT,
+                          REPORT_DEST, REPORT_FROM, RESOLVE, REVEAL, SURE, State, add_hidden, hand,
+                          hidden_count, hidden_places, invariants, where)
+
+OPTIONS = (
+    OptionSpec("min_players", 3, kind="int", minimum=2, maximum=6, note="AMB-F1"),
+    OptionSpec("max_players", 5, kind="int", minimum=2, maximum=6, note="AMB-F1"),
+    OptionSpec("chief_counts_as_member", True, note="AMB-F4"),
+    OptionSpec("decree_applies_to_chiefs", True, note="AMB-F5"),
+    OptionSpec("white_tie", "seat_from_lead", kind="choice", choices=("seat_from_lead", "prompt"),
+               note="AMB-F7"),
+    OptionSpec("round_turns", "fixed3", kind="choice", choices=("fixed3", "until_hands_le1"),
+               note="AMB-F10"),
+    OptionSpec("tie_rule", "shared", kind="choice", choices=("shared", "none"), note="AMB-F12"),
+    OptionSpec("final_census", False, note="§5.4 FINAL"),
+)
+
+ALLOWED = {
+    DEAL: frozenset({Confirm}), PILE_CHECK: frozenset({Choose}), REVEAL: frozenset({Tap, Choose}),
+    SURE: frozenset({Confirm, Cancel}), ORDER: frozenset({Choose}), EFFECT_TARGET: frozenset({Choose}),
+    EFFECT_CARD: frozenset({Tap, Choose, Cancel}), REPORT: frozenset({Tap, Choose, Confirm}),
+    REPORT_DEST: frozenset({Choose, Cancel}), REPORT_FROM: frozenset({Choose, Cancel}),
+    FACE_DOWN_FROM: frozenset({Choose, Cancel}), FACE_DOWN_TO: frozenset({Choose, Cancel}),
+    LAST: frozenset({Confirm}), CENSUS: frozenset({Tap, Confirm}),
+    ADJUST: frozenset({Choose, Confirm}), OVER: frozenset(),
+}
+
+
+def player_limits(options: Options) -> tuple[int, int]:
+    """AMB-F1: 3-5 by default; 2 and 6 with the options."""
+    return option(options, "min_players"), option(options, "max_players")
+
+
+# ---- setup and the deal (§5.2, §5.4 ROUND_START) ---------------------------------
+
+def initial(config: GameConfig) -> State:
+    """Play starts at round 1's deal confirmation, with all 100 cards in the pile."""
+    cards = read_cards(config.data)
+    players = config.players
+    return State(seq=0, phase=DEAL, options=config.options, seats=players,
+                 card_data=tuple(c for c in cards if c != default_info(c.card)),
+                 hands=S.per_seat(players, 0), villages=S.per_seat(players, ()),
+                 decrees=S.per_seat(players, None), adjust=S.per_seat(players, 0))
+
+
+def deal(state: State):
+    """The one confirmation a round: discard, deal 4 each and pass (AMB-F2 for 2 players)."""
+    state = dataclasses.replace(
+        state, phase=REVEAL, pile=state.pile - CARDS_DEALT * len(state.seats),
+        hands=S.per_seat(state.seats, CARDS_DEALT), round=state.round + 1, turn=1,
+        current=state.seats[0], pile_changed=False)
+    return state, (msg("fl.dealt", n=state.round, pile=state.pile),)
+
+
+def pile_check(state: State, key: str):
+    """A reported effect changed the pile: the table confirms there are enough cards."""
+    if key == DEAL_KEY:
+        return deal(state)
+    if key == END_GAME:
+        return F.start_final(state)
+    return Rejected(E_NOT_EXPECTED, msg("core.use_buttons"))
+
+
+# ---- the reveal (§5.4 REVEAL) ------------------------------------------------------
+
+def reveal(state: State, card: str):
+    """The current seat's revealed card, checked against every zone the device tracks."""
+    place = where(state, card) or ""
+    kind, _, owner = place.partition(":")
+    if kind == "village":
+        return Rejected(E_IN_PLAY, msg("fl.in_village", name=owner))
+    if kind == "decree":
+        return Rejected(E_IN_PLAY, msg("fl.in_decree", name=owner))
+    if kind == DISCARD:
+        return Rejected(E_OUT_OF_PLAY, msg("core.out_of_play"))
+    if kind == "pending":
+        return Rejected(E_SAME_CARD, msg("core.same_card"))
+    seat = state.current
+    if hand(state, seat) > 0:
+        return record(add_hidden(state, f"hand:{seat}", -1), card, ())
+    # The count was wrong (an unreported effect): the card most likely came from the pile.
+    source = next(p for p in hidden_places(state) if hidden_count(state, p) > 0)
+    return record(add_hidden(state, source, -1), card, (msg("fl.hand_was_empty", name=seat),))
+
+
+def no_card(state: State):
+    if hand(state, state.current) > 0:
+        return dataclasses.replace(state, phase=SURE), ()
+    return record(state, None, ())
+
+
+def sure_no_card(state: State):
+    """AMB-F10: the player holds nothing after all; their counted cards were lost track of."""
+    seat, held = state.current, hand(state, state.current)
+    state = add_hidden(add_hidden(state, DISCARD, held), f"hand:{seat}", -held)
+    return record(dataclasses.replace(state, phase=REVEAL), None, ())
+
+
+def record(state: State, card: str | None, effects: tuple):
+    """Note the reveal; the last one of the turn starts the resolution."""
+    state = dataclasses.replace(state, revealed=state.revealed + ((state.current, card),))
+    if len(state.revealed) == len(state.seats):
+        return R.start(state, effects)
+    return dataclasses.replace(state, current=state.seats[len(state.revealed)]), effects
+
+
+# ---- the reducer ---------------------------------------------------------------------
+
+HANDLERS = {
+    (DEAL, Confirm): lambda s, e: deal(s),
+    (PILE_CHECK, Choose): lambda s, e: pile_check(s, e.option),
+    (REVEAL, Tap): lambda s, e: reveal(s, e.card),
+    (REVEAL, Choose): lambda s, e: no_card(s) if e.option == NO_CARD else
+    Rejected(E_NOT_EXPECTED, msg("fl.hint.reveal")),
+    (SURE, Confirm): lambda s, e: sure_no_card(s),
+    (SURE, Cancel): lambda s, e: (dataclasses.replace(s, phase=REVEAL), ()),
+    (ORDER, Choose): lambda s, e: R.choose_first(s, e.option),
+    (EFFECT_TARGET, Choose): lambda s, e: E.choose_target(s, e.option),
+    (EFFECT_CARD, Tap): lambda s, e: E.pick_card(s, e.card),
+    (EFFECT_CARD, Choose): lambda s, e: E.effect_choose(s, e.option),
+    (EFFECT_CARD, Cancel): lambda s, e: E.effect_back(s),
+    (REPORT, Tap): lambda s, e: E.report_tap(s, e.card),
+    (REPORT, Choose): lambda s, e: E.report_choose(s, e.option),
+    (REPORT, Confirm): lambda s, e: E.report_done(s),
+    (REPORT_DEST, Choose): lambda s, e: E.choose_destination(s, e.option),
+    (REPORT_FROM, Choose): lambda s, e: E.choose_source(s, e.option),
+    (FACE_DOWN_FROM, Choose): lambda s, e: E.face_down_from(s, e.option),
+    (FACE_DOWN_TO, Choose): lambda s, e: E.face_down_to(s, e.option),
+    (LAST, Confirm): lambda s, e: F.start_final(s),
+    (CENSUS, Tap): lambda s, e: F.census_tap(s, e.card),
+    (CENSUS, Confirm): lambda s, e: F.census_done(s),
+    (ADJUST, Choose): lambda s, e: F.adjust(s, e.option),
+    (ADJUST, Confirm): lambda s, e: F.next_adjust(s, s.current, ()),
+    (REPORT_DEST, Cancel): lambda s, e: E.report_back(s),
+    (REPORT_FROM, Cancel): lambda s, e: E.report_back(s),
+    (FACE_DOWN_FROM, Cancel): lambda s, e: E.report_back(s),
+    (FACE_DOWN_TO, Cancel): lambda s, e: E.report_back(s),
+}
+
+
+def play(state: State, event):
+    """Validate and apply one event; a finished power or effect resumes the resolution."""
+    outcome = HANDLERS[(state.phase, type(event))](state, event)
+    if isinstance(outcome, tuple) and outcome[0].phase == RESOLVE:
+        return R.advance(*outcome)
+    return outcome
+
+
+add_catalog("en", en_flouk.TEXT)
+
+SPEC = register(GameSpec(
+    id="flouk", title="Flouk", deck="flouk", min_players=3, max_players=5,
+    components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
+    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    result=F.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
+    max_events=3000,
+))

@@ -1,0 +1,122 @@
+"""What the Flouk table sees (RULES.md §5.5): prompts, hints and the tally (DESIGN.md §6.2)."""
+from __future__ import annotations
+
+from ..core.outcomes import Option, PlayerLine, Prompt, Tally
+from ..core.text import msg
+from . import flouk_effects as E
+from .flouk_scoring import base_population, population, result
+from .flouk_state import (ADJUST, CENSUS, DEAL, EFFECT_CARD, EFFECT_TARGET, FACE_DOWN_FROM,
+                          FACE_DOWN_TO, LAST, ORDER, PILE_CHECK, REPORT, REPORT_DEST,
+                          REPORT_FROM, REVEAL, SURE, State, decree, effect_mode, hand, label, lead,
+                          place_label, village)
+
+NO_CARD, DEAL_KEY, END_GAME, PLUS, MINUS = "no_card", "deal", "end_game", "plus", "minus"
+
+
+def players(state: State, seats) -> tuple[Option, ...]:
+    return tuple(Option(s, msg("core.name", name=s)) for s in seats)
+
+
+def places(keys) -> tuple[Option, ...]:
+    return tuple(Option(k, place_label(k)) for k in keys)
+
+
+def deal_text(state: State):
+    if state.round == 0:
+        return msg("fl.prompt.deal_first2" if len(state.seats) == 2 else "fl.prompt.deal_first")
+    return msg("fl.prompt.deal2" if len(state.seats) == 2 else "fl.prompt.deal")
+
+
+def prompt(state: State) -> Prompt:
+    builder = _PROMPTS.get(state.phase)
+    return builder(state) if builder else Prompt("over", result(state).headline)
+
+
+def _reveal(state: State) -> Prompt:
+    key = "fl.prompt.reveal_first" if not state.revealed else "fl.prompt.reveal"
+    return Prompt("reveal", msg(key, name=state.current, turn=state.turn),
+                  (Option(NO_CARD, msg("fl.option.no_card")),))
+
+
+def _effect_target(state: State) -> Prompt:
+    text = msg(f"fl.prompt.target.{effect_mode(state)}", name=state.current, card=label(state.card))
+    return Prompt("effect_target", text,
+                  players(state, E.targets(state)) + (Option(E.SKIP, msg("fl.option.skip")),))
+
+
+def _effect_card(state: State) -> Prompt:
+    text = msg(f"fl.prompt.pick.{effect_mode(state)}", name=state.current,
+               seats=E.source_seats(state))
+    return Prompt("effect_card", text, (Option(E.SKIP, msg("fl.option.skip")),))
+
+
+def _report(state: State) -> Prompt:
+    options = (Option(E.FACE_DOWN, msg("fl.option.face_down")),) \
+        if state.moves < E.MAX_REPORT_MOVES else ()
+    return Prompt("report", msg("fl.prompt.report", card=label(state.card), n=state.moves,
+                                max=E.MAX_REPORT_MOVES), options)
+
+
+def _adjust(state: State) -> Prompt:
+    text = msg("fl.prompt.adjust", name=state.current, base=base_population(state, state.current),
+               pop=population(state, state.current))
+    return Prompt("decree_adjust", text,
+                  (Option(PLUS, msg("fl.option.plus")), Option(MINUS, msg("fl.option.minus"))))
+
+
+_PROMPTS = {
+    DEAL: lambda s: Prompt("deal", deal_text(s)),
+    PILE_CHECK: lambda s: Prompt("pile_check", msg("fl.prompt.pile_check", n=s.pile),
+                                 (Option(DEAL_KEY, msg("fl.option.deal")),
+                                  Option(END_GAME, msg("fl.option.end_game")))),
+    REVEAL: _reveal,
+    SURE: lambda s: Prompt("no_card_sure", msg("fl.prompt.sure", name=s.current, n=hand(s, s.current))),
+    ORDER: lambda s: Prompt("order", msg("fl.prompt.order"),
+                            tuple(Option(seat, msg("fl.option.tied", name=seat, card=label(card)))
+                                  for seat, card in s.queue[0])),
+    EFFECT_TARGET: _effect_target,
+    EFFECT_CARD: _effect_card,
+    REPORT: _report,
+    REPORT_DEST: lambda s: Prompt("report_dest", msg("fl.prompt.dest", card=label(s.moving)),
+                                  places(E.destinations(s))),
+    REPORT_FROM: lambda s: Prompt("report_from", msg("fl.prompt.from", card=label(s.moving)),
+                                  places(E.sources(s))),
+    FACE_DOWN_FROM: lambda s: Prompt("face_down_from", msg("fl.prompt.face_down_from"),
+                                     places(E.sources(s))),
+    FACE_DOWN_TO: lambda s: Prompt("face_down_to", msg("fl.prompt.face_down_to"),
+                                   places(E.face_down_destinations(s))),
+    LAST: lambda s: Prompt("last", msg("fl.prompt.last")),
+    CENSUS: lambda s: Prompt("census", msg("fl.prompt.census", name=s.current, n=len(s.census))),
+    ADJUST: _adjust,
+}
+
+HINTS = {
+    DEAL: "fl.hint.deal", PILE_CHECK: "core.use_buttons", REVEAL: "fl.hint.reveal",
+    SURE: "fl.hint.sure", ORDER: "core.use_buttons", EFFECT_TARGET: "core.use_buttons",
+    EFFECT_CARD: "fl.hint.pick", REPORT: "fl.report_hint", REPORT_DEST: "core.use_buttons",
+    REPORT_FROM: "core.use_buttons", FACE_DOWN_FROM: "core.use_buttons",
+    FACE_DOWN_TO: "core.use_buttons", LAST: "fl.hint.last", CENSUS: "fl.hint.census",
+    ADJUST: "fl.hint.adjust",
+}
+
+
+def hint(state: State):
+    """The E_NOT_EXPECTED text for a tap or button this phase does not take."""
+    return msg(HINTS.get(state.phase, "core.use_buttons"))
+
+
+def tally(state: State) -> Tally:
+    """`score` is the population under the Decree in force (§5.4)."""
+    lines = tuple(PlayerLine(s, population(state, s)) for s in state.seats)
+    details = (
+        ("pile", state.pile), ("round", state.round), ("turn", state.turn),
+        ("lead", lead(state)), ("step", state.step), ("current", state.current),
+        ("villages", {s: list(village(state, s)) for s in state.seats}),
+        ("decrees", {s: decree(state, s) for s in state.seats}),
+        ("hands", {s: hand(state, s) for s in state.seats}),
+        ("discard", sorted(state.discard)), ("discard_count", state.discard_count),
+        ("chief_power_used", sorted(state.chief_power_used)),
+        ("revealed", [[s, c] for s, c in state.revealed]),
+        ("resolving", state.card), ("queue", [c for group in state.queue for _, c in group]),
+    )
+    return Tally(lines, details)
