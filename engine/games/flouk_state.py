@@ -198,10 +198,6 @@ def hidden_places(state: State) -> tuple[str, ...]:
     return (PILE,) + tuple(f"hand:{s}" for s in state.seats) + (DISCARD,)
 
 
-def seat_label(place: str) -> str:
-    return place.partition(":")[2]
-
-
 # ---- invariants ------------------------------------------------------------------
 
 def invariants(state: State) -> list[str]:
