@@ -28,28 +28,50 @@ class VirtualClock:
 
 
 class Frames:
-    """Renders the app's screen and sends it to the display only when it changed."""
+    """Renders the app's screen and sends it to the displays only when it changed.
 
-    def __init__(self, display, on_frame: Callable | None = None) -> None:
-        self.display = display
+    The app's `display_level` (normal, dim, off) becomes the panels' contrast. A display
+    fault never stops the game; `on_first` runs once the first frame is out (systemd READY).
+    """
+
+    def __init__(self, *displays, on_frame: Callable | None = None,
+                 on_first: Callable[[], None] | None = None) -> None:
+        self.displays = displays
         self.on_frame = on_frame
+        self.on_first = on_first
         self.last: Screen | None = None
+        self.level = "normal"
         self.count = 0
 
     def update(self, app) -> bool:
+        self._set_level(app.display_level)
         screen = app.screen()
         if screen == self.last:
             return False
         image = render(screen)
         self.last = screen
         self.count += 1
-        try:
-            self.display.show(image)
-        except Exception as exc:            # a display fault never stops the game
-            log.error("display failed: %s", exc)
+        for display in self.displays:
+            try:
+                display.show(image)
+            except Exception as exc:
+                log.error("display failed: %s", exc)
         if self.on_frame:
             self.on_frame(image, screen)
+        if self.count == 1 and self.on_first:
+            self.on_first()
         return True
+
+    def _set_level(self, level: str) -> None:
+        if level == self.level:
+            return
+        self.level = level
+        for display in self.displays:
+            try:
+                if hasattr(display, "dim"):
+                    display.dim(level != "normal")
+            except Exception as exc:
+                log.error("display contrast failed: %s", exc)
 
 
 def run_sim(app, lines: Iterable[str], clock: VirtualClock, frames: Frames,

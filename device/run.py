@@ -66,7 +66,7 @@ def run_command(args) -> int:
     else:
         app.resume_game()
     if sim:
-        return run_simulated(app, clock, args)
+        return run_simulated(app, clock, args, config)
     from .appliance import run_appliance
     return run_appliance(app, config)
 
@@ -110,11 +110,15 @@ def start_from_flags(app: Companion, args) -> str | None:
     return None
 
 
-def run_simulated(app: Companion, clock: VirtualClock, args) -> int:
-    from .sim_display import sim_display
-    display = sim_display(args.frames, terminal=sys.stdout.isatty())
-    field = SimReaderField(app.registry.sim_uid)
-    frames = Frames(display)
+def run_simulated(app: Companion, clock: VirtualClock, args, config) -> int:
+    from hardware.sim_display import FrameDisplay, TerminalDisplay
+    displays = [FrameDisplay(args.frames)]
+    if sys.stdout.isatty():
+        displays.append(TerminalDisplay(sys.stdout))
+    r = config.reader
+    field = SimReaderField(app.registry.sim_uid, misses=r.miss_limit, debounce_ms=r.debounce_ms,
+                           clock=clock)
+    frames = Frames(*displays)
     run_sim(app, sys.stdin, clock, frames, field, lambda text: print(text, file=sys.stderr))
     app.store.close()
     return 0

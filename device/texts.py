@@ -50,6 +50,7 @@ TEXT = {
     "ui.badge.pot": "Pot {pot} R{round}",
     "ui.badge.round_turn": "R{round} T{turn}",
     "ui.badge.round": "R{round}",
+    "ui.paused": "Paused",
     "ui.history_saved": "Game saved to\nhistory",
 }
 
