@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine.core.script import ScriptError
 
-from . import cli_config, cli_deck
+from . import cli_cards, cli_config, cli_deck
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     status.add_argument("--json", action="store_true")
     cli_config.add_commands(commands)
     cli_deck.add_commands(commands)
+    cli_cards.add_commands(commands)
     return parser
 
 
@@ -40,9 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         from .paths import default_state_dir
         from .status import status_command
         return status_command(args.state_dir or default_state_dir(), args.json)
-    if args.command == "config":
-        return cli_config.run(args)
-    return cli_deck.run(args)
+    return args.handler(args)
 def replay_command(path: Path, as_json: bool) -> int:
     from .replay import replay_text, report
     from .replay_text import print_replay

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import engine
-import seeds
 from engine import ConfigError as GameConfigError
 from engine import Session, make_config
 
 from .app import Companion
+from .cards import game_data
 from .config import ConfigError, load_config
 from .loop import Frames, VirtualClock, run_sim
 from .paths import default_state_dir
@@ -102,7 +102,7 @@ def start_from_flags(app: Companion, args) -> str | None:
         options[key] = value
     decks = [d.name for d in app.registry.decks() if d.family == spec.deck]
     try:
-        data = seeds.game_data(spec.id, spec.deck)
+        data = game_data(spec, app.store.dir)
         config = make_config(spec, players, args.first, options, data)
     except GameConfigError as exc:
         return str(exc)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import seeds
 from engine import Session, make_config
 from engine.core.spec import GameSpec
 from engine.core.text import msg
 
+from .cards import game_data
 from .game_view import view
 from .modes import MenuMode, Mode
 from .screen import Screen, wrap
@@ -55,7 +55,7 @@ def next_step(app, setup: Setup, after: type) -> None:
 
 def start(app, setup: Setup) -> None:
     players = () if setup.spec.joins_by_tap else setup.names()
-    data = seeds.game_data(setup.spec.id, setup.spec.deck)
+    data = game_data(setup.spec, app.store.dir)
     config = make_config(setup.spec, players, setup.first, setup.options, data)
     app.start_game(Session(setup.spec, config), setup.deck)
 

@@ -78,10 +78,11 @@ def load(deck: str, text: str | None = None) -> Manifest:
     return check(parse(deck, read_text(deck) if text is None else text))
 
 
-def game_data(game: str, deck: str) -> dict | None:
+def game_data(game: str, deck: str, text: str | None = None) -> dict | None:
     """The card data a game's rules read (Flouk's `[cards]` tables), or None if the deck has none.
 
-    The rules check it themselves (GameSpec.data_check), naming the card and field at fault.
+    `text` is a café's own card file, if it has one; else the shipped file is read. The rules
+    check the data themselves (GameSpec.data_check), naming the card and field at fault.
     """
-    manifest = parse(deck, read_text(deck))
+    manifest = parse(deck, read_text(deck) if text is None else text)
     return {"cards": manifest.cards} if manifest.cards else None

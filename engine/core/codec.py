@@ -96,7 +96,7 @@ def _expect(ok: bool, tp: Any, data: Any) -> None:
 
 def config_to_plain(config: GameConfig) -> dict:
     return {"game": config.game, "players": list(config.players), "first": config.first,
-            "options": {k: v for k, v in config.options}, "data": config.data}
+            "options": {k: v for k, v in config.options}, "data": to_plain(config.data)}
 
 
 def config_from_plain(data: dict) -> GameConfig:
