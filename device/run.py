@@ -110,6 +110,10 @@ def start_from_flags(app: Companion, args) -> str | None:
     return None
 
 
+TYPING_HELP = ("Type a line and Enter: tap CARD (e.g. tap clam#3), press up|down|select|back, "
+               "hold select|back, wait SECONDS. Ctrl-D saves and quits.")
+
+
 def run_simulated(app: Companion, clock: VirtualClock, args, config) -> int:
     from hardware.sim_display import FrameDisplay, TerminalDisplay
     displays = [FrameDisplay(args.frames)]
@@ -119,6 +123,8 @@ def run_simulated(app: Companion, clock: VirtualClock, args, config) -> int:
     field = SimReaderField(app.registry.sim_uid, misses=r.miss_limit, debounce_ms=r.debounce_ms,
                            clock=clock)
     frames = Frames(*displays)
+    if sys.stdin.isatty():
+        print(TYPING_HELP)
     run_sim(app, sys.stdin, clock, frames, field, lambda text: print(text, file=sys.stderr))
     app.store.close()
     return 0
