@@ -122,6 +122,23 @@ def run_appliance(app, config) -> int:
     return 0
 
 
+def reader_tags(config):
+    """The UIDs of cards placed on the configured reader, one per tap, until interrupted."""
+    from hardware.events import Placed
+    r = config.reader
+    events: queue.Queue = queue.Queue()
+    loop = ReaderLoop(open_reader(config), events.put, rate_hz=r.poll_hz,
+                      presence=Presence(misses=r.miss_limit, debounce_ms=r.debounce_ms))
+    loop.start()
+    try:
+        while True:
+            event = events.get()
+            if isinstance(event, Placed):
+                yield event.uid
+    finally:
+        loop.stop()
+
+
 def open_buttons(config, inputs: queue.Queue):
     from hardware.buttons import Buttons
     b = config.buttons

@@ -41,7 +41,16 @@ def main(argv: list[str] | None = None) -> int:
         from .paths import default_state_dir
         from .status import status_command
         return status_command(args.state_dir or default_state_dir(), args.json)
+    if args.command == "deck":
+        return cli_deck.run(args, tag_source=real_reader_tags)
     return args.handler(args)
+
+
+def real_reader_tags():
+    """`deck learn` on the device itself: tags come from the configured reader."""
+    from .appliance import reader_tags
+    from .config import load_config
+    return reader_tags(load_config(None))
 def replay_command(path: Path, as_json: bool) -> int:
     from .replay import replay_text, report
     from .replay_text import print_replay
