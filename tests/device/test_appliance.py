@@ -1,0 +1,47 @@
+"""The appliance survives parts that are missing at start and come back later."""
+from __future__ import annotations
+
+from hardware.events import Placed, ReaderBack, ReaderOffline
+from hardware.presence import Presence
+from hardware.reader_loop import ReaderLoop
+from hardware.sim import SimReader
+
+from device.appliance import Unavailable
+from device.service import Service
+
+
+def test_a_reader_missing_at_start_is_retried_until_it_answers():
+    attempts = []
+    real = SimReader()
+    real.place("04A1B2C3")
+
+    def opener():
+        attempts.append(1)
+        if len(attempts) < 4:
+            raise FileNotFoundError("no /dev/spidev0.0")
+        return real
+
+    events = []
+    loop = ReaderLoop(Unavailable("not opened", opener), events.append, offline_after=3,
+                      presence=Presence(misses=1, clock=lambda: 0.0))
+    waits = [loop.step() for _ in range(5)]
+    assert isinstance(events[0], ReaderOffline) and "spidev" in events[0].reason
+    assert isinstance(events[1], ReaderBack)
+    assert events[2] == Placed("04A1B2C3")
+    assert waits[0] < waits[1] < waits[2]          # backing off while it is missing
+
+
+def test_watchdog_pings_at_half_the_period_and_only_under_systemd(tmp_path):
+    import socket
+    path = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(path)
+        now = [0.0]
+        service = Service({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "10000000"}, clock=lambda: now[0])
+        service.ready()
+        for t in (0.0, 1.0, 4.9, 5.0, 9.0, 10.1):
+            now[0] = t
+            service.alive()
+        assert service.sent == ["READY=1", "WATCHDOG=1", "WATCHDOG=1", "WATCHDOG=1"]
+        assert sock.recv(64) == b"READY=1"
+    assert Service({}).sent == [] and Service({}).interval is None
