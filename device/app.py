@@ -18,7 +18,7 @@ from engine.core.text import Msg, msg, render
 from . import texts  # noqa: F401  (registers the device's own texts)
 from .inputs import (ButtonHeld, ButtonPressed, Input, PartStatus, Placed, ReaderBack,
                      ReaderOffline, Tick)
-from .screen import Screen, wrap
+from .screen import BODY_LINES, Screen, wrap
 from .store import GameStore
 
 log = logging.getLogger(__name__)
@@ -53,8 +53,35 @@ class Plugin:
 
 @dataclass
 class Overlay:
-    lines: list[str]
+    """Messages over the current mode, a screenful (page) at a time.
+
+    Each page stays `seconds` (or until a button); a message is never split across
+    pages unless it alone is longer than a screen.
+    """
+
+    pages: list[list[str]]
     until: float
+    seconds: float
+
+    @classmethod
+    def of(cls, blocks: list[list[str]], now: float, seconds: float) -> "Overlay | None":
+        pages: list[list[str]] = []
+        for block in blocks:
+            for start in range(0, len(block), BODY_LINES):
+                chunk = block[start:start + BODY_LINES]
+                if pages and len(pages[-1]) + len(chunk) <= BODY_LINES:
+                    pages[-1] = pages[-1] + chunk
+                else:
+                    pages.append(chunk)
+        return cls(pages, now + seconds, seconds) if pages else None
+
+    @property
+    def lines(self) -> list[str]:
+        return self.pages[0]
+
+    def turn(self, until: float) -> "Overlay | None":
+        """The next page, shown until `until`; None after the last one."""
+        return Overlay(self.pages[1:], until, self.seconds) if len(self.pages) > 1 else None
 
 
 class Companion:
@@ -93,8 +120,8 @@ class Companion:
         if isinstance(event, Tick):
             self.tick()
         elif isinstance(event, (ButtonPressed, ButtonHeld)):
-            if self.overlay is not None:       # a button only clears the message
-                self.overlay = None
+            if self.overlay is not None:       # a button only turns the message's page
+                self.overlay = self.overlay.turn(self.clock() + self.overlay.seconds)
                 return
             self.mode.button(self, event.name.lower(), isinstance(event, ButtonHeld))
         elif isinstance(event, Placed):
@@ -107,8 +134,8 @@ class Companion:
             self.part_status(event)
 
     def tick(self) -> None:
-        if self.overlay is not None and self.clock() >= self.overlay.until:
-            self.overlay = None
+        while self.overlay is not None and self.clock() >= self.overlay.until:
+            self.overlay = self.overlay.turn(self.overlay.until + self.overlay.seconds)
         for plugin in self.plugins:
             plugin.tick(self)
 
@@ -131,7 +158,7 @@ class Companion:
     def screen(self) -> Screen:
         screen = self.mode.screen(self)
         if self.overlay is not None:
-            screen = Screen(screen.header, screen.header_right, tuple(self.overlay.lines[:4]))
+            screen = Screen(screen.header, screen.header_right, tuple(self.overlay.lines))
         if self.faults:
             fault = next(iter(self.faults.values()))
             screen = Screen(screen.header, self.t(fault), screen.lines, screen.highlight)
@@ -141,11 +168,8 @@ class Companion:
 
     def show(self, *messages: Msg, seconds: float = MESSAGE_SECONDS) -> None:
         """Show messages for a while (or until a button), over the current mode."""
-        lines: list[str] = []
-        for message in messages:
-            lines += wrap(self.t(message))
-        if lines:
-            self.overlay = Overlay(lines, self.clock() + seconds)
+        blocks = [wrap(self.t(message)) for message in messages]
+        self.overlay = Overlay.of(blocks, self.clock(), seconds) or self.overlay
 
     def set_mode(self, mode) -> None:
         self.mode = mode

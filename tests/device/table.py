@@ -1,0 +1,60 @@
+"""A Companion on simulated parts, driven by simulator lines, for screen-level tests.
+
+The same wiring as `tabletop run --sim` (sim decks over the state dir's registry,
+virtual time, the real presence tracker) without the CLI, so a test can look at
+each Screen and at the session between lines.
+"""
+from __future__ import annotations
+
+import textwrap
+
+from device.app import Companion
+from device.loop import Frames, VirtualClock, run_sim
+from device.run import open_registry
+from device.screen import COLUMNS
+from device.sim_input import SimReaderField
+from device.store import GameStore
+from engine.core.codec import dumps
+
+WALL_CLOCK = "2024-05-04T12:40:00+02:00"      # a fixed wall clock: the game select shows 12:40
+
+
+class Table:
+    def __init__(self, state_dir) -> None:
+        self.clock = VirtualClock()
+        self.registry = open_registry(state_dir, True)
+        self.app = Companion(registry=self.registry, store=GameStore(state_dir), clock=self.clock,
+                             wall_clock=lambda: WALL_CLOCK)
+        self.field = SimReaderField(self.registry.sim_uid, clock=self.clock)
+        self.images: list = []
+        self.screens: list = []
+        self.frames = Frames(on_frame=self._frame)
+
+    def _frame(self, image, screen) -> None:
+        self.images.append(image)
+        self.screens.append(screen)
+
+    def run(self, lines: str) -> "Table":
+        def complain(text: str) -> None:
+            raise AssertionError(text)
+        run_sim(self.app, textwrap.dedent(lines).strip().splitlines(), self.clock, self.frames,
+                self.field, complain)
+        return self
+
+    @property
+    def screen(self):
+        return self.app.screen()
+
+    @property
+    def text(self) -> str:
+        return self.screen.text()
+
+    def state(self) -> str:
+        """The session's state in its canonical form, to compare before and after."""
+        return dumps(self.app.session.state)
+
+
+def too_wide(screen) -> list[str]:
+    """Lines of a screen the display would cut: header (both sides) and body lines."""
+    header = screen.header + (" " + screen.header_right if screen.header_right else "")
+    return [line for line in (header, *screen.lines) if len(line) > COLUMNS]
