@@ -1,7 +1,9 @@
-"""The setup wizard: deck, player count, house rules, who starts, the deal instruction.
+"""The setup wizard: deck, house rules, player count, who starts, the deal instruction.
 
 Each step is a small menu; the choices gather in a `Setup` and the last step
-starts the game. Palourde needs none of it: its players join by Basket taps.
+starts the game. House rules come before the player count because some of them
+set the player range (Flouk's 2 and 6 players). Palourde's players join by
+Basket taps instead.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from engine.core.text import msg
 from .cards import game_data
 from .game_view import view
 from .modes import MenuMode, Mode
-from .screen import Screen, wrap
+from .screen import COLUMNS, Screen, fit, wrap
 
 
 @dataclass
@@ -27,6 +29,13 @@ class Setup:
 
     def names(self) -> tuple[str, ...]:
         return tuple(f"P{n}" for n in range(1, self.players + 1))
+
+    def house_rules(self) -> dict:
+        """Every option's value: the defaults with the table's choices over them."""
+        return {o.key: o.default for o in self.spec.options} | self.options
+
+    def player_range(self) -> tuple[int, int]:
+        return self.spec.player_range(tuple(self.house_rules().items()))
 
 
 def begin_setup(app, spec: GameSpec, deck: str | None = None) -> None:
@@ -45,7 +54,7 @@ def begin_setup(app, spec: GameSpec, deck: str | None = None) -> None:
 
 def next_step(app, setup: Setup, after: type) -> None:
     """Move to the first step after `after` that this game needs."""
-    steps = [DeckChoice, PlayerCount, HouseRules, FirstPlayer, Instruction]
+    steps = [DeckChoice, HouseRules, PlayerCount, FirstPlayer, Instruction]
     for step in steps[steps.index(after) + 1:]:
         if step.needed(setup):
             app.set_mode(step(setup))
@@ -95,8 +104,7 @@ class DeckChoice(Step):
 
 class PlayerCount(Step):
     def __init__(self, setup: Setup) -> None:
-        defaults = tuple((o.key, o.default) for o in setup.spec.options)
-        low, high = setup.spec.player_range(defaults)
+        low, high = setup.player_range()
         super().__init__(setup, [(str(n), "") for n in range(low, high + 1)])
 
     @staticmethod
@@ -127,8 +135,7 @@ class HouseRules(Step):
     def screen(self, app) -> Screen:
         self.prompt = app.t("ui.house_rules")
         self.menu.items = [("__start__", app.t("ui.start"))] + [
-            (key, app.t("ui.option_value", key=key, value=_shown(value)))
-            for key, value in self.values.items()]
+            (key, option_line(app, key, value)) for key, value in self.values.items()]
         return super().screen(app)
 
     def take(self, app, key: str) -> None:
@@ -136,7 +143,11 @@ class HouseRules(Step):
             spec = self.setup.spec
             self.setup.options = {k: v for k, v in self.values.items()
                                   if v != next(o.default for o in spec.options if o.key == k)}
-            self.done(app)
+            low, high = self.setup.player_range()
+            if low > high:
+                app.show(msg("ui.no_player_count"))
+            else:
+                self.done(app)
             return
         option = next(o for o in self.setup.spec.options if o.key == key)
         values = option.menu_values()
@@ -144,10 +155,13 @@ class HouseRules(Step):
         self.values[key] = values[(current + 1) % len(values)]
 
 
-def _shown(value) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
+def option_line(app, key: str, value) -> str:
+    """`key=value` on one line: a long key gives way, so the value SELECT changes stays seen."""
+    shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+    line = app.t("ui.option_value", key=key, value=shown)
+    over = len(line) - COLUMNS
+    return line if over <= 0 else app.t("ui.option_value", key=fit(key, len(key) - over),
+                                        value=shown)
 
 
 class FirstPlayer(Step):
@@ -178,7 +192,8 @@ class Instruction(Mode):
         return view(setup.spec.id).deal is not None
 
     def screen(self, app) -> Screen:
-        lines = wrap(app.t(view(self.setup.spec.id).deal))
+        # The instruction may quote a house rule ("Give {start_tokens} tokens each").
+        lines = wrap(app.t(view(self.setup.spec.id).deal.key, **self.setup.house_rules()))
         return Screen(self.setup.spec.title.upper(), "", tuple(lines[:4]))
 
     def button(self, app, name: str, held: bool) -> None:

@@ -14,6 +14,7 @@ from .game_view import badge, ranking
 from .menu import Menu
 from .modes import MenuMode, Mode
 from .screen import BODY_LINES, Screen, fit, wrap
+from .setup import option_line
 
 CONFIRM_KEY = "__confirm__"
 
@@ -188,7 +189,7 @@ class RulesView(MenuMode):
 
     def screen(self, app) -> Screen:
         options = app.session.config.options
-        self.menu.items = [(k, f"{k}={v}") for k, v in options]
+        self.menu.items = [(k, option_line(app, k, v)) for k, v in options]
         return super().screen(app)
 
     def take(self, app, key: str) -> None:

@@ -1,0 +1,37 @@
+"""The setup wizard's menus: house rules, then the player count they allow, then the deal."""
+from __future__ import annotations
+
+from .table import Table, too_wide
+
+FLOUK = "press up\npress select\n"          # the game select wraps round to its last game
+TRIBORD = "press down\npress down\npress select\n"
+
+
+def test_house_rules_set_the_player_range(tmp_path):
+    # Flouk plays 3-5 by default; min_players=2 opens the 2-player game (AMB-F1).
+    table = Table(tmp_path).run(FLOUK + "press down\npress select\npress up")
+    assert table.screen.lines[:3] == ("House rules", "Start game", "min_players=2")
+    table.run("press select")
+    assert table.screen.lines == ("How many players?", "2 players", "3 players", "4 players")
+
+
+def test_rules_that_allow_no_player_count_keep_the_menu(tmp_path):
+    # min_players=4 and max_players=3: nothing to choose from, so the menu stays.
+    table = Table(tmp_path).run(FLOUK + "press down\npress select\npress select\n"
+                                        "press down\npress select\npress select\npress up\npress up\n"
+                                        "press select")
+    assert "No player count fits" in table.text
+    table.run("wait 2")
+    assert table.screen.lines[0] == "House rules"
+
+
+def test_the_deal_instruction_quotes_the_house_rules(tmp_path):
+    table = Table(tmp_path).run(TRIBORD + "press down\npress select\npress select\npress up\n"
+                                          "press select\npress select\npress select")
+    assert table.screen.lines[:2] == ("Give 2 tokens", "each. SELECT")
+
+
+def test_every_house_rule_line_fits_and_shows_its_value(tmp_path):
+    table = Table(tmp_path).run(FLOUK + "press down\n" * 8 + "press up\n" * 3)
+    assert not [bad for screen in table.screens for bad in too_wide(screen)]
+    assert "white…=seat_from_lead" in table.text
