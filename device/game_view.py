@@ -1,4 +1,5 @@
-"""How each game looks on the device beyond its prompts: header badge, setup steps, ranking."""
+"""How each game looks on the device beyond its prompts: header name and badge, setup steps,
+ranking."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,6 +9,7 @@ from engine.core.text import Msg, msg
 
 @dataclass(frozen=True)
 class View:
+    name: Msg | None = None             # the header's name, when the title is too long for it
     asks_first: Msg | None = None       # the setup asks who starts (or holds the Button)
     deal: Msg | None = None             # the instruction shown before the first prompt
     lowest_wins: bool = False
@@ -15,7 +17,7 @@ class View:
 
 VIEWS = {
     "palourde": View(),
-    "auberge": View(deal=msg("ui.deal.auberge")),
+    "auberge": View(name=msg("ui.name.auberge"), deal=msg("ui.deal.auberge")),
     "tribord": View(asks_first=msg("ui.button_holder"), deal=msg("ui.deal.tribord")),
     "tamalou": View(asks_first=msg("ui.first_player"), deal=msg("ui.deal.tamalou"), lowest_wins=True),
     "flouk": View(deal=msg("ui.deal.flouk")),
@@ -26,6 +28,11 @@ def view(game: str) -> View:
     return VIEWS.get(game, View())
 
 
+def header_name(spec) -> Msg:
+    """The game's name in the header, in capitals, with room left for the badge."""
+    return view(spec.id).name or msg("core.name", name=spec.title.upper())
+
+
 def badge(game: str, details: dict) -> Msg | None:
     """The header's right side: the figure a table glances at most."""
     if game == "palourde":
@@ -33,11 +40,22 @@ def badge(game: str, details: dict) -> Msg | None:
     if game == "tribord":
         return msg("ui.badge.pot", pot=details.get("pot", 0), round=details.get("round", 1))
     if game == "flouk":
-        return msg("ui.badge.round_turn", round=details.get("round", 1), turn=details.get("turn", 1))
+        return flouk_badge(details)
+    if game == "tamalou" and details.get("phase") == "reveal":
+        seats = list(details["counts"])         # squares are revealed in seat order
+        return msg("ui.badge.reveal", i=seats.index(details["current"]) + 1, n=len(seats))
     if game == "tamalou" and details.get("round"):
         return msg("ui.badge.round", round=details["round"])
     current = details.get("current")
     return msg("core.name", name=current) if current else None
+
+
+def flouk_badge(details: dict) -> Msg:
+    """Round and turn; while a reveal resolves, the step too ("R2 T3 Chiefs")."""
+    round_, turn, step = details.get("round", 1), details.get("turn", 1), details.get("step")
+    if step:
+        return msg("ui.badge.round_turn_step", round=round_, turn=turn, step=msg(f"fl.step.{step}"))
+    return msg("ui.badge.round_turn", round=round_, turn=turn)
 
 
 def ranking(game: str, tally, winners: tuple[str, ...]) -> list[tuple[str, int | None, bool]]:

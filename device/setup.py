@@ -14,7 +14,7 @@ from engine.core.spec import GameSpec
 from engine.core.text import msg
 
 from .cards import game_data
-from .game_view import view
+from .game_view import header_name, view
 from .modes import MenuMode, Mode
 from .screen import COLUMNS, Screen, fit, wrap
 
@@ -79,7 +79,7 @@ class Step(MenuMode):
         return True
 
     def header(self, app):
-        return app.t("core.name", name=self.setup.spec.title.upper()), ""
+        return app.t(header_name(self.setup.spec)), ""
 
     def leave(self, app) -> None:
         from .ui_idle import GameSelect
@@ -194,7 +194,7 @@ class Instruction(Mode):
     def screen(self, app) -> Screen:
         # The instruction may quote a house rule ("Give {start_tokens} tokens each").
         lines = wrap(app.t(view(self.setup.spec.id).deal.key, **self.setup.house_rules()))
-        return Screen(self.setup.spec.title.upper(), "", tuple(lines[:4]))
+        return Screen(app.t(header_name(self.setup.spec)), "", tuple(lines[:4]))
 
     def button(self, app, name: str, held: bool) -> None:
         if name == "select":

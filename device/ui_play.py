@@ -10,7 +10,7 @@ from engine import Accepted, Cancel, Choose, Confirm, Tap, step
 from engine.core.events import Event
 from engine.core.text import msg
 
-from .game_view import badge, ranking
+from .game_view import badge, header_name, ranking
 from .menu import Menu
 from .modes import MenuMode, Mode
 from .screen import BODY_LINES, Screen, fit, wrap
@@ -22,7 +22,7 @@ CONFIRM_KEY = "__confirm__"
 def header(app) -> tuple[str, str]:
     spec, state = app.session.spec, app.session.state
     right = badge(spec.id, dict(spec.tally(state).details))
-    return spec.title.upper(), app.t(right) if right else ""
+    return app.t(header_name(spec)), app.t(right) if right else ""
 
 
 def scores_line(app) -> str:
@@ -243,7 +243,8 @@ class GameOver(Mode):
                  for n, (name, score, _) in enumerate(rows, 1)]
         headline = wrap(app.t(result.headline))
         body = headline[:1] + lines
-        return Screen(app.t("ui.game_over"), spec.title, tuple(body[self.top:self.top + BODY_LINES]))
+        return Screen(app.t("ui.game_over"), app.t(header_name(spec)),
+                      tuple(body[self.top:self.top + BODY_LINES]))
 
     def button(self, app, name: str, held: bool) -> None:
         if held and name == "back":
