@@ -2,7 +2,8 @@
 
 SELECT answers the prompt (the highlighted option, or "done"); BACK cancels a
 sub-prompt; DOWN on a prompt without a menu pages to the scores; hold SELECT
-opens the global menu; hold BACK asks to undo the last input.
+opens the global menu; hold BACK asks to undo the last input. A prompt that
+sets a number (+1/-1) takes UP and DOWN as its steps.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from .screen import BODY_LINES, Screen, fit, wrap
 from .setup import option_line
 
 CONFIRM_KEY = "__confirm__"
+STEPPER = ("plus", "minus")       # option keys of a number set with UP/DOWN (a manual Decree)
 
 
 def header(app) -> tuple[str, str]:
@@ -60,6 +62,7 @@ def wrong_deck(app, ref) -> bool:
 class Playing(Mode):
     def __init__(self) -> None:
         self.menu: Menu | None = None
+        self.stepper = False
         self._for_seq = -1
 
     def _refresh_menu(self, app) -> None:
@@ -68,7 +71,8 @@ class Playing(Mode):
         if self._for_seq == state.seq and self.menu is not None:
             return
         prompt = app.session.spec.prompt(state)
-        items = [(o.key, app.t(o.label)) for o in prompt.options]
+        self.stepper = prompt.keys() == STEPPER
+        items = [] if self.stepper else [(o.key, app.t(o.label)) for o in prompt.options]
         if items and isinstance(step(app.session.spec, state, Confirm()), Accepted):
             items.append((CONFIRM_KEY, app.t("ui.done")))
         self.menu = Menu(items) if items else None
@@ -79,16 +83,18 @@ class Playing(Mode):
         spec, state = app.session.spec, app.session.state
         text = wrap(app.t(spec.prompt(state).text))
         left, right = header(app)
-        reminder = spec.reminder
         if self.menu is not None:
-            top = text[:max(1, BODY_LINES - len(self.menu.items))][:2]
+            # The prompt's words first: the menu scrolls in the lines they leave.
+            top = text[:BODY_LINES - 1]
             rows, highlight = self.menu.window(BODY_LINES - len(top))
             return Screen(left, right, tuple(top + rows), len(top) + highlight)
-        lines = text[:BODY_LINES - 1] + [scores_line(app)]
-        note = reminder(state) if reminder else None
+        lines = text[:BODY_LINES]
+        if len(lines) < BODY_LINES:
+            lines.append(scores_line(app))          # DOWN shows them all, where no room is left
+        note = spec.reminder(state) if spec.reminder else None
         if note is not None:
             lines = lines[:BODY_LINES - 1] + [app.t(note)]
-        return Screen(left, right, tuple(lines[:BODY_LINES]))
+        return Screen(left, right, tuple(lines))
 
     def button(self, app, name: str, held: bool) -> None:
         self._refresh_menu(app)
@@ -98,7 +104,9 @@ class Playing(Mode):
             elif name == "back":
                 ask_undo(app, self)
             return
-        if name in ("up", "down") and self.menu is not None:
+        if name in ("up", "down") and self.stepper:
+            app.play(Choose(STEPPER[0 if name == "up" else 1]))
+        elif name in ("up", "down") and self.menu is not None:
             self.menu.move(-1 if name == "up" else 1)
         elif name == "down":
             app.set_mode(Scores(self))

@@ -6,11 +6,12 @@ each Screen and at the session between lines.
 """
 from __future__ import annotations
 
+import argparse
 import textwrap
 
 from device.app import Companion
 from device.loop import Frames, VirtualClock, run_sim
-from device.run import open_registry
+from device.run import open_registry, start_from_flags
 from device.screen import COLUMNS
 from device.sim_input import SimReaderField
 from device.store import GameStore
@@ -33,6 +34,15 @@ class Table:
     def _frame(self, image, screen) -> None:
         self.images.append(image)
         self.screens.append(screen)
+
+    def start(self, game: str, players: str = "P1,P2,P3", first: str | None = None,
+              *options: str) -> "Table":
+        """Skip the wizard, as `--game --players --first --option` do."""
+        args = argparse.Namespace(game=game, players=players, first=first, option=list(options))
+        problem = start_from_flags(self.app, args)
+        assert problem is None, problem
+        self.frames.update(self.app)
+        return self
 
     def run(self, lines: str) -> "Table":
         def complain(text: str) -> None:

@@ -1,0 +1,56 @@
+"""The prompt screen: the prompt's words first, then the menu or the scores where room is left."""
+from __future__ import annotations
+
+from engine import Choose, Confirm, Tap
+
+from .table import Table
+
+
+def test_a_four_line_prompt_keeps_its_last_line(tmp_path):
+    table = Table(tmp_path).start("tamalou", "P1,P2").run("""
+        tap 7C
+        wait 2
+        press down
+        press down
+        press select
+        wait 2
+        press select
+        press down
+        press select
+        tap 5H
+        wait 2
+        wait 2
+        tap AH
+        """)
+    assert table.screen.lines == ("P1: flip all your", "cards, tap each", "tapped 1 of 4 = 1",
+                                  "SELECT when done")
+
+
+def test_the_scores_fill_a_free_line(tmp_path):
+    table = Table(tmp_path).start("tribord", "P1,P2", "P1").run("tap 4#1")
+    assert table.screen.lines[3] == "tapped 1/2"
+    table = Table(tmp_path / "palourde").start("palourde", "Ann,Bob")
+    assert table.screen.lines == ("Ann: flip 2 cards", "Ann 0  Bob 0")
+
+
+def test_a_menu_leaves_the_question_in_view(tmp_path):
+    table = Table(tmp_path).start("flouk")
+    for event in (Confirm(), Tap("mouta#1"), Tap("faar#1"), Tap("action#1")):
+        table.app.play(event)
+    table.run("wait 2\nwait 2\npress select")
+    assert table.screen.lines[:2] == ("Face-down card", "came from?")
+    table.run("press select")
+    assert table.screen.lines[:2] == ("Face-down card", "went to?")
+
+
+def test_a_number_prompt_takes_up_and_down(tmp_path):
+    # P1's manual Decree, and a reported draw so that the game can end after round 1.
+    table = Table(tmp_path).start("flouk")
+    events = [Confirm(), Tap("decree#2"), Tap("faar#1"), Tap("action#1"), Choose("face_down"),
+              Choose("pile"), Choose("hand:P1"), Confirm()]
+    events += [Tap(card) for card in ("mouta#1", "mouta#2", "mouta#3", "faar#2", "faar#3", "faar#4")]
+    events += [Choose("end_game")]
+    for event in events:
+        table.app.play(event)
+    table.run("wait 9\npress up\npress up\npress down")
+    assert table.screen.lines == ("P1: base pop 2", "Apply your Decree:", "UP/DOWN = 3", "SELECT")
