@@ -20,6 +20,7 @@ from engine import Session, make_config
 from .app import Companion
 from .cards import game_data
 from .config import ConfigError, load_config
+from .feedback import open_feedback
 from .loop import Frames, VirtualClock, run_sim
 from .paths import default_state_dir
 from .sim_input import SimReaderField
@@ -65,10 +66,17 @@ def run_command(args) -> int:
             return 2
     else:
         app.resume_game()
-    if sim:
-        return run_simulated(app, clock, args, config)
-    from .appliance import run_appliance
-    return run_appliance(app, config)
+    feedback = open_feedback(config, sim=sim, out=sys.stdout if sys.stdout.isatty() else sys.stderr)
+    if feedback is not None:
+        app.plugins.append(feedback)
+    try:
+        if sim:
+            return run_simulated(app, clock, args, config)
+        from .appliance import run_appliance
+        return run_appliance(app, config)
+    finally:
+        if feedback is not None:
+            feedback.close()
 
 
 def hardware_present(config) -> bool:

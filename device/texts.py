@@ -20,6 +20,8 @@ TEXT = {
     "ui.scores": "Scores",
     "ui.undo_last": "Undo last",
     "ui.abort": "Abort game",
+    "ui.sound_on": "Sound: on",
+    "ui.sound_off": "Sound: off",
     "ui.menu": "MENU",
     "ui.abort_confirm": "Abort this game?\nSELECT=yes BACK=no",
     "ui.aborted": "Game aborted",

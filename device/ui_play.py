@@ -11,6 +11,7 @@ from engine import Accepted, Cancel, Choose, Confirm, Tap, step
 from engine.core.events import Event
 from engine.core.text import msg
 
+from .feedback import sound_switch
 from .game_view import badge, header_name, ranking
 from .menu import Menu
 from .modes import MenuMode, Mode
@@ -156,7 +157,7 @@ class Scores(Mode):
 
 
 class GlobalMenu(MenuMode):
-    """Hold SELECT: Scores, Undo last, House rules, Abort game."""
+    """Hold SELECT: Scores, Undo last, House rules, Sound (with a buzzer), Abort game."""
 
     title_key = "ui.menu"
 
@@ -165,9 +166,12 @@ class GlobalMenu(MenuMode):
         self.back_to = back_to
 
     def screen(self, app) -> Screen:
-        labels = {"scores": "ui.scores", "undo": "ui.undo_last", "rules": "ui.house_rules",
-                  "abort": "ui.abort"}
-        self.menu.items = [(k, app.t(labels[k])) for k, _ in self.menu.items]
+        labels = {"scores": "ui.scores", "undo": "ui.undo_last", "rules": "ui.house_rules"}
+        switch = sound_switch(app)
+        if switch is not None:
+            labels["sound"] = "ui.sound_on" if switch.sound_on else "ui.sound_off"
+        labels["abort"] = "ui.abort"
+        self.menu.items = [(k, app.t(label)) for k, label in labels.items()]
         return super().screen(app)
 
     def take(self, app, key: str) -> None:
@@ -178,6 +182,8 @@ class GlobalMenu(MenuMode):
             ask_undo(app, self.back_to)
         elif key == "rules":
             app.set_mode(RulesView(self.back_to))
+        elif key == "sound":
+            sound_switch(app).toggle_sound()
         else:
             app.set_mode(Confirmation(self.back_to, msg("ui.abort_confirm"),
                                       lambda: app.end_game(abandoned=True)))

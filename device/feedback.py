@@ -1,0 +1,183 @@
+"""Feedback you can hear and see: the engine's answers become tones, the table's state a colour.
+
+Players look at their cards, not at the screen, so every answer of the engine
+sounds (hardware.feedback.TUNES), and the bigger moment wins when one input
+brings several: game_end, then round_end, then turn, then accepted. A refusal,
+or a tag no deck knows, sounds `rejected`; an Info tap (a Basket's count) was
+read and answered, so it sounds `accepted`.
+
+The LED says, most urgent first: `error` while the reader is offline,
+`card_seen` while a card lies on the reader, `your_turn` from a change of turn
+until the engine takes an input that keeps the turn, `ready` otherwise.
+
+Tones and colours only queue on the parts' own threads (or print, in the
+simulator), so the loop never waits for a tune. Quiet hours (kiosk mode) and
+the menu's Sound item mute the tones, never the LED.
+"""
+from __future__ import annotations
+
+import datetime
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable, TextIO
+
+from engine import Info, Rejected
+from hardware.feedback import PrintedLed, PrintedTones, StatusLed, Tones
+
+from .app import Plugin
+from .config import TimeWindow
+from .inputs import Placed, ReaderBack, ReaderOffline, Removed
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What feedback watches in a game state: whose turn, which round, whether it is over."""
+
+    current: str | None
+    round: int | None
+    over: bool
+
+
+def moment(spec, state) -> Moment:
+    details = dict(spec.tally(state).details)
+    return Moment(details.get("current"), details.get("round"), spec.result(state) is not None)
+
+
+def tone_for(before: Moment, after: Moment) -> str:
+    """The one tone an accepted input earns: the biggest moment it brought."""
+    if after.over and not before.over:
+        return "game_end"
+    # Round 0 is before the first round (Flouk's deal), not one that ended.
+    if before.round and after.round is not None and after.round > before.round:
+        return "round_end"
+    if after.current is not None and after.current != before.current:
+        return "turn"
+    return "accepted"
+
+
+def _now() -> datetime.time:
+    return datetime.datetime.now().time()
+
+
+class Feedback(Plugin):
+    """Tones on `tones` (anything with play(name)) and colours on `led` (show(name)); either may be None."""
+
+    def __init__(self, tones: Any = None, led: Any = None, *, quiet_hours: TimeWindow | None = None,
+                 local_time: Callable[[], datetime.time] = _now) -> None:
+        self.tones, self.led = tones, led
+        self.quiet_hours = quiet_hours
+        self.local_time = local_time
+        self.sound_on = True
+        self._state: Any = None             # the state `_moment` describes
+        self._moment = Moment(None, None, False)
+        self._resting = "ready"
+        self._card_on = False
+        self._reader_ok = True
+        self._shown: str | None = None
+        self._light()
+
+    # ---- app hooks ----------------------------------------------------------------
+
+    def on_input(self, app, event) -> bool:
+        if app.session is not None:         # the state before this input, for on_outcome
+            self._note(app.session.spec, app.session.state)
+        if isinstance(event, Placed):
+            self._card_on = True
+        elif isinstance(event, Removed):
+            self._card_on = False
+        elif isinstance(event, (ReaderOffline, ReaderBack)):
+            self._reader_ok, self._card_on = isinstance(event, ReaderBack), False
+        self._light()
+        if isinstance(event, Placed) and app.registry.lookup(event.uid) is None:
+            self._sound("rejected")
+        return False
+
+    def on_outcome(self, app, outcome) -> None:
+        if isinstance(outcome, (Rejected, Info)):
+            self._sound("rejected" if isinstance(outcome, Rejected) else "accepted")
+            return
+        before = self._moment
+        after = self._note(app.session.spec, outcome.state)
+        tone = tone_for(before, after)
+        # The turn's player keeps their colour until one of their inputs is taken.
+        self._resting = "your_turn" if tone == "turn" else "ready"
+        self._light()
+        self._sound(tone)
+
+    # ---- the menu's Sound item --------------------------------------------------------
+
+    @property
+    def has_sound(self) -> bool:
+        return self.tones is not None
+
+    def toggle_sound(self) -> None:
+        self.sound_on = not self.sound_on
+
+    # ---- inside ---------------------------------------------------------------------
+
+    def _note(self, spec, state) -> Moment:
+        if state is not self._state:        # states are immutable: one tally per new state
+            self._state, self._moment = state, moment(spec, state)
+        return self._moment
+
+    def quiet(self) -> bool:
+        now = self.local_time()
+        return self.quiet_hours is not None and self.quiet_hours.contains(now.hour, now.minute)
+
+    def _sound(self, name: str) -> None:
+        if self.tones is not None and self.sound_on and not self.quiet():
+            self.tones.play(name)
+
+    def _light(self) -> None:
+        colour = ("error" if not self._reader_ok else "card_seen" if self._card_on
+                  else self._resting)
+        if self.led is not None and colour != self._shown:
+            self._shown = colour
+            self.led.show(colour)
+
+    def close(self) -> None:
+        for part in (self.tones, self.led):
+            if part is not None:
+                part.close()
+
+
+def open_feedback(config, *, sim: bool, out: TextIO | None = None,
+                  pin_factory: Any = None) -> Feedback | None:
+    """The [feedback] parts as a plugin, or their printed twins on `out` in the simulator.
+
+    None when the table has neither part. A part that fails to open is logged
+    and left out: the game goes on without it.
+    """
+    f = config.feedback
+    quiet = f.quiet_hours if config.kiosk.enabled else None
+    legs = (f.led_red, f.led_green, f.led_blue)
+    if sim:
+        tones, led = (PrintedTones(out) if f.volume else None), PrintedLed(out)
+    else:
+        tones = led = None
+        if f.buzzer_pin is not None and f.volume:
+            tones = _open("buzzer", lambda: Tones(f.buzzer_pin, volume=f.volume,
+                                                  pin_factory=pin_factory))
+        if None not in legs:
+            led = _open("LED", lambda: StatusLed(*legs, common_anode=f.common_anode,
+                                                 pin_factory=pin_factory))
+        elif any(leg is not None for leg in legs):
+            log.warning("feedback: the LED needs led_red, led_green and led_blue; left off")
+    if tones is None and led is None:
+        return None
+    return Feedback(tones, led, quiet_hours=quiet)
+
+
+def _open(part: str, opener: Callable[[], Any]) -> Any:
+    try:
+        return opener()
+    except Exception as exc:                # no GPIO: the table still plays, silently
+        log.error("feedback: the %s did not open: %s", part, exc)
+        return None
+
+
+def sound_switch(app) -> Feedback | None:
+    """The plugin whose tones the menu's Sound item turns on and off, if the table has a buzzer."""
+    return next((p for p in app.plugins if isinstance(p, Feedback) and p.has_sound), None)
