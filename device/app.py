@@ -102,6 +102,9 @@ class Companion:
         self.mode = GameSelect()
         self.plugins: list[Plugin] = []
         self.display_level = "normal"          # normal | dim | off: the loop sets the contrast
+        self.brightness: int | None = None     # contrast chosen by staff over the config's
+        self.last_input = clock()              # last tap or press: idle timers count from it
+        self.staff_only: frozenset[str] = frozenset()   # global menu items kept for staff cards
         self.input_no: int | None = None       # the simulator's input line, journaled with ops
 
     # ---- text -----------------------------------------------------------------
@@ -115,6 +118,8 @@ class Companion:
     # ---- inputs ---------------------------------------------------------------
 
     def handle(self, event: Input) -> None:
+        if isinstance(event, (Placed, ButtonPressed, ButtonHeld)):
+            self.last_input = self.clock()
         if any(plugin.on_input(self, event) for plugin in self.plugins):
             return                              # e.g. the first press after sleep only wakes
         if isinstance(event, Tick):

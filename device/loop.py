@@ -30,7 +30,8 @@ class VirtualClock:
 class Frames:
     """Renders the app's screen and sends it to the displays only when it changed.
 
-    The app's `display_level` (normal, dim, off) becomes the panels' contrast. A display
+    The app's `display_level` (normal, dim, off) becomes the panels' contrast, and its
+    `brightness`, when staff chose one, replaces the configured normal contrast. A display
     fault never stops the game; `on_first` runs once the first frame is out (systemd READY).
     """
 
@@ -41,10 +42,11 @@ class Frames:
         self.on_first = on_first
         self.last: Screen | None = None
         self.level = "normal"
+        self.brightness: int | None = None
         self.count = 0
 
     def update(self, app) -> bool:
-        self._set_level(app.display_level)
+        self._set_level(app.display_level, app.brightness)
         screen = app.screen()
         if screen == self.last:
             return False
@@ -62,13 +64,15 @@ class Frames:
             self.on_first()
         return True
 
-    def _set_level(self, level: str) -> None:
-        if level == self.level:
+    def _set_level(self, level: str, brightness: int | None) -> None:
+        if (level, brightness) == (self.level, self.brightness):
             return
-        self.level = level
+        self.level, self.brightness = level, brightness
         for display in self.displays:
             try:
-                if hasattr(display, "dim"):
+                if level == "normal" and brightness is not None:
+                    display.contrast(brightness)
+                elif hasattr(display, "dim"):
                     display.dim(level != "normal")
             except Exception as exc:
                 log.error("display contrast failed: %s", exc)

@@ -16,6 +16,11 @@ def render(screen: Screen) -> Image.Image:
     image = Image.new("1", SIZE, 0)
     if screen.blank:
         return image
+    if screen.drift is not None:       # no header bar: nothing may stay lit in one place
+        x, y = screen.drift
+        for row, line in enumerate(screen.lines[:BODY_LINES]):
+            draw_text(image, x, y + row * LINE_PITCH, line)
+        return image
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, SIZE[0] - 1, HEADER_HEIGHT - 1), fill=1)
     draw_text(image, 1, 1, fit_header(screen.header, screen.header_right), fill=0)

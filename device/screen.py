@@ -18,6 +18,7 @@ class Screen:
     lines: tuple[str, ...] = ()
     highlight: int | None = None      # body line drawn inverted (a menu's selection)
     blank: bool = False               # screensaver off / night
+    drift: tuple[int, int] | None = None   # screensaver: only the lines, at this pixel (x, y)
 
     def text(self) -> str:
         """A plain-text form, for logs, tests and the non-terminal preview."""
