@@ -249,22 +249,26 @@ class GameOver(Mode):
     def __init__(self) -> None:
         self.top = 0
 
-    def screen(self, app) -> Screen:
+    def body(self, app) -> list[str]:
+        """The headline, then one line a player: winners first."""
         spec, state = app.session.spec, app.session.state
         result = spec.result(state)
         rows = ranking(spec.id, spec.tally(state), result.winners)
-        lines = [app.t("ui.rank_line", rank=n, name=name, score="-" if score is None else score)
-                 for n, (name, score, _) in enumerate(rows, 1)]
-        headline = wrap(app.t(result.headline))
-        body = headline[:1] + lines
-        return Screen(app.t("ui.game_over"), app.t(header_name(spec)),
-                      tuple(body[self.top:self.top + BODY_LINES]))
+        unscored = {True: app.t("ui.out"), False: "-"}      # L'Auberge: no scores, only who is out
+        lines = [app.t("ui.rank_line", rank=n, name=name,
+                       score=unscored[out] if score is None else score)
+                 for n, (name, score, out) in enumerate(rows, 1)]
+        return wrap(app.t(result.headline)) + lines
+
+    def screen(self, app) -> Screen:
+        body = self.body(app)[self.top:self.top + BODY_LINES]
+        return Screen(app.t("ui.game_over"), app.t(header_name(app.session.spec)), tuple(body))
 
     def button(self, app, name: str, held: bool) -> None:
         if held and name == "back":
             ask_undo(app, self)
         elif name == "down":
-            self.top += 1
+            self.top = min(self.top + 1, max(0, len(self.body(app)) - BODY_LINES))
         elif name == "up":
             self.top = max(0, self.top - 1)
         elif name == "select":
