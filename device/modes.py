@@ -4,7 +4,7 @@ from __future__ import annotations
 from engine.core.text import msg
 
 from .menu import Menu
-from .screen import Screen
+from .screen import BODY_LINES, Screen, wrap
 
 
 class Mode:
@@ -35,7 +35,7 @@ class MenuMode(Mode):
         return app.t(self.title_key), ""
 
     def screen(self, app) -> Screen:
-        top = [self.prompt] if self.prompt else []
+        top = wrap(self.prompt)[:BODY_LINES - 1] if self.prompt else []
         rows, highlight = self.menu.window(4 - len(top))
         left, right = self.header(app)
         return Screen(left, right, tuple(top + rows), None if highlight is None else highlight + len(top))

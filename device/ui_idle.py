@@ -53,7 +53,7 @@ class OfferGame(MenuMode):
 
     def screen(self, app):
         self.menu.items[-1] = ("cancel", app.t("ui.cancel"))
-        self.prompt = app.t("ui.offer", deck=self.deck).replace("\n", " ")
+        self.prompt = app.t("ui.offer", deck=self.deck)
         return super().screen(app)
 
     def take(self, app, key: str) -> None:
