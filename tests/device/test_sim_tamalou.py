@@ -1,0 +1,83 @@
+"""A whole game of Tamalou through `tabletop run --sim`: menus, taps, buttons."""
+from __future__ import annotations
+
+from .simrun import sim, status
+
+SETUP = """
+press up
+press up
+press select
+press select
+press down
+press select
+press down
+press select
+press select
+"""
+# Game select: Tamalou (UP wraps round); house rules as they are; 3 players; P2 starts;
+# "Shuffle, deal 4 each".
+
+PLAY = """
+tap 7C
+wait 2
+press select
+press down
+press select
+tap 9H
+wait 2
+press select
+wait 2
+press down
+press select
+tap KS
+wait 2
+tap KH
+press down
+press select
+wait 2
+press down
+press down
+press select
+wait 2
+press select
+press select
+tap 4C
+wait 2
+press select
+press down
+press select
+tap 5H
+wait 4
+tap AH
+tap 2C
+tap KD
+tap 2D
+press select
+wait 2
+tap 3S
+tap 4D
+tap 6C
+press select
+wait 2
+tap 10H
+tap QS
+tap KC
+tap AS
+press select
+wait 4
+"""
+# Opening discard 7C. P2 draws and plays 9H (look at an opponent card); P3 takes the
+# discard and gives up KS; P2 snaps KH on KS; P1 calls Tamalou. Last turns: P2 keeps a
+# card and discards 4C, P3 plays 5H. Reveal: P1 A+2+K(red)+2 = 5, P2 3+4+6 = 13,
+# P3 10+Q+K(black)+A = 36: the caller has 5 or less and the lowest, so P1 wins.
+
+
+def test_full_game_through_the_menus(tmp_path, monkeypatch, capsys):
+    assert sim(tmp_path, SETUP + PLAY, monkeypatch=monkeypatch, capsys=capsys) == 0
+    result = status(tmp_path, capsys)
+    assert result["game"] == "tamalou"
+    assert result["over"] is True
+    assert result["winners"] == ["P1"]
+    assert {p["name"]: p["score"] for p in result["players"]} == {"P1": 5, "P2": 13, "P3": 36}
+    assert result["details"]["caller"] == "P1"
+    assert result["details"]["counts"] == {"P1": 4, "P2": 3, "P3": 4}
