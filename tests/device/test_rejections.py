@@ -17,7 +17,8 @@ from engine import Rejected
 from .table import Table
 
 PALOURDE = ("palourde", "Ann,Bob,Cy")
-# The device answers these itself, before the engine: a tag of no deck, a tap on the result.
+# The device answers these itself, before the engine: a tag of no deck or of another deck of
+# the game, a tap on the result.
 DEVICE_ANSWERS = {"E_UNKNOWN_CARD", "E_WRONG_DECK", "E_GAME_OVER"}
 
 
