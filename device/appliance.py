@@ -18,7 +18,7 @@ from hardware.errors import DisplayError
 from hardware.presence import Presence
 from hardware.reader_loop import ReaderLoop
 
-from .inputs import PartStatus
+from .inputs import PartStatus, Tick
 from .loop import Frames, run_forever
 from .pins import button_claims
 from .render import render
@@ -49,20 +49,21 @@ class Unavailable:
 
 def open_reader(config):
     """The configured reader; it is opened (and reopened) by its first poll."""
+    return Unavailable("not opened yet", lambda: open_reader_now(config))
+
+
+def open_reader_now(config):
+    """The configured reader, opened at once (`tabletop doctor` polls it once)."""
     r = config.reader
-
-    def opener():
-        if r.kind == "pn532":
-            from hardware.pn532 import open_pn532
-            return open_pn532(r.serial_port, baudrate=r.baudrate)
-        if r.kind == "mfrc522":
-            from hardware.mfrc522_backend import open_mfrc522
-            return open_mfrc522(r.spi_bus, r.spi_device, reset_pin=r.reset_pin or 25)
-        from hardware.rc522 import open_rc522
-        return open_rc522(r.spi_bus, r.spi_device, reset_pin=r.reset_pin, irq_pin=r.irq_pin,
-                          gain=r.antenna_gain)
-
-    return Unavailable("not opened yet", opener)
+    if r.kind == "pn532":
+        from hardware.pn532 import open_pn532
+        return open_pn532(r.serial_port, baudrate=r.baudrate)
+    if r.kind == "mfrc522":
+        from hardware.mfrc522_backend import open_mfrc522
+        return open_mfrc522(r.spi_bus, r.spi_device, reset_pin=r.reset_pin or 25)
+    from hardware.rc522 import open_rc522
+    return open_rc522(r.spi_bus, r.spi_device, reset_pin=r.reset_pin, irq_pin=r.irq_pin,
+                      gain=r.antenna_gain)
 
 
 def open_panel(config):
@@ -95,8 +96,13 @@ def paused_frame(app) -> object:
 def run_appliance(app, config) -> int:
     inputs: queue.Queue = queue.Queue()
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
+
+    def stop_now(*_) -> None:
+        stop.set()
+        inputs.put(Tick())             # wakes the loop now, not at its next timeout
+
+    signal.signal(signal.SIGTERM, stop_now)
+    signal.signal(signal.SIGINT, stop_now)
     r = config.reader
     reader_loop = ReaderLoop(open_reader(config), inputs.put, rate_hz=r.poll_hz,
                              presence=Presence(misses=r.miss_limit, debounce_ms=r.debounce_ms))
