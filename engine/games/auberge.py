@@ -20,7 +20,7 @@ from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTE
 from ..core.registry import register
 from ..core.spec import GameConfig, GameSpec
 from ..core.text import Msg, add_catalog, msg
-from ..text import en_auberge
+from ..text import en_auberge, fr_auberge
 from . import pirates
 from .auberge_prompts import hint, invariants, prompt, result, tally
 from .auberge_state import (ACCUSE_TAPS, ACTIONS, ALLOWED, ATTACK_CARD, CHALLENGE_CARD, HAND_DEALT,
@@ -250,6 +250,7 @@ def play(state: State, event):
 
 
 add_catalog("en", en_auberge.TEXT)
+add_catalog("fr", fr_auberge.TEXT)
 
 SPEC = register(GameSpec(
     id="auberge", title="L'Auberge des pirates", deck=pirates.DECK_FAMILY,

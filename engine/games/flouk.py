@@ -18,7 +18,7 @@ from ..core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CAR
 from ..core.registry import register
 from ..core.spec import GameConfig, GameSpec
 from ..core.text import add_catalog, msg
-from ..text import en_flouk
+from ..text import en_flouk, fr_flouk
 from . import flouk_effects as E
 from . import flouk_resolve as R
 from . import flouk_scoring as F
@@ -174,6 +174,7 @@ def play(state: State, event):
 
 
 add_catalog("en", en_flouk.TEXT)
+add_catalog("fr", fr_flouk.TEXT)
 
 SPEC = register(GameSpec(
     id="flouk", title="Flouk", deck="flouk", min_players=3, max_players=5,

@@ -19,7 +19,7 @@ from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTE
 from ..core.registry import register
 from ..core.spec import GameConfig, GameSpec, card_ids, kind_of
 from ..core.text import add_catalog, msg
-from ..text import en_palourde
+from ..text import en_palourde, fr_palourde
 
 # §1.1 Components: (kind, copies). The Beach is every kind but basket and golden_clam.
 BEACH_KINDS = (("clam", 20), ("rake", 4), ("crab", 4), ("shrimp", 4), ("bird", 4), ("beach", 6),
@@ -405,6 +405,7 @@ def invariants(state: State) -> list[str]:
 
 
 add_catalog("en", en_palourde.TEXT)
+add_catalog("fr", fr_palourde.TEXT)
 
 SPEC = register(GameSpec(
     id="palourde", title="Palourde", deck="palourde", min_players=2, max_players=5,

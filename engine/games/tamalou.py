@@ -21,9 +21,9 @@ from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTE
 from ..core.registry import register
 from ..core.spec import GameConfig, GameSpec, kind_of
 from ..core.text import add_catalog, msg
-from ..text import en_tamalou
+from ..text import en_tamalou, fr_tamalou
 from .tamalou_prompts import hint, prompt, reminder, result, round_headline, tally
-from .tamalou_scoring import match_over, round_winners, snap_matches
+from .tamalou_scoring import label, match_over, round_winners, snap_matches
 from .tamalou_state import (ALLOWED, CALL, COMPONENTS, DEAL, DECK_SIZE, DRAWN, GIVE_UP, HAND,
                             HOLDING, JOKERS, KEEP, MISMATCH, OPENING, OPTIONS, OVER, PENALTY_WHO,
                             PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, can_draw, count_of,
@@ -54,7 +54,7 @@ def initial(config: GameConfig) -> State:
 def open_discard(state: State, card: str):
     """§4.2 step 3: the opening discard's power never applies (AMB-TA8)."""
     state = replace(state, phase=TURN, discard=(card,), pile=state.pile - 1, current=state.first)
-    return state, (msg("tm.opening", card=card),)
+    return state, (msg("tm.opening", card=label(card)),)
 
 
 # ---- the turn (§4.4) -----------------------------------------------------------
@@ -112,7 +112,7 @@ def give_up(state: State, card: str):
     if problem:
         return problem
     state = replace(state, discard=state.discard[:-1] + (card,))
-    return end_turn(state, (msg("tm.discarded", card=card),))
+    return end_turn(state, (msg("tm.discarded", card=label(card)),))
 
 
 def choose_drawn(state: State, key: str):
@@ -128,7 +128,7 @@ def keep(state: State, card: str):
     problem = check_discardable(state, card)
     if problem:
         return problem
-    return end_turn(push(state, card), (msg("tm.discarded", card=card),))
+    return end_turn(push(state, card), (msg("tm.discarded", card=label(card)),))
 
 
 def play_drawn(state: State, card: str):
@@ -139,7 +139,7 @@ def play_drawn(state: State, card: str):
     state = push(state, card)
     kind = usable_power(state, card)
     if kind is None:
-        return end_turn(state, (msg("tm.no_effect", card=card),))
+        return end_turn(state, (msg("tm.no_effect", card=label(card)),))
     return replace(state, phase=POWER, played=card, target=None), ()
 
 
@@ -332,6 +332,7 @@ def invariants(state: State) -> list[str]:
 
 
 add_catalog("en", en_tamalou.TEXT)
+add_catalog("fr", fr_tamalou.TEXT)
 
 SPEC = register(GameSpec(
     id="tamalou", title="Tamalou", deck="tamalou", min_players=2, max_players=6,

@@ -9,7 +9,7 @@ from ..core import seats as S
 from ..core.options import option
 from ..core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ..core.text import msg
-from .tamalou_scoring import LOOK_AND_SWAP, lowest, points, round_winners
+from .tamalou_scoring import LOOK_AND_SWAP, label, lowest, points, round_winners
 from .tamalou_state import (CALL, DEAL, DRAWN, GIVE_UP, KEEP, MISMATCH, OPENING, OVER, PENALTY_WHO,
                             PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, count_of, drawn_actions,
                             holders, last_round, match_mode, round_scores, swap_targets, top,
@@ -23,7 +23,7 @@ def players(seats: tuple[str, ...]) -> tuple[Option, ...]:
 def turn_prompt(state: State) -> Prompt:
     p = state.current
     key = "tm.prompt.last_turn" if last_round(state) else "tm.prompt.turn"
-    text = msg(key, name=p, top=top(state))
+    text = msg(key, name=p, top=label(top(state) or ""))
     options = tuple(Option(k, msg(f"tm.action.{k}")) for k in turn_actions(state))
     return Prompt("turn", text, options)
 
@@ -33,7 +33,7 @@ def power_prompt(state: State) -> Prompt:
     kind = usable_power(state, state.played)
     if kind == LOOK_AND_SWAP:
         kind = f"{kind}_{option(state.options, 'black_king_swap')}"
-    return Prompt("power", msg(f"tm.power.{kind}", card=state.played), players(swap_targets(state)))
+    return Prompt("power", msg(f"tm.power.{kind}", card=label(state.played)), players(swap_targets(state)))
 
 
 def reveal_prompt(state: State) -> Prompt:
@@ -51,7 +51,7 @@ PROMPTS = {
     KEEP: lambda s: Prompt("keep", msg("tm.prompt.keep", name=s.current)),
     PLAYED: lambda s: Prompt("play", msg("tm.prompt.play", name=s.current)),
     POWER: power_prompt,
-    SNAP_WHO: lambda s: Prompt("snap", msg("tm.prompt.snap", card=s.snapped), players(holders(s))),
+    SNAP_WHO: lambda s: Prompt("snap", msg("tm.prompt.snap", card=label(s.snapped)), players(holders(s))),
     PENALTY_WHO: lambda s: Prompt("penalty", msg("tm.prompt.penalty"), players(s.seats)),
     CALL: lambda s: Prompt("call", msg("tm.prompt.call", name=s.current),
                            (Option("no", msg("tm.no")), Option("yes", msg("tm.yes")))),

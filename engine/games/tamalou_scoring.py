@@ -5,6 +5,8 @@ only the id; the winner rules read only the revealed scores and who called.
 """
 from __future__ import annotations
 
+from ..core.text import Msg, msg
+
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
 BLACK = ("S", "C")
@@ -19,6 +21,14 @@ POWERS = {"7": LOOK_OWN, "8": LOOK_OWN, "9": LOOK_OPPONENT, "10": LOOK_OPPONENT,
 
 def rank_of(card: str) -> str:
     return card[:-1]
+
+
+def label(card: str) -> Msg:
+    """A card's name on screen, from its rank and suit: `KS`, or "Roi de pique" in French."""
+    rank, suit = rank_of(card), card[-1:]
+    if rank in RANKS and suit in SUITS:
+        return msg("tm.card", rank=msg(f"tm.rank.{rank}"), suit=msg(f"tm.suit.{suit}"))
+    return msg("core.name", name=card)
 
 
 def is_black(card: str) -> bool:

@@ -20,7 +20,7 @@ from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY
 from ..core.registry import register
 from ..core.spec import GameConfig, GameSpec
 from ..core.text import Msg, add_catalog, msg
-from ..text import en_tribord
+from ..text import en_tribord, fr_tribord
 from . import pirates
 from .pirates import DECK, DECK_SIZE, has_pair, pairs_with, values
 
@@ -317,6 +317,7 @@ def invariants(state: State) -> list[str]:
 
 
 add_catalog("en", en_tribord.TEXT)
+add_catalog("fr", fr_tribord.TEXT)
 
 SPEC = register(GameSpec(
     id="tribord", title="A tribord!", deck=pirates.DECK_FAMILY,

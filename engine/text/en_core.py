@@ -19,4 +19,9 @@ TEXT = {
     "deck.pirates": "Pirates",
     "deck.tamalou": "Tamalou",
     "deck.flouk": "Flouk",
+    "game.palourde": "Palourde",
+    "game.auberge": "L'Auberge des pirates",
+    "game.tribord": "A tribord!",
+    "game.tamalou": "Tamalou",
+    "game.flouk": "Flouk",
 }

@@ -1,6 +1,12 @@
 """English texts of Tamalou (RULES.md §4). Lines of at most 21 characters."""
 
 TEXT = {
+    # cards: the id itself (`KS`), built from its rank and suit so other languages can name them
+    "tm.card": "{rank}{suit}",
+    "tm.rank.A": "A", "tm.rank.2": "2", "tm.rank.3": "3", "tm.rank.4": "4", "tm.rank.5": "5",
+    "tm.rank.6": "6", "tm.rank.7": "7", "tm.rank.8": "8", "tm.rank.9": "9", "tm.rank.10": "10",
+    "tm.rank.J": "J", "tm.rank.Q": "Q", "tm.rank.K": "K",
+    "tm.suit.S": "S", "tm.suit.H": "H", "tm.suit.D": "D", "tm.suit.C": "C",
     # prompts
     "tm.prompt.opening": "Turn the top pile\ncard onto the\ndiscard: tap it\n{name} starts",
     "tm.prompt.turn": "{name}: your turn\nTop card: {top}",
