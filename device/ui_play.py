@@ -15,7 +15,7 @@ from .feedback import sound_switch
 from .game_view import badge, header_name, ranking
 from .menu import Menu
 from .modes import MenuMode, Mode
-from .screen import BODY_LINES, Screen, fit, wrap
+from .screen import BODY_LINES, COLUMNS, Screen, fit, wrap
 from .setup import option_line
 
 CONFIRM_KEY = "__confirm__"
@@ -28,14 +28,29 @@ def header(app) -> tuple[str, str]:
     return app.t(header_name(spec)), app.t(right) if right else ""
 
 
-def scores_line(app) -> str:
-    """`Ann 4  Bob 2  Cy 0`, names shortened until it fits one line."""
+def scores_lines(app, room: int) -> list[str]:
+    """`Ann 4  Bob 2  Cy 0` in at most `room` lines: the fewest lines, names shortened to get there."""
     players = [p for p in app.session.spec.tally(app.session.state).players if p.score is not None]
-    for width in (8, 5, 3, 2):
-        line = "  ".join(app.t("ui.score_line", name=p.name[:width], score=p.score) for p in players)
-        if len(line) <= 21:
-            return line
-    return fit(line)
+    if not players or room < 1:
+        return []
+    for rows in range(1, room + 1):
+        for width in (8, 5, 3, 2):
+            lines = pack([app.t("ui.score_line", name=p.name[:width], score=p.score)
+                          for p in players])
+            if len(lines) <= rows:
+                return lines
+    return lines[:room - 1] + [fit(lines[room - 1] + " …")]     # DOWN shows them all
+
+
+def pack(entries: list[str]) -> list[str]:
+    """Entries two spaces apart, as many to a line as fit."""
+    lines: list[str] = []
+    for entry in entries:
+        if lines and len(lines[-1]) + 2 + len(entry) <= COLUMNS:
+            lines[-1] += "  " + entry
+        else:
+            lines.append(entry)
+    return lines
 
 
 def event_text(app, event: Event) -> str:
@@ -90,9 +105,8 @@ class Playing(Mode):
             rows, highlight = self.menu.window(BODY_LINES - len(top))
             return Screen(left, right, tuple(top + rows), len(top) + highlight)
         lines = text[:BODY_LINES]
-        if len(lines) < BODY_LINES:
-            lines.append(scores_line(app))          # DOWN shows them all, where no room is left
         note = spec.reminder(state) if spec.reminder else None
+        lines += scores_lines(app, BODY_LINES - len(lines) - (note is not None))
         if note is not None:
             lines = lines[:BODY_LINES - 1] + [app.t(note)]
         return Screen(left, right, tuple(lines))

@@ -54,3 +54,11 @@ def test_a_number_prompt_takes_up_and_down(tmp_path):
         table.app.play(event)
     table.run("wait 9\npress up\npress up\npress down")
     assert table.screen.lines == ("P1: base pop 2", "Apply your Decree:", "UP/DOWN = 3", "SELECT")
+
+
+def test_many_players_share_the_free_lines(tmp_path):
+    table = Table(tmp_path).start("palourde", "Anne,Bobby,Cyril,Dee,Eve")
+    assert table.screen.lines == ("Anne: flip 2 cards", "Anne 0  Bobby 0", "Cyril 0  Dee 0  Eve 0")
+    table = Table(tmp_path / "tribord").start("tribord", "P1,P2,P3,P4,P5,P6,P7", "P1")
+    table.run("tap 1\ntap 2#1\nwait 2\npress select")
+    assert table.screen.lines[3] == "P1 9  P2 9  P3 9 …"
