@@ -26,6 +26,7 @@ Parts
     sim.SimReader, sim.SimButtons       simulated reader and buttons
     sim_display.FrameDisplay            last frame, PNG files
     sim_display.TerminalDisplay         half-block picture on a terminal
+    fake_rc522.FakeMFRC522              a register-level chip for tests and the bench
 
 Wiring, in the device::
 

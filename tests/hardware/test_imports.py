@@ -36,11 +36,11 @@ def test_parts_satisfy_the_interfaces(tmp_path):
 
     from hardware import Display, TagReader
     from hardware.display import OledDisplay
+    from hardware.fake_rc522 import FakeMFRC522
     from hardware.pn532 import PN532UART
     from hardware.rc522 import RC522
     from hardware.sim import SimReader
     from hardware.sim_display import FrameDisplay, TerminalDisplay
-    from tests.hardware.fakes.mfrc522_chip import FakeMFRC522
     from tests.hardware.fakes.oled_bus import RecordingSerial
 
     for reader in (RC522(FakeMFRC522()), PN532UART(io.BytesIO()), SimReader()):

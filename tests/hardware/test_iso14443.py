@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 
 from hardware import iso14443
-from tests.hardware.fakes.mfrc522_chip import crc_a as bitwise_crc_a
+from hardware.fake_rc522 import crc_a as bitwise_crc_a
 
 
 def test_crc_a_matches_the_annex_b_vectors():

@@ -13,9 +13,9 @@ import sys
 import pytest
 
 from hardware.errors import ReaderError
+from hardware.fake_rc522 import FakeCard, FakeMFRC522
 from hardware.mfrc522_backend import load_mfrc522, open_mfrc522
 from hardware.mfrc522_peer import run_read_loop
-from tests.hardware.fakes.mfrc522_chip import FakeCard, FakeMFRC522
 from tests.hardware.fakes.rpi_modules import fake_modules
 
 needs_package = pytest.mark.skipif(

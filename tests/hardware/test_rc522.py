@@ -8,8 +8,8 @@ import pytest
 
 from hardware import rc522
 from hardware.errors import ReaderError
+from hardware.fake_rc522 import FakeCard, FakeMFRC522
 from hardware.rc522 import RC522, open_rc522
-from tests.hardware.fakes.mfrc522_chip import FakeCard, FakeMFRC522
 from tests.hardware.fakes.rpi_modules import FakeSpiDev
 
 CLASSIC = "04A22B91"

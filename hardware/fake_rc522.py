@@ -1,5 +1,8 @@
 """A register-level MFRC522 with ISO/IEC 14443-3 type A cards in its field.
 
+The tests drive the RC522 driver and the `mfrc522` package against it, and
+`tabletop bench` runs both read loops on it, so it ships with the package.
+
 Written from the NXP datasheet and the ISO state machine, independently of
 `hardware.rc522` (own register map, own bitwise CRC_A), so a driver that
 misreads the datasheet fails here. It is the SPI object too: `xfer2` speaks
