@@ -99,6 +99,7 @@ class Companion:
         self.deck: str | None = None
         self.overlay: Overlay | None = None
         self.faults: dict[str, Msg] = {}
+        self.notice: Msg | None = None         # header note until the next tap or press
         self.mode = GameSelect()
         self.plugins: list[Plugin] = []
         self.display_level = "normal"          # normal | dim | off: the loop sets the contrast
@@ -125,11 +126,13 @@ class Companion:
         if isinstance(event, Tick):
             self.tick()
         elif isinstance(event, (ButtonPressed, ButtonHeld)):
+            self.notice = None
             if self.overlay is not None:       # a button only turns the message's page
                 self.overlay = self.overlay.turn(self.clock() + self.overlay.seconds)
                 return
             self.mode.button(self, event.name.lower(), isinstance(event, ButtonHeld))
         elif isinstance(event, Placed):
+            self.notice = None
             self.mode.tap(self, event.uid, self.registry.lookup(event.uid))
         elif isinstance(event, ReaderOffline):
             self.part_status(PartStatus("reader", False, event.reason))
@@ -139,6 +142,8 @@ class Companion:
             self.part_status(event)
 
     def tick(self) -> None:
+        if "disk" in self.faults:              # the disk may have room again: write what waits
+            self._disk(self.store.flush())
         while self.overlay is not None and self.clock() >= self.overlay.until:
             self.overlay = self.overlay.turn(self.overlay.until + self.overlay.seconds)
         for plugin in self.plugins:
@@ -167,6 +172,8 @@ class Companion:
         if self.faults:
             fault = next(iter(self.faults.values()))
             screen = Screen(screen.header, self.t(fault), screen.lines, screen.highlight)
+        elif self.notice is not None:
+            screen = Screen(screen.header, self.t(self.notice), screen.lines, screen.highlight)
         for plugin in self.plugins:
             screen = plugin.screen(self, screen)
         return screen
@@ -184,12 +191,17 @@ class Companion:
     def start_game(self, session: Session, deck: str | None) -> None:
         from .ui_play import Playing
         self.session, self.deck = session, deck
-        error = self.store.start(session, deck, self.wall_clock())
+        error = self.store.start(session, deck, self.wall_clock(), self.input_no)
         self._disk(error)
         self.set_mode(Playing())
 
     def resume_game(self) -> None:
-        """Pick up the unfinished game in the state dir, if any; report what could not be."""
+        """Pick up the unfinished game in the state dir, if any; report what could not be.
+
+        The table is left as it was right after the last saved input: same mode, the same
+        message over it, so whatever comes next does what it would have done. Only the
+        header says the game was resumed (or lost an unsaved last entry), until the next input.
+        """
         from .ui_play import Playing, GameOver
         resumed, problem = self.store.resume()
         if problem:
@@ -200,7 +212,8 @@ class Companion:
         self.session, self.deck = resumed.session, resumed.deck
         spec, state = resumed.session.spec, resumed.session.state
         self.set_mode(GameOver() if spec.result(state) is not None else Playing())
-        self.show(msg("ui.torn") if resumed.torn else msg("ui.resumed"))
+        self.show(*resumed.effects)
+        self.notice = msg("ui.torn") if resumed.torn else msg("ui.resumed")
 
     def play(self, event) -> None:
         """Send an event to the engine; journal it if accepted; show what it says."""
@@ -211,15 +224,16 @@ class Companion:
 
     def _after(self, outcome, kind: str, event) -> None:
         from .ui_play import GameOver, Playing
+        if isinstance(outcome, Accepted):      # on disk before anything acknowledges it
+            self._disk(self.store.record(kind, event, self.session.state, self.input_no))
         for plugin in self.plugins:
             plugin.on_outcome(self, outcome)
         if isinstance(outcome, (Rejected, Info)):
             self.show(outcome.msg)
             return
-        assert isinstance(outcome, Accepted)
-        self._disk(self.store.record(kind, event, self.session.state, self.input_no))
         over = self.session.spec.result(self.session.state) is not None
         self.set_mode(GameOver() if over else Playing())
+        self.overlay = None                    # an older message never hangs over a new event
         self.show(*outcome.effects)
 
     def _disk(self, error: str | None) -> None:
@@ -232,6 +246,6 @@ class Companion:
     def end_game(self, abandoned: bool) -> None:
         from .ui_idle import GameSelect
         if self.session is not None:
-            self.store.finish(self.session, self.deck, abandoned, self.wall_clock())
+            self.store.finish(abandoned, self.wall_clock(), self.input_no)
         self.session, self.deck = None, None
         self.set_mode(GameSelect())

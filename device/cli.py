@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine.core.script import ScriptError
 
-from . import cli_cards, cli_config, cli_deck
+from . import cli_cards, cli_config, cli_deck, cli_history
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_config.add_commands(commands)
     cli_deck.add_commands(commands)
     cli_cards.add_commands(commands)
+    cli_history.add_commands(commands)
     return parser
 
 

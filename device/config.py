@@ -252,6 +252,15 @@ class KioskConfig:
 
 
 @dataclass(frozen=True)
+class HistoryConfig:
+    """[history]: finished and abandoned games kept in the state dir."""
+
+    keep_journals: int = _key(200, "archived game journals kept (the oldest go first); the "
+                              "history database keeps every finished game",
+                              _int(1, 100000, "a count of games"))
+
+
+@dataclass(frozen=True)
 class FeedbackConfig:
     """[feedback]: an optional buzzer and RGB LED; all off unless a pin is given."""
 
@@ -273,6 +282,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     kiosk: KioskConfig = field(default_factory=KioskConfig)
+    history: HistoryConfig = field(default_factory=HistoryConfig)
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
     language: str | None = _key(None, 'screen language: en, fr or "auto" (from the system locale)',
                                 _language, example="auto")
@@ -282,6 +292,7 @@ class Config:
 
 SECTIONS: dict[str, type] = {"reader": ReaderConfig, "display": DisplayConfig,
                              "buttons": ButtonsConfig, "kiosk": KioskConfig,
+                             "history": HistoryConfig,
                              "feedback": FeedbackConfig}
 _TOP_KEYS = ("language", "state_dir")
 

@@ -79,10 +79,11 @@ class Frames:
 
 
 def run_sim(app, lines: Iterable[str], clock: VirtualClock, frames: Frames,
-            field: SimReaderField, complain: Callable[[str], None]) -> None:
-    """Drive the app from simulator lines; line numbers are journaled as input numbers."""
+            field: SimReaderField, complain: Callable[[str], None], first: int = 1) -> None:
+    """Drive the app from simulator lines; line numbers (from `first`) are journaled as input
+    numbers."""
     frames.update(app)
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(lines, first):
         app.input_no = number
         try:
             actions = field.parse(line)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -21,9 +22,12 @@ from .app import Companion
 from .cards import game_data
 from .config import ConfigError, load_config
 from .feedback import open_feedback
+from .history import keep_history
+from .journal import last_input
 from .loop import Frames, VirtualClock, run_sim
 from .paths import default_state_dir
 from .sim_input import SimReaderField
+from .status import latest_journal
 from .store import GameStore
 
 log = logging.getLogger(__name__)
@@ -57,7 +61,9 @@ def run_command(args) -> int:
         print("No table hardware found: running on simulated hardware in the terminal.")
     registry = open_registry(state_dir, sim)
     clock = VirtualClock() if sim else time.monotonic
-    app = Companion(registry=registry, store=GameStore(state_dir), clock=clock,
+    store = GameStore(state_dir, config.history.keep_journals)
+    keep_history(store)
+    app = Companion(registry=registry, store=store, clock=clock,
                     wall_clock=wall_clock, language=config.language or "en")
     if args.game:
         problem = start_from_flags(app, args)
@@ -133,6 +139,25 @@ def run_simulated(app: Companion, clock: VirtualClock, args, config) -> int:
     frames = Frames(*displays)
     if sys.stdin.isatty():
         print(TYPING_HELP)
-    run_sim(app, sys.stdin, clock, frames, field, lambda text: print(text, file=sys.stderr))
+    first = first_input(app.store.dir)
+    run_sim(app, acknowledged(sys.stdin, first), clock, frames, field,
+            lambda text: print(text, file=sys.stderr), first)
     app.store.close()
     return 0
+
+
+def first_input(state_dir: Path) -> int:
+    """Input numbers go on from the state dir's latest journal, so a simulator restarted with
+    the rest of its input journals the numbers the uninterrupted run would have."""
+    latest = latest_journal(state_dir)
+    return (last_input(latest) if latest else 0) + 1
+
+
+def acknowledged(lines, first: int):
+    """The lines; with TABLETOP_SIM_ACK=1, `ack N` on standard error once line N is handled,
+    so a test driving the process knows where it is without waiting on the clock."""
+    ack = os.environ.get("TABLETOP_SIM_ACK") == "1"
+    for number, line in enumerate(lines, first):
+        yield line
+        if ack:
+            print(f"ack {number}", file=sys.stderr, flush=True)

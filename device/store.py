@@ -1,17 +1,20 @@
 """The state dir's games: the running journal, the archive, and what is kept aside.
 
     <state dir>/current.jsonl        the game in progress
-    <state dir>/archive/*.jsonl      finished and abandoned games (retention: newest N)
-    <state dir>/aside/*.jsonl        journals that could not be resumed, kept for a person
+    <state dir>/archive/*.jsonl      finished and abandoned games (retention: the newest N)
+    <state dir>/aside/*              journals (and databases) that could not be used,
+                                     kept for a person: never resumed, never deleted
 """
 from __future__ import annotations
 
 import logging
 import os
 from pathlib import Path
+from typing import Callable
 
 from engine import Session
 from engine.core.session import Op
+from engine.core.text import Msg
 
 from . import journal
 from .journal import Journal, JournalError, Resumed
@@ -21,60 +24,81 @@ log = logging.getLogger(__name__)
 DEFAULT_RETENTION = 200
 
 
+def numbered(folder: Path, tag: str, suffix: str = ".jsonl") -> Path:
+    """The next free `NNNNNN-tag` name in a folder, numbered after everything already there."""
+    folder.mkdir(parents=True, exist_ok=True)
+    numbers = [int(p.name[:6]) for p in folder.iterdir() if p.name[:6].isdigit()]
+    return folder / f"{max(numbers, default=0) + 1:06d}-{tag}{suffix}"
+
+
 class GameStore:
     def __init__(self, state_dir: Path, retention: int = DEFAULT_RETENTION) -> None:
         self.dir = state_dir
         self.retention = retention
         self.journal: Journal | None = None
-        self.on_finished: list = []        # callbacks(path) once a game is archived
+        self.on_finished: list[Callable[[Path], None]] = []   # each gets a finished game's archive
 
     @property
     def current(self) -> Path:
         return self.dir / "current.jsonl"
 
-    def start(self, session: Session, deck: str | None, now: str) -> str | None:
-        """Archive any unfinished game, then open a new journal; the error text if the disk fails."""
+    def start(self, session: Session, deck: str | None, now: str,
+              source: int | None = None) -> str | None:
+        """Put away any unfinished game, then open a new journal; the error text if the disk fails."""
         self.dir.mkdir(parents=True, exist_ok=True)
-        if self.current.exists():
-            self._close()
-            self._move(self.current, "archive", "abandoned")
-        try:
-            self.journal = Journal.create(self.current, journal.header_for(session, deck, now))
-        except OSError as exc:
-            self.journal = None
-            return exc.strerror or str(exc)
-        return None
+        if self.journal is None:
+            self.resume()          # a game left on disk is checked first: damaged ones go aside
+        if self.journal is not None:
+            self.finish(abandoned=True, now=now)
+        self.journal = Journal.create(self.current, journal.header_for(session, deck, now, source))
+        return self.journal.error
 
     def record(self, kind: str, event, state, source: int | None) -> str | None:
+        """Journal one accepted operation; the error text if it is not on disk (it stays pending)."""
         if self.journal is None:
             return "no journal"
         ok = self.journal.append(journal.record_for(Op(kind, event), state, source))
         return None if ok else self.journal.error
 
-    def resume(self) -> tuple[Resumed | None, str | None]:
-        """The unfinished game, or why it was kept aside instead."""
+    def flush(self) -> str | None:
+        """Try again what the disk refused; the error text while it still does."""
+        if self.journal is None or self.journal.flush():
+            return None
+        return self.journal.error
+
+    def resume(self) -> tuple[Resumed | None, Msg | None]:
+        """The unfinished game, or why it was kept aside instead (also logged).
+
+        A game whose end was journaled but not archived yet (power cut in between) is archived now.
+        """
         if not self.current.exists():
             return None, None
         try:
             resumed = journal.resume(self.current)
-        except (JournalError, OSError, KeyError, ValueError) as exc:
-            log.error("cannot resume %s: %s", self.current, exc)
-            self._move(self.current, "aside", "unresumable")
-            return None, str(exc)
+        except JournalError as exc:
+            path = self._move(self.current, "aside", "unresumable")
+            log.error("cannot resume the saved game (%s): kept aside as %s", exc, path)
+            return None, exc.reason
         if resumed.torn:
             log.warning("dropped a torn last line in %s", self.current)
             journal.drop_torn_tail(self.current)
+        if resumed.end is not None:
+            self._archive(resumed.end["result"])
+            return None, None
         self.journal = Journal(self.current)
         return resumed, None
 
-    def finish(self, session: Session, deck: str | None, abandoned: bool, now: str) -> Path | None:
+    def finish(self, abandoned: bool, now: str, source: int | None = None) -> Path | None:
+        """Journal the end, then archive the game; the archived file, if there was one."""
+        if self.journal is None:
+            return None
+        if not self.journal.append(journal.end_record(abandoned, now, source)):
+            log.error("game archived without its last %d lines: %s",
+                      self.journal.unsaved, self.journal.error)
         self._close()
         if not self.current.exists():
             return None
-        path = self._move(self.current, "archive", "abandoned" if abandoned else "finished")
-        for callback in self.on_finished:
-            callback(path)
-        return path
+        return self._archive("abandoned" if abandoned else "finished")
 
     def close(self) -> None:
         """Stop writing (the journal is already on disk line by line)."""
@@ -88,14 +112,17 @@ class GameStore:
             self.journal.close()
             self.journal = None
 
+    def _archive(self, result: str) -> Path:
+        path = self._move(self.current, "archive", result)
+        self._trim(path.parent)
+        if result == "finished":
+            for callback in self.on_finished:
+                callback(path)
+        return path
+
     def _move(self, path: Path, folder: str, tag: str) -> Path:
-        target_dir = self.dir / folder
-        target_dir.mkdir(parents=True, exist_ok=True)
-        numbers = [int(p.name[:6]) for p in target_dir.glob("*.jsonl") if p.name[:6].isdigit()]
-        target = target_dir / f"{max(numbers, default=0) + 1:06d}-{tag}.jsonl"
+        target = numbered(self.dir / folder, tag)
         os.replace(path, target)
-        if folder == "archive":
-            self._trim(target_dir)
         return target
 
     def _trim(self, folder: Path) -> None:

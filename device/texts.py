@@ -33,7 +33,7 @@ TEXT = {
     "ui.out": "out",
     "ui.resumed": "Game resumed",
     "ui.kept_aside": "Saved game kept\naside: {why}",
-    "ui.torn": "Last entry was cut\nshort and dropped",
+    "ui.torn": "Last entry dropped",
     "ui.reader_offline": "Reader offline",
     "ui.display_offline": "Display fault",
     "ui.disk_error": "Not saved!",
@@ -58,6 +58,18 @@ TEXT = {
     "ui.badge.round": "R{round}",
     "ui.paused": "Paused",
     "ui.history_saved": "Game saved to\nhistory",
+    "ui.journal_damaged": "line {line} is damaged",
+    "ui.journal_unreadable": "unreadable ({why})",
+    "ui.journal_not_one": "not a saved game",
+    "ui.journal_unknown_game": "unknown game {game}",
+    "ui.journal_rules": "{game} rules changed (v{saved} to v{now})",
+    "ui.journal_mismatch": "line {line} does not replay",
+    "ui.statistics": "Statistics",
+    "ui.stats_played": "Games played: {n}",
+    "ui.stats_average": "Average: {minutes} min",
+    "ui.stats_wins": "Wins by seat:",
+    "ui.stats_seat": "{seat}:{wins}",
+    "ui.stats_none": "No finished game\nyet",
 }
 
 add_catalog("en", TEXT)

@@ -17,6 +17,7 @@ from .menu import Menu
 from .modes import MenuMode, Mode
 from .screen import BODY_LINES, COLUMNS, Screen, fit, wrap
 from .setup import option_line
+from .ui_stats import Statistics
 
 CONFIRM_KEY = "__confirm__"
 STEPPER = ("plus", "minus")       # option keys of a number set with UP/DOWN (a manual Decree)
@@ -171,7 +172,7 @@ class Scores(Mode):
 
 
 class GlobalMenu(MenuMode):
-    """Hold SELECT: Scores, Undo last, House rules, Sound (with a buzzer), Abort game."""
+    """Hold SELECT: Scores, Undo last, House rules, Sound (with a buzzer), Statistics, Abort game."""
 
     title_key = "ui.menu"
 
@@ -184,6 +185,7 @@ class GlobalMenu(MenuMode):
         switch = sound_switch(app)
         if switch is not None:
             labels["sound"] = "ui.sound_on" if switch.sound_on else "ui.sound_off"
+        labels["stats"] = "ui.statistics"
         labels["abort"] = "ui.abort"
         self.menu.items = [(k, app.t(label)) for k, label in labels.items()]
         return super().screen(app)
@@ -198,6 +200,8 @@ class GlobalMenu(MenuMode):
             app.set_mode(RulesView(self.back_to))
         elif key == "sound":
             sound_switch(app).toggle_sound()
+        elif key == "stats":
+            app.set_mode(Statistics.of(app, self.back_to))
         else:
             app.set_mode(Confirmation(self.back_to, msg("ui.abort_confirm"),
                                       lambda: app.end_game(abandoned=True)))

@@ -1,0 +1,233 @@
+"""The history of finished games, in SQLite (stdlib sqlite3, WAL), beside the journals.
+
+The archived journals stay the source of truth. A game archived as finished is
+added; at start, any finished journal the database misses (a power cut between
+the archive and the insert) is added too; a damaged database is moved aside,
+never deleted, and rebuilt from the archived journals (a game whose journal the
+retention already dropped is then gone from it).
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import logging
+import os
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import journal
+from .journal import JournalError
+from .store import GameStore, numbered
+
+log = logging.getLogger(__name__)
+
+FILE = "history.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id         TEXT PRIMARY KEY,        -- the journal's id
+    game       TEXT NOT NULL,           -- palourde, auberge, ...
+    started    TEXT NOT NULL,           -- ISO 8601 wall clock, from the journal's header
+    ended      TEXT,                    -- from the journal's end line
+    duration_s REAL,
+    options    TEXT NOT NULL,           -- the house rules, one JSON object
+    deck       TEXT,
+    first      TEXT,                    -- who started, when the setup said
+    events     INTEGER NOT NULL,        -- accepted inputs
+    journal    TEXT NOT NULL            -- the archived journal's file name
+);
+CREATE TABLE IF NOT EXISTS players (
+    game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat       INTEGER NOT NULL,        -- 1, 2, ... clockwise, as the game was set up
+    name       TEXT NOT NULL,
+    score      INTEGER,
+    winner     INTEGER NOT NULL,        -- 1 for each winner: a shared win counts for all
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS games_by_game ON games (game, started);
+"""
+
+
+@dataclass(frozen=True)
+class Player:
+    seat: int
+    name: str
+    score: int | None
+    winner: bool
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    game: str
+    started: str
+    ended: str | None
+    duration_s: float | None
+    options: dict
+    deck: str | None
+    first: str | None
+    events: int
+    journal: str
+    players: tuple[Player, ...]
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players if p.winner)
+
+
+@dataclass(frozen=True)
+class Stats:
+    game: str
+    played: int
+    average_s: float | None
+    wins_by_seat: tuple[tuple[int, int], ...]     # (seat, games won from it)
+
+
+def finished_game(path: Path) -> Game | None:
+    """The history entry of an archived journal; None if its game did not finish."""
+    resumed = journal.resume(path)
+    header, session = resumed.header, resumed.session
+    spec, state = session.spec, session.state
+    result = spec.result(state)
+    if result is None:
+        return None
+    players = tuple(Player(seat, line.name, line.score, line.name in result.winners)
+                    for seat, line in enumerate(spec.tally(state).players, 1))
+    ended = resumed.end.get("at") if resumed.end else None
+    return Game(header.get("id") or path.name, spec.id, header["started"], ended,
+                _seconds(header["started"], ended), dict(session.config.options),
+                resumed.deck, session.config.first, len(session.events), path.name, players)
+
+
+def _seconds(start: str, end: str | None) -> float | None:
+    try:
+        return (datetime.datetime.fromisoformat(end) -
+                datetime.datetime.fromisoformat(start)).total_seconds()
+    except (TypeError, ValueError):
+        return None
+
+
+class History:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def close(self) -> None:
+        self.db.close()
+
+    def add(self, path: Path) -> bool:
+        """Add the finished game of an archived journal; False if unfinished or already there."""
+        game = finished_game(path)
+        if game is None:
+            return False
+        with self.db:
+            added = self.db.execute(
+                "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game.id, game.game, game.started, game.ended, game.duration_s,
+                 json.dumps(game.options, sort_keys=True), game.deck, game.first, game.events,
+                 game.journal)).rowcount
+            if added:
+                self.db.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?)",
+                                    [(game.id, p.seat, p.name, p.score, int(p.winner))
+                                     for p in game.players])
+        return bool(added)
+
+    def sync(self, archive: Path) -> int:
+        """Add every finished journal of the archive the database misses; how many were added."""
+        known = {row[0] for row in self.db.execute("SELECT id FROM games")}
+        added = 0
+        for path in sorted(archive.glob("*-finished.jsonl")):
+            try:
+                if (journal.header(path).get("id") or path.name) not in known:
+                    added += self.add(path)
+            except (JournalError, OSError) as exc:
+                log.error("%s left out of the history: %s", path.name, exc)
+        return added
+
+    def games(self, game: str | None = None) -> list[Game]:
+        """Finished games, oldest first; only those of `game` if given."""
+        players: dict[str, list[Player]] = {}
+        for game_id, seat, name, score, winner in self.db.execute(
+                "SELECT game_id, seat, name, score, winner FROM players ORDER BY game_id, seat"):
+            players.setdefault(game_id, []).append(Player(seat, name, score, bool(winner)))
+        rows = self.db.execute(
+            "SELECT id, game, started, ended, duration_s, options, deck, first, events, journal "
+            "FROM games WHERE ?1 IS NULL OR game = ?1 ORDER BY started, journal", (game,))
+        return [Game(*row[:5], json.loads(row[5]), *row[6:], tuple(players.get(row[0], ())))
+                for row in rows]
+
+    def stats(self, game: str | None = None) -> list[Stats]:
+        """Per game: games played, average duration, wins by seat."""
+        wins: dict[str, list[tuple[int, int]]] = {}
+        for name, seat, won in self.db.execute(
+                "SELECT g.game, p.seat, SUM(p.winner) FROM players p JOIN games g ON g.id = p.game_id "
+                "WHERE ?1 IS NULL OR g.game = ?1 GROUP BY g.game, p.seat ORDER BY g.game, p.seat",
+                (game,)):
+            wins.setdefault(name, []).append((seat, won))
+        rows = self.db.execute(
+            "SELECT game, COUNT(*), AVG(duration_s) FROM games WHERE ?1 IS NULL OR game = ?1 "
+            "GROUP BY game ORDER BY game", (game,))
+        return [Stats(name, played, average, tuple(wins.get(name, ())))
+                for name, played, average in rows]
+
+
+def open_history(state_dir: Path) -> History:
+    """The state dir's history, checked and brought up to date with its archive."""
+    path = state_dir / FILE
+    state_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        db = _connect(path)
+    except sqlite3.OperationalError:
+        raise                           # locked or unreadable: not damage, nothing to move
+    except sqlite3.DatabaseError as exc:
+        aside = _put_aside(path, state_dir / "aside")
+        log.error("history database damaged (%s): kept aside as %s, rebuilt from the archive",
+                  exc, aside)
+        db = _connect(path)
+    history = History(db)
+    history.sync(state_dir / "archive")
+    return history
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        (check,) = db.execute("PRAGMA quick_check").fetchone()
+        if check != "ok":
+            raise sqlite3.DatabaseError(check)
+        db.executescript(SCHEMA)
+        db.execute("PRAGMA foreign_keys=ON")
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
+
+
+def _put_aside(path: Path, aside: Path) -> Path:
+    """Move a damaged database, with its WAL files, where a person can look at it."""
+    target = numbered(aside, "history", ".sqlite")
+    os.replace(path, target)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            os.replace(side, target.with_name(target.name + suffix))
+    return target
+
+
+def update_history(state_dir: Path) -> None:
+    """Bring the history up to date; a history that cannot be written never stops the table
+    (the journals keep everything, and the next update catches up)."""
+    try:
+        with closing(open_history(state_dir)):
+            pass
+    except (sqlite3.Error, OSError) as exc:
+        log.error("history not updated: %s", exc)
+
+
+def keep_history(store: GameStore) -> None:
+    """Update the history now (games archived while nothing was watching) and after every
+    finished game."""
+    update_history(store.dir)
+    store.on_finished.append(lambda path: update_history(store.dir))

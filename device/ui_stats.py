@@ -1,0 +1,63 @@
+"""The global menu's Statistics: this game's finished games at this table, from the history.
+
+    |PALOURDE  Statistics|
+    |Games played: 12    |
+    |Average: 18 min     |
+    |Wins by seat:       |
+    |1:5 2:4 3:3         |      (DOWN scrolls; any other button goes back)
+"""
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+
+from .game_view import header_name
+from .history import open_history
+from .modes import Mode
+from .screen import BODY_LINES, Screen, wrap
+
+
+def stats_lines(app, game: str) -> list[str]:
+    """The game's statistics as screen lines; "no finished game yet" when there is none."""
+    try:
+        with closing(open_history(app.store.dir)) as history:
+            found = history.stats(game)
+    except (sqlite3.Error, OSError):
+        found = []
+    if not found:
+        return wrap(app.t("ui.stats_none"))
+    stats = found[0]
+    lines = [app.t("ui.stats_played", n=stats.played)]
+    if stats.average_s is not None:
+        lines.append(app.t("ui.stats_average", minutes=round(stats.average_s / 60)))
+    seats = " ".join(app.t("ui.stats_seat", seat=seat, wins=won) for seat, won in stats.wins_by_seat)
+    return lines + [app.t("ui.stats_wins")] + wrap(seats)
+
+
+class Statistics(Mode):
+    """UP/DOWN scroll, any other button (or a tap, which then counts) goes back."""
+
+    def __init__(self, back_to: Mode, lines: list[str]) -> None:
+        self.back_to = back_to
+        self.lines = lines
+        self.top = 0
+
+    @classmethod
+    def of(cls, app, back_to: Mode) -> "Statistics":
+        return cls(back_to, stats_lines(app, app.session.spec.id))
+
+    def screen(self, app) -> Screen:
+        return Screen(app.t(header_name(app.session.spec)), app.t("ui.statistics"),
+                      tuple(self.lines[self.top:self.top + BODY_LINES]))
+
+    def button(self, app, name: str, held: bool) -> None:
+        if name == "down" and self.top + BODY_LINES < len(self.lines):
+            self.top += 1
+        elif name == "up" and self.top > 0:
+            self.top -= 1
+        else:
+            app.set_mode(self.back_to)
+
+    def tap(self, app, uid, ref) -> None:
+        app.set_mode(self.back_to)
+        self.back_to.tap(app, uid, ref)

@@ -1,0 +1,298 @@
+"""Kill -9 and resume (DESIGN.md §7): no accepted event lost, none applied twice.
+
+A whole Palourde game runs through `tabletop run --sim` in a subprocess, fed one
+input line at a time. The process tells where it is: `ack N` once line N is
+handled (TABLETOP_SIM_ACK), and `journal written` / `journal synced` around each
+journal write, where it stops itself (TABLETOP_JOURNAL_STOPS) until the test lets
+it go on or kills it. Kill points are picked by a seeded generator among all those
+places; after each kill the process starts again with the rest of the input (the
+lines after the last input its journal saved) and must end exactly where the
+uninterrupted run ended: the same journal, the same scores, one game in the history.
+"""
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+from collections import deque
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from device import journal
+from device.history import open_history
+from device.status import latest_journal, status
+
+from .table import Table
+
+ROOT = Path(__file__).resolve().parents[2]
+FLAGS = ["--game", "palourde", "--players", "Ann,Bob,Cy"]
+SEED = 20240504
+KILLS = 32
+TEARS = 8
+
+# Every kind of input: pairs with messages, a menu choice, undo, the scores, the global
+# menu, an unknown tag, waits, and SELECT on the result (which archives the game). Some
+# messages are cleared by a button, which then does nothing else: a restart that did not
+# show the last message again would take that button for a move and choose otherwise.
+GAME = """\
+tap clam#1
+tap clam#2
+press down
+press down
+press back
+tap high_tide#1
+tap crab#1
+tap crab#2
+press down
+press down
+press up
+press select
+press select
+hold back
+press select
+press up
+press down
+press up
+press select
+wait 2
+tap high_tide#2
+wait 2
+hold select
+press down
+press back
+tap rake#1
+tap clam#3
+tap uid:DEADBEEF
+wait 2
+tap shrimp#1
+tap shrimp#2
+tap high_tide#3
+wait 2
+press down
+press up
+press select
+""".splitlines()
+
+
+class Process:
+    """One `tabletop run --sim`, its standard error read a line at a time."""
+
+    def __init__(self, state_dir: Path, flags: list[str]) -> None:
+        env = {**os.environ, "TABLETOP_SIM_ACK": "1", journal.STOPS: "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "device.cli", "run", "--sim", "--state-dir", str(state_dir),
+             *flags], cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE)
+        self.buffer = b""
+        self.log: list[str] = []
+
+    def event(self) -> str:
+        """The next `written`, `synced` or `ack`; other lines (logs, tones) go to `log`."""
+        while True:
+            line = self._line()
+            if line.startswith("journal "):
+                return line.split()[1]
+            if line.startswith("ack "):
+                return "ack"
+            self.log.append(line)
+
+    def _line(self) -> str:
+        fd = self.proc.stderr.fileno()
+        while b"\n" not in self.buffer:
+            ready, _, _ = select.select([fd], [], [], 60)
+            chunk = os.read(fd, 65536) if ready else b""
+            assert chunk, f"the process fell silent; its last words: {self.log[-5:]}"
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode()
+
+    def go_on(self) -> None:
+        """Let a process that stopped itself at a journal write go on."""
+        _, state = os.waitpid(self.proc.pid, os.WUNTRACED)
+        assert os.WIFSTOPPED(state), "the process ended instead of stopping at the journal"
+        os.kill(self.proc.pid, signal.SIGCONT)
+
+    def feed(self, line: str) -> None:
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def finish(self) -> None:
+        """End of input: the process saves and exits 0."""
+        self.proc.stdin.close()
+        rest = self.buffer + self.proc.stderr.read()
+        self.log += rest.decode().splitlines()
+        assert self.proc.wait(timeout=60) == 0, self.log[-5:]
+
+
+def saved_input(state_dir: Path) -> int:
+    """The last input the state dir's journal saved: a restart feeds the lines after it."""
+    latest = latest_journal(state_dir)
+    return journal.last_input(latest) if latest else 0
+
+
+def run_once(state_dir: Path, stations: list, kill_at: deque | None) -> tuple[Process, bool]:
+    """Start (a new game if there is no journal yet) and feed the rest of the input; kill the
+    process at the first place it reaches at or after `stations[kill_at[0]]`: places are
+    counted in the uninterrupted run's order, which a run without `kill_at` records.
+    The process, and whether it was killed."""
+    start = saved_input(state_dir)
+    new_game = latest_journal(state_dir) is None
+    process = Process(state_dir, FLAGS if new_game else [])
+
+    def reached(number: int, stage: str) -> bool:
+        if kill_at is None:
+            stations.append((number, stage))
+            return False
+        assert (number, stage) in stations, f"the restarted game went elsewhere: {number} {stage}"
+        if kill_at and stations.index((number, stage)) >= kill_at[0]:
+            kill_at.popleft()
+            process.kill()
+            return True
+        return False
+
+    if new_game:                              # the header is written before any input
+        if reached(0, process.event()):
+            return process, True
+        process.go_on()
+    for number in range(start + 1, len(GAME) + 1):
+        process.feed(GAME[number - 1])
+        while (stage := process.event()) != "ack":
+            if reached(number, stage):
+                return process, True
+            process.go_on()
+        if reached(number, stage):
+            return process, True
+    process.finish()
+    return process, False
+
+
+def play_with_kills(state_dir: Path, stations: list, kill_at: deque, after_run=None) -> int:
+    """Run, kill, restart with the rest of the input, until the input is done; the kills.
+    `after_run(state_dir, process, killed)` sees each process once it is gone."""
+    kills = 0
+    while True:
+        process, killed = run_once(state_dir, stations, kill_at)
+        if after_run is not None:
+            after_run(state_dir, process, killed)
+        if not killed:
+            return kills
+        kills += 1
+
+
+def outcome(state_dir: Path) -> dict:
+    """Everything the game left: its archived journal (without ids and clock times), the
+    status, the history, and which files exist."""
+    (archived,) = (state_dir / "archive").glob("*.jsonl")
+    header, *records = [json.loads(line) for line in archived.read_text().splitlines()]
+    for key in ("id", "started"):
+        header.pop(key)
+    for record in records:
+        record.pop("at", None)
+    with closing(open_history(state_dir)) as history:
+        games = [(g.game, g.players, g.events, g.journal) for g in history.games()]
+    files = sorted(str(p.relative_to(state_dir)) for p in state_dir.rglob("*.jsonl"))
+    return {"journal": [header, *records], "status": status(state_dir), "history": games,
+            "files": files}
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory):
+    """The uninterrupted run: where it must end, and every station a kill may hit."""
+    state_dir = tmp_path_factory.mktemp("baseline")
+    stations: list = []
+    run_once(state_dir, stations, None)
+    return outcome(state_dir), stations
+
+
+def kill_points(stations: list, count: int, seed: int) -> deque:
+    """`count` places of the game, in order, drawn by a seeded generator."""
+    return deque(sorted(random.Random(seed).sample(range(len(stations)), count)))
+
+
+def test_the_uninterrupted_game_is_whole(baseline):
+    result, stations = baseline
+    assert result["status"]["over"] and result["status"]["winners"] == ["Ann", "Bob", "Cy"]
+    assert result["files"] == ["archive/000001-finished.jsonl"]
+    assert len(result["history"]) == 1
+    ops = [r["op"] for r in result["journal"][1:]]
+    assert ops.count("undo") == 1 and ops[-1] == "end" and len(ops) == 15
+    assert len(stations) > 2 * KILLS
+
+
+def test_killed_at_random_points_the_game_ends_as_if_never_killed(baseline, tmp_path):
+    result, stations = baseline
+    kill_at = kill_points(stations, KILLS, SEED)
+    assert {stations[i][1] for i in kill_at} == {"written", "synced", "ack"}
+    assert play_with_kills(tmp_path, stations, kill_at) >= 30
+    assert outcome(tmp_path) == result         # no accepted event lost, none applied twice
+
+
+class PowerCuts:
+    """After each kill, what a power cut mid-write leaves: the journal's last line loses its
+    end (never the header, which is written whole or not at all). Counts tears and reports."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.tears = 0
+        self.reports = 0
+
+    def __call__(self, state_dir: Path, process: Process, killed: bool) -> None:
+        self.reports += sum("dropped a torn last line" in line for line in process.log)
+        current = state_dir / "current.jsonl"
+        if not killed or not current.exists():
+            return
+        data = current.read_bytes()
+        if data.count(b"\n") > 1:
+            last = len(data) - data.rindex(b"\n", 0, -1) - 1
+            current.write_bytes(data[:-self.rng.randint(1, last - 1)])
+            self.tears += 1
+
+
+def test_a_torn_last_line_after_a_kill_is_dropped_reported_and_taken_again(baseline, tmp_path):
+    result, stations = baseline
+    cuts = PowerCuts(SEED + 1)
+    assert play_with_kills(tmp_path, stations, kill_points(stations, TEARS, SEED + 1), cuts) > 0
+    assert outcome(tmp_path) == result
+    assert cuts.reports == cuts.tears > 0
+
+
+def test_a_full_disk_shows_not_saved_the_game_goes_on_and_nothing_saved_is_damaged(
+        tmp_path, monkeypatch):
+    expected = Table(tmp_path / "expected").start("palourde", "Ann,Bob,Cy").run("\n".join(GAME[:26]))
+    table = Table(tmp_path / "full").start("palourde", "Ann,Bob,Cy").run("\n".join(GAME[:12]))
+    current = tmp_path / "full" / "current.jsonl"
+    saved = current.read_bytes()
+    disk_full = [True]
+    real = journal._write_all
+
+    def write(fd: int, data: bytes) -> None:
+        if disk_full[0]:                       # half the bytes land, then ENOSPC
+            real(fd, data[:len(data) // 2])
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(fd, data)
+    monkeypatch.setattr(journal, "_write_all", write)
+    table.run("\n".join(GAME[12:21]))
+    assert table.screen.header_right == "Not saved!"
+    assert current.read_bytes() == saved
+    table.run("\n".join(GAME[21:25]))            # the menus work on, still not saved
+    assert table.screen.header_right == "Not saved!" and table.app.store.journal.unsaved == 3
+    disk_full[0] = False
+    table.run("wait 1")                         # the disk has room again: what waited is written
+    assert table.screen.header_right != "Not saved!"
+    assert current.read_bytes().startswith(saved)
+    table.run(GAME[25])
+    assert table.state() == expected.state()
+    ops = [(r["op"], r.get("event"), r["hash"]) for r in journal.read(current).records]
+    assert ops == [(r["op"], r.get("event"), r["hash"])
+                   for r in journal.read(tmp_path / "expected" / "current.jsonl").records]
