@@ -235,9 +235,11 @@ def resume(path: Path) -> Resumed:
     effects: tuple[Msg, ...] = ()
     end = None
     for n, record in enumerate(contents.records, 2):
-        if end is not None:
+        if end is not None:                   # nothing follows the end of a game
             raise JournalError(msg("ui.journal_damaged", line=n))
         if record.get("op") == "end":
+            if record.get("result") not in ("finished", "abandoned"):
+                raise JournalError(msg("ui.journal_damaged", line=n))
             end = record
         else:
             effects = _replay(session, record, n)

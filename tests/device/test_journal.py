@@ -16,6 +16,8 @@ from device.store import GameStore
 from engine import Session, Tap, make_config
 from engine.core.codec import state_hash
 
+from .table import Table
+
 NOW = "2024-05-04T12:40:00+02:00"
 LATER = "2024-05-04T13:05:30+02:00"
 
@@ -92,6 +94,7 @@ def test_a_torn_last_line_is_dropped_reported_and_cut_off(tmp_path, caplog):
     (lambda h, r: h.update(game="chess"), "ui.journal_unknown_game"),
     (lambda h, r: r[0].update(event={"type": "tap", "card": "anchor"}), "ui.journal_mismatch"),
     (lambda h, r: r[0].pop("op"), "ui.journal_damaged"),
+    (lambda h, r: r.insert(1, {"op": "end", "result": "finished", "at": NOW}), "ui.journal_damaged"),
 ])
 def test_a_journal_that_does_not_fit_is_kept_aside_never_resumed(tmp_path, caplog, damage, reason):
     store, session = started(tmp_path)
@@ -221,3 +224,41 @@ def test_the_bench_journal_resumes_with_undo_and_redo_records(tmp_path):
     kinds = Counter(r["op"] for r in resumed.records)
     assert sum(kinds.values()) == 120 and kinds["undo"] and kinds["redo"]
     assert resume_seconds(path, repeat=1) > 0
+
+
+def test_a_resumed_game_is_back_as_it_was_with_its_last_message(tmp_path):
+    before = Table(tmp_path).start("palourde", "Ann,Bob").run("tap clam#1\ntap clam#2")
+    before.app.store.close()
+    after = Table(tmp_path)
+    after.app.resume_game()
+    assert after.screen.lines == before.screen.lines == ("Clam + Clam!", "Ann +2 clams -> 2")
+    assert after.screen.header_right == "Game resumed"
+    for table in (before, after):               # the button only clears the message, twice over
+        table.run("press down")
+    assert after.screen == before.screen and after.state() == before.state()
+
+
+def test_a_game_kept_aside_says_why_on_screen(tmp_path):
+    store, session = started(tmp_path)
+    played(store, session)
+    store.close()
+    header, *records = lines(store.current)
+    records[1]["hash"] = "0" * 64
+    store.current.write_text("".join(json.dumps(r) + "\n" for r in [header, *records]))
+    table = Table(tmp_path)
+    table.app.resume_game()
+    assert " ".join(table.screen.lines) == "Saved game kept aside: line 3 does not replay"
+    assert table.app.session is None
+
+
+def test_a_torn_last_line_is_reported_in_the_header_until_the_next_input(tmp_path):
+    before = Table(tmp_path).start("palourde", "Ann,Bob").run("tap clam#1\ntap clam#2\nwait 2")
+    before.app.store.close()
+    current = tmp_path / "current.jsonl"
+    current.write_bytes(current.read_bytes()[:-9])
+    after = Table(tmp_path)
+    after.app.resume_game()
+    assert after.screen.header_right == "Last entry dropped"
+    assert after.screen.lines[0] == "Ann: flip 2nd card"
+    after.run("tap clam#2")
+    assert after.state() == before.state() and after.screen.header_right == "Tide 0/3"
