@@ -24,13 +24,17 @@ from .config import ConfigError, load_config
 from .feedback import open_feedback
 from .history import keep_history
 from .journal import last_input
+from .kiosk import attach
 from .loop import Frames, VirtualClock, run_sim
 from .paths import default_state_dir
 from .sim_input import SimReaderField
 from .status import latest_journal
 from .store import GameStore
+from .system_actions import RecordedSystem, Systemctl
 
 log = logging.getLogger(__name__)
+
+SYSTEM_CONFIG = Path("/etc/tabletop/config.toml")      # where systemd/install.sh puts it
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,11 +55,11 @@ def wall_clock() -> str:
 
 def run_command(args) -> int:
     try:
-        config = load_config(args.config)
+        config = load_config(config_path(args.config))
     except ConfigError as exc:
         print(f"tabletop: {exc}", file=sys.stderr)
         return 2
-    state_dir = args.state_dir or default_state_dir()
+    state_dir = state_dir_for(args.state_dir, config)
     sim = args.sim or not hardware_present(config)
     if not args.sim and sim:
         print("No table hardware found: running on simulated hardware in the terminal.")
@@ -65,6 +69,7 @@ def run_command(args) -> int:
     keep_history(store)
     app = Companion(registry=registry, store=store, clock=clock,
                     wall_clock=wall_clock, language=config.language or "en")
+    attach(app, config.kiosk, RecordedSystem() if sim else Systemctl())
     if args.game:
         problem = start_from_flags(app, args)
         if problem:
@@ -83,6 +88,18 @@ def run_command(args) -> int:
     finally:
         if feedback is not None:
             feedback.close()
+
+
+def config_path(given: Path | None) -> Path | None:
+    """--config, else the installed table's config if there is one, else none (the defaults)."""
+    if given is not None:
+        return given
+    return SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None
+
+
+def state_dir_for(given: Path | None, config) -> Path:
+    """--state-dir, else the config's `state_dir`, else the default."""
+    return given or (config.state_dir if config is not None else None) or default_state_dir()
 
 
 def hardware_present(config) -> bool:

@@ -187,7 +187,8 @@ class GlobalMenu(MenuMode):
             labels["sound"] = "ui.sound_on" if switch.sound_on else "ui.sound_off"
         labels["stats"] = "ui.statistics"
         labels["abort"] = "ui.abort"
-        self.menu.items = [(k, app.t(label)) for k, label in labels.items()]
+        self.menu.items = [(k, app.t(label)) for k, label in labels.items()
+                           if k not in app.staff_only]     # in kiosk mode: the admin menu's
         return super().screen(app)
 
     def take(self, app, key: str) -> None:
