@@ -27,6 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_deck.add_commands(commands)
     cli_cards.add_commands(commands)
     cli_history.add_commands(commands)
+    from .doctor import add_commands as add_doctor
+    add_doctor(commands)
     return parser
 
 

@@ -2,7 +2,7 @@
 # Install the tabletop companion as a service on Raspberry Pi OS; run it again to update.
 #
 #   sudo systemd/install.sh              install or update, then (re)start the service
-#   sudo systemd/install.sh --uninstall  remove the service, its polkit rule and the venv
+#   sudo systemd/install.sh --uninstall  remove the service, its polkit rule, the command and the venv
 #                                        (the config and the games and decks are kept)
 #
 # Every step looks before it acts, so running it twice changes nothing the second
@@ -13,6 +13,7 @@
 #   SPI, I2C and the UART, as far as that config uses them
 #   a polkit rule: the service may restart itself and power the Pi off (staff menu)
 #   /etc/systemd/system/tabletop.service, enabled and started
+#   /usr/local/bin/tabletop: the command, run as the service's user on its games and decks
 set -euo pipefail
 
 SERVICE_USER=tabletop
@@ -23,6 +24,7 @@ CONFIG=$CONFIG_DIR/config.toml
 STATE_DIR=/var/lib/tabletop
 UNIT=/etc/systemd/system/tabletop.service
 POLKIT_RULE=/etc/polkit-1/rules.d/50-tabletop.rules
+COMMAND=/usr/local/bin/tabletop
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REBOOT_NEEDED=0
 CHANGES=0
@@ -244,6 +246,22 @@ ensure_service() {
     fi
 }
 
+ensure_command() {
+    say "Command $COMMAND"
+    local wrapper
+    wrapper=$(cat <<WRAPPER
+#!/bin/sh
+# tabletop as the service's user, on its state dir (/etc/tabletop/config.toml is found by default)
+exec sudo -u $SERVICE_USER env STATE_DIRECTORY=$STATE_DIR $VENV/bin/tabletop "\$@"
+WRAPPER
+)
+    if [[ ! -f $COMMAND ]] || [[ $(cat "$COMMAND") != "$wrapper" ]]; then
+        printf '%s\n' "$wrapper" > "$COMMAND"
+        chmod 0755 "$COMMAND"
+        changed "wrote $COMMAND"
+    fi
+}
+
 # ---- uninstall ---------------------------------------------------------------------------
 
 uninstall() {
@@ -254,10 +272,13 @@ uninstall() {
         systemctl daemon-reload
         changed "removed $UNIT"
     fi
-    if [[ -f $POLKIT_RULE ]]; then
-        rm -f "$POLKIT_RULE"
-        changed "removed $POLKIT_RULE"
-    fi
+    local file
+    for file in "$POLKIT_RULE" "$COMMAND"; do
+        if [[ -f $file ]]; then
+            rm -f "$file"
+            changed "removed $file"
+        fi
+    done
     if [[ -d $VENV ]]; then
         rm -rf "$VENV"
         changed "removed $VENV"
@@ -283,11 +304,12 @@ main() {
     ensure_config
     ensure_buses
     ensure_polkit_rule
+    ensure_command
     ensure_service
     if ((REBOOT_NEEDED)); then
         say "Reboot for the bus changes to take effect: sudo reboot"
     fi
-    say "Check the table: sudo -u $SERVICE_USER $VENV/bin/tabletop doctor --config $CONFIG --state-dir $STATE_DIR"
+    say "Check the table: sudo systemctl stop tabletop; tabletop doctor; sudo systemctl start tabletop"
 }
 
 main "$@"

@@ -155,8 +155,9 @@ def test_watchdog_pings_stop_while_the_loop_hangs(tmp_path):
         # a 20 ms watchdog: the loop pings every 10 ms of its turns
         service = Service({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "20000"})
         app, inputs, stop = HangingApp(), queue.Queue(), threading.Event()
-        loop = threading.Thread(target=run_forever, args=(app, inputs, Frames(), time.monotonic, stop),
-                                kwargs={"heartbeat": service.alive})
+        loop = threading.Thread(target=run_forever, kwargs={
+            "app": app, "inputs": inputs, "frames": Frames(), "clock": time.monotonic,
+            "stop": stop, "heartbeat": service.alive})
         loop.start()
         try:
             inputs.put("turn")
