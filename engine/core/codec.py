@@ -6,6 +6,7 @@ hints of the target dataclass, so a decoded state equals the original.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import types
@@ -16,19 +17,37 @@ from .options import Options
 from .spec import GameConfig
 
 
+# Every accepted event is hashed before it is journaled, and resume hashes every line:
+# the walk below is on the tap-to-frame path, so it avoids per-value dataclass checks.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass type, None for any other type."""
+    if dataclasses.is_dataclass(cls):
+        return tuple(f.name for f in dataclasses.fields(cls))
+    return None
+
+
 def to_plain(value: Any) -> Any:
     """Plain JSON values; frozensets become sorted lists so the form is canonical."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if type(value) in _SCALARS:
+        return value
+    names = _field_names(type(value))
+    if names is not None:
+        fields = [getattr(value, name) for name in names]
+        return dict(zip(names, [v if type(v) in _SCALARS else to_plain(v) for v in fields]))
     if isinstance(value, (tuple, list)):
-        return [to_plain(v) for v in value]
+        return [v if type(v) in _SCALARS else to_plain(v) for v in value]
     if isinstance(value, frozenset):
         return sorted((to_plain(v) for v in value), key=dumps)
     return value
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(to_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(to_plain(value))
 
 
 def state_hash(state: Any) -> str:
