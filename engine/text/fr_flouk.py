@@ -23,9 +23,8 @@ TEXT = typeset({
     "fl.prompt.deal_first2": "Donne 4 à chacun.\nGarde 2, donne 2\ncachées à l'autre ;\nregarde après. SELECT",
     "fl.prompt.deal": "Dernière carte à la\ndéfausse. Donne 4,\ngarde 2, 1 à gauche,\n1 à droite. SELECT",
     "fl.prompt.deal2": "Dernière carte à la\ndéfausse. Donne 4,\ngarde 2, donne 2 à\nl'autre. SELECT",
-    "fl.prompt.pile_check": "Pioche ~{n} : assez\npour 4 chacun ?\nDéfausse d'abord ta\ndernière carte",
-    "fl.prompt.reveal_first":
-        "Tour {turn} : révélez\n1 carte ensemble,\npassez dans l'ordre.\n{name} : à toi",
+    "fl.prompt.pile_check": "Défausse ta dernière\ncarte. Pioche ~{n} :\nassez pour 4 chacun ?",
+    "fl.prompt.reveal_first": "Tour {turn} : révélez\n1 carte, dans l'ordre\n{name} : à toi",
     "fl.prompt.reveal": "{name} : passe ta\ncarte",
     "fl.prompt.sure": "Sûr ? {name} devrait\navoir {n} cartes\nSELECT=oui BACK=non",
     "fl.prompt.order": "Même nombre blanc :\nlequel d'abord ?",

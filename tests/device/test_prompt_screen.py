@@ -1,7 +1,11 @@
 """The prompt screen: the prompt's words first, then the menu or the scores where room is left."""
 from __future__ import annotations
 
+import pytest
+
+from device.screen import wrap
 from engine import Choose, Confirm, Tap
+from engine.core.text import languages
 
 from .table import Table
 
@@ -62,3 +66,26 @@ def test_many_players_share_the_free_lines(tmp_path):
     table = Table(tmp_path / "tribord").start("tribord", "P1,P2,P3,P4,P5,P6,P7", "P1")
     table.run("tap 1\ntap 2#1\nwait 2\npress select")
     assert table.screen.lines[3] == "P1 9  P2 9  P3 9 …"
+
+
+def whole_question_above_the_menu(table: Table) -> None:
+    spec, state = table.app.session.spec, table.app.session.state
+    question = tuple(wrap(table.app.t(spec.prompt(state).text)))
+    assert table.screen.lines[:len(question)] == question
+    assert table.screen.highlight == len(question)
+
+
+@pytest.mark.parametrize("language", languages())
+def test_flouk_questions_leave_room_for_their_menu(tmp_path, language):
+    # The first reveal of a turn names who taps first; the pile check asks the whole question.
+    table = Table(tmp_path).start("flouk")
+    table.app.language = language
+    table.app.play(Confirm())
+    table.run("wait 2")
+    whole_question_above_the_menu(table)
+    for event in (Tap("mouta#1"), Tap("faar#1"), Tap("action#1"), Choose("face_down"),
+                  Choose("pile"), Choose("hand:P1"), Confirm(), *map(Tap, ("mouta#2", "faar#2",
+                  "bloup#1", "mouta#3", "faar#3", "bloup#2"))):
+        table.app.play(event)
+    table.run("wait 9")
+    whole_question_above_the_menu(table)
