@@ -4,28 +4,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core.text import Msg, msg
+from engine.core.text import DEFAULT_LANGUAGE, Msg, catalog, msg
 
 
 @dataclass(frozen=True)
 class View:
-    name: Msg | None = None             # the header's name, when the title is too long for it
+    name: Msg | None = None             # the header's name: the title in capitals, or shorter
     asks_first: Msg | None = None       # the setup asks who starts (or holds the Button)
     deal: Msg | None = None             # the instruction shown before the first prompt
     lowest_wins: bool = False
 
 
 VIEWS = {
-    "palourde": View(),
+    "palourde": View(name=msg("ui.name.palourde")),
     "auberge": View(name=msg("ui.name.auberge"), deal=msg("ui.deal.auberge")),
-    "tribord": View(asks_first=msg("ui.button_holder"), deal=msg("ui.deal.tribord")),
-    "tamalou": View(asks_first=msg("ui.first_player"), deal=msg("ui.deal.tamalou"), lowest_wins=True),
-    "flouk": View(deal=msg("ui.deal.flouk")),
+    "tribord": View(name=msg("ui.name.tribord"), asks_first=msg("ui.button_holder"),
+                    deal=msg("ui.deal.tribord")),
+    "tamalou": View(name=msg("ui.name.tamalou"), asks_first=msg("ui.first_player"),
+                    deal=msg("ui.deal.tamalou"), lowest_wins=True),
+    "flouk": View(name=msg("ui.name.flouk"), deal=msg("ui.deal.flouk")),
 }
 
 
 def view(game: str) -> View:
     return VIEWS.get(game, View())
+
+
+def title(spec) -> Msg:
+    """The game's name in the table's language (À tribord ! in French)."""
+    key = f"game.{spec.id}"
+    return msg(key) if key in catalog(DEFAULT_LANGUAGE) else msg("core.name", name=spec.title)
 
 
 def header_name(spec) -> Msg:

@@ -14,9 +14,10 @@ from engine.core.spec import GameSpec
 from engine.core.text import msg
 
 from .cards import game_data
-from .game_view import header_name, view
+from .game_view import header_name, title, view
 from .modes import MenuMode, Mode
-from .screen import COLUMNS, Screen, fit, wrap
+from .option_text import option_line
+from .screen import Screen, wrap
 
 
 @dataclass
@@ -43,7 +44,7 @@ def begin_setup(app, spec: GameSpec, deck: str | None = None) -> None:
     if deck is None:
         decks = [d.name for d in app.registry.decks() if d.family == spec.deck]
         if not decks:
-            app.show(msg("ui.no_deck", game=spec.title))
+            app.show(msg("ui.no_deck", game=title(spec)))
             return
         if len(decks) > 1:
             app.set_mode(DeckChoice(setup, decks))
@@ -122,7 +123,7 @@ class PlayerCount(Step):
 
 
 class HouseRules(Step):
-    """Each option shows `key=value`; SELECT cycles its value; "Start game" goes on."""
+    """Each option shows its name and value; SELECT cycles the value; "Start game" goes on."""
 
     def __init__(self, setup: Setup) -> None:
         super().__init__(setup, [("__start__", "")] + [(o.key, "") for o in setup.spec.options])
@@ -153,15 +154,6 @@ class HouseRules(Step):
         values = option.menu_values()
         current = values.index(self.values[key]) if self.values[key] in values else 0
         self.values[key] = values[(current + 1) % len(values)]
-
-
-def option_line(app, key: str, value) -> str:
-    """`key=value` on one line: a long key gives way, so the value SELECT changes stays seen."""
-    shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
-    line = app.t("ui.option_value", key=key, value=shown)
-    over = len(line) - COLUMNS
-    return line if over <= 0 else app.t("ui.option_value", key=fit(key, len(key) - over),
-                                        value=shown)
 
 
 class FirstPlayer(Step):

@@ -1,6 +1,8 @@
 """English texts of the device's own screens (menus, setup, messages)."""
 from engine.core.text import add_catalog
 
+from . import texts_fr
+
 TEXT = {
     "ui.title": "TABLETOP",
     "ui.tap_to_start": "Tap a card to start",
@@ -8,7 +10,6 @@ TEXT = {
     "ui.players_n": "{n} players",
     "ui.house_rules": "House rules",
     "ui.start": "Start game",
-    "ui.option_value": "{key}={value}",
     "ui.first_player": "Who starts?",
     "ui.button_holder": "Who takes the Button?",
     "ui.which_deck": "Which deck?",
@@ -23,6 +24,7 @@ TEXT = {
     "ui.sound_on": "Sound: on",
     "ui.sound_off": "Sound: off",
     "ui.menu": "MENU",
+    "ui.language": "Language: English",
     "ui.abort_confirm": "Abort this game?\nSELECT=yes BACK=no",
     "ui.aborted": "Game aborted",
     "ui.undo_confirm": "Undo {what}?\nSELECT=yes BACK=no",
@@ -31,6 +33,7 @@ TEXT = {
     "ui.rank_line": "{rank} {name} {score}",
     "ui.score_line": "{name} {score}",
     "ui.out": "out",
+    "ui.score_line_out": "{name} {score} out",
     "ui.resumed": "Game resumed",
     "ui.kept_aside": "Saved game kept\naside: {why}",
     "ui.torn": "Last entry dropped",
@@ -54,7 +57,11 @@ TEXT = {
     "ui.badge.round_turn": "R{round} T{turn}",
     "ui.badge.round_turn_step": "R{round} T{turn} {step}",
     "ui.badge.reveal": "Reveal {i}/{n}",
+    "ui.name.palourde": "PALOURDE",
     "ui.name.auberge": "AUBERGE",
+    "ui.name.tribord": "A TRIBORD!",
+    "ui.name.tamalou": "TAMALOU",
+    "ui.name.flouk": "FLOUK",
     "ui.badge.round": "R{round}",
     "ui.paused": "Paused",
     "ui.history_saved": "Game saved to\nhistory",
@@ -73,3 +80,4 @@ TEXT = {
 }
 
 add_catalog("en", TEXT)
+add_catalog("fr", texts_fr.TEXT)

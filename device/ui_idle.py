@@ -4,6 +4,8 @@ from __future__ import annotations
 import engine
 from engine.core.text import msg
 
+from .game_view import title
+from .language import switch_language
 from .modes import MenuMode
 from .setup import begin_setup
 
@@ -16,23 +18,32 @@ def games() -> list:
         [s for g, s in specs.items() if g not in GAME_ORDER]
 
 
+LANGUAGE_KEY = "__language__"
+
+
 class GameSelect(MenuMode):
-    """Kiosk start: pick a game, or tap any card of a registered deck."""
+    """Kiosk start: pick a game, or tap any card of a registered deck; the last item switches
+    the table's language."""
 
     def __init__(self) -> None:
-        super().__init__([(spec.id, spec.title) for spec in games()])
+        super().__init__([(spec.id, "") for spec in games()] + [(LANGUAGE_KEY, "")])
 
     def header(self, app):
         return app.t("ui.title"), app.wall_clock()[11:16]
 
     def screen(self, app):
+        self.menu.items = [(spec.id, app.t(title(spec))) for spec in games()] + \
+            [(LANGUAGE_KEY, app.t("ui.language"))]
         screen = super().screen(app)
         rows, highlight = self.menu.window(3)
         return type(screen)(screen.header, screen.header_right,
                             tuple(rows) + (app.t("ui.tap_to_start"),), highlight)
 
     def take(self, app, key: str) -> None:
-        begin_setup(app, engine.get(key))
+        if key == LANGUAGE_KEY:
+            switch_language(app)
+        else:
+            begin_setup(app, engine.get(key))
 
     def tap(self, app, uid: str, ref) -> None:
         if ref is None:
@@ -47,12 +58,13 @@ class OfferGame(MenuMode):
     """"Start <game> with deck <deck>?" — the pirates deck offers both of its games."""
 
     def __init__(self, family: str, deck: str) -> None:
-        items = [(spec.id, spec.title) for spec in games() if spec.deck == family]
-        super().__init__(items + [("cancel", "")], "")
+        self.specs = [spec for spec in games() if spec.deck == family]
+        super().__init__([(spec.id, "") for spec in self.specs] + [("cancel", "")], "")
         self.deck = deck
 
     def screen(self, app):
-        self.menu.items[-1] = ("cancel", app.t("ui.cancel"))
+        self.menu.items = [(spec.id, app.t(title(spec))) for spec in self.specs] + \
+            [("cancel", app.t("ui.cancel"))]
         self.prompt = app.t("ui.offer", deck=self.deck)
         return super().screen(app)
 

@@ -14,9 +14,10 @@ from engine.core.text import msg
 from .feedback import sound_switch
 from .game_view import badge, header_name, ranking
 from .menu import Menu
+from .language import switch_language
 from .modes import MenuMode, Mode
+from .option_text import option_line
 from .screen import BODY_LINES, COLUMNS, Screen, fit, wrap
-from .setup import option_line
 from .ui_stats import Statistics
 
 CONFIRM_KEY = "__confirm__"
@@ -152,8 +153,8 @@ class Scores(Mode):
 
     def screen(self, app) -> Screen:
         tally = app.session.spec.tally(app.session.state)
-        lines = [app.t("ui.score_line", name=p.name, score="-" if p.score is None else p.score)
-                 + (" " + app.t("ui.out") if p.out else "") for p in tally.players]
+        lines = [app.t("ui.score_line_out" if p.out else "ui.score_line", name=p.name,
+                       score="-" if p.score is None else p.score) for p in tally.players]
         left, right = header(app)
         return Screen(left, app.t("ui.scores"), tuple(lines[self.top:self.top + BODY_LINES]))
 
@@ -172,7 +173,8 @@ class Scores(Mode):
 
 
 class GlobalMenu(MenuMode):
-    """Hold SELECT: Scores, Undo last, House rules, Sound (with a buzzer), Statistics, Abort game."""
+    """Hold SELECT: Scores, Undo last, House rules, Sound (with a buzzer), Statistics, Language,
+    Abort game."""
 
     title_key = "ui.menu"
 
@@ -186,6 +188,7 @@ class GlobalMenu(MenuMode):
         if switch is not None:
             labels["sound"] = "ui.sound_on" if switch.sound_on else "ui.sound_off"
         labels["stats"] = "ui.statistics"
+        labels["language"] = "ui.language"
         labels["abort"] = "ui.abort"
         self.menu.items = [(k, app.t(label)) for k, label in labels.items()
                            if k not in app.staff_only]     # in kiosk mode: the admin menu's
@@ -201,6 +204,8 @@ class GlobalMenu(MenuMode):
             app.set_mode(RulesView(self.back_to))
         elif key == "sound":
             sound_switch(app).toggle_sound()
+        elif key == "language":
+            switch_language(app)
         elif key == "stats":
             app.set_mode(Statistics.of(app, self.back_to))
         else:

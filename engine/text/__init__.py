@@ -1,6 +1,8 @@
 """Message catalogs, one module per language and area, merged at import."""
 from ..core.text import add_catalog
-from . import en_core, fr_core
+from . import en_core, en_options, fr_core, fr_options
 
 add_catalog("en", en_core.TEXT)
+add_catalog("en", en_options.TEXT)
 add_catalog("fr", fr_core.TEXT)
+add_catalog("fr", fr_options.TEXT)

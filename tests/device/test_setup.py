@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from .table import Table, too_wide
 
-FLOUK = "press up\npress select\n"          # the game select wraps round to its last game
+FLOUK = "press up\npress up\npress select\n"   # the game select wraps round: Language, Flouk
 TRIBORD = "press down\npress down\npress select\n"
 
 
 def test_house_rules_set_the_player_range(tmp_path):
     # Flouk plays 3-5 by default; min_players=2 opens the 2-player game (AMB-F1).
     table = Table(tmp_path).run(FLOUK + "press down\npress select\npress up")
-    assert table.screen.lines[:3] == ("House rules", "Start game", "min_players=2")
+    assert table.screen.lines[:3] == ("House rules", "Start game", f"{'Min players':<20}2")
     table.run("press select")
     assert table.screen.lines == ("How many players?", "2 players", "3 players", "4 players")
 
@@ -34,4 +34,4 @@ def test_the_deal_instruction_quotes_the_house_rules(tmp_path):
 def test_every_house_rule_line_fits_and_shows_its_value(tmp_path):
     table = Table(tmp_path).run(FLOUK + "press down\n" * 8 + "press up\n" * 3)
     assert not [bad for screen in table.screens for bad in too_wide(screen)]
-    assert "white…=seat_from_lead" in table.text
+    assert "White tie     by seat" in table.text

@@ -10,12 +10,13 @@ from .simrun import sim, status
 
 SETUP = """
 press up
+press up
 press select
 press select
 press select
 press select
 """
-# Game select: Flouk (UP wraps round); house rules as they are; 3 players; "Shuffle all 100".
+# Game select: Flouk (UP wraps round, past Language); house rules as they are; 3 players; "Shuffle all 100".
 
 PLAY = """
 press select

@@ -6,6 +6,7 @@ from .simrun import sim, status
 SETUP = """
 press up
 press up
+press up
 press select
 press select
 press down
@@ -14,7 +15,7 @@ press down
 press select
 press select
 """
-# Game select: Tamalou (UP wraps round); house rules as they are; 3 players; P2 starts;
+# Game select: Tamalou (UP wraps round, past Language); house rules as they are; 3 players; P2 starts;
 # "Shuffle, deal 4 each".
 
 PLAY = """
