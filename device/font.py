@@ -44,9 +44,18 @@ def covers(char: str) -> bool:
     return char in glyphs()
 
 
+@lru_cache(maxsize=512)
+def _line_mask(text: str) -> Image.Image:
+    """A line's glyphs side by side, as one mask: prompts, scores and menu labels come back
+    frame after frame, and one paste per line is far cheaper than one per glyph."""
+    mask = Image.new("1", (WIDTH * len(text), HEIGHT))
+    for n, char in enumerate(text):
+        if char != " ":
+            mask.paste(glyph(char), (n * WIDTH, 0))
+    return mask
+
+
 def draw_text(image: Image.Image, x: int, y: int, text: str, fill: int = 1) -> None:
     """Draw `text` with its top-left corner at (x, y) in colour `fill` (1 white, 0 black)."""
-    for char in text:
-        if char != " ":
-            image.paste(fill, (x, y, x + WIDTH, y + HEIGHT), glyph(char))
-        x += WIDTH
+    if text.strip(" "):
+        image.paste(fill, (x, y, x + WIDTH * len(text), y + HEIGHT), _line_mask(text))
