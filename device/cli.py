@@ -9,7 +9,7 @@ from pathlib import Path
 
 from engine.core.script import ScriptError
 
-from . import cli_cards, cli_config, cli_deck, cli_history
+from . import cli_cards, cli_config, cli_deck, cli_history, dashboard, fleet_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,6 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_deck.add_commands(commands)
     cli_cards.add_commands(commands)
     cli_history.add_commands(commands)
+    dashboard.add_commands(commands)
+    fleet_cli.add_commands(commands)
     from .doctor import add_commands as add_doctor
     add_doctor(commands)
     return parser

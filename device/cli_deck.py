@@ -12,6 +12,7 @@ from typing import Callable, Iterable, Iterator
 
 from .decks import DeckError, DeckRegistry
 from .enroll import Enrollment, learn
+from .fleet_cli import broker_options, publish
 from .paths import default_state_dir
 
 TagSource = Callable[[], Iterable[str]]
@@ -37,6 +38,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     import_cmd.add_argument("--name", help="store it under another name")
     import_cmd.add_argument("--replace", action="store_true", help="replace a deck of that name")
     actions.add_parser("remove", parents=[where], help="forget a deck").add_argument("name")
+    actions.add_parser("publish", parents=[broker_options()],
+                       help="share a deck with the café's other tables").add_argument("name")
     staff = actions.add_parser("staff", help="staff cards (they open the admin menu)")
     staff_actions = staff.add_subparsers(dest="staff_command", required=True)
     add = staff_actions.add_parser("add", parents=[where], help="register a tag as a staff card")
@@ -44,6 +47,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("label")
     staff_actions.add_parser("remove", parents=[where], help="unregister a staff card").add_argument("uid")
     staff_actions.add_parser("list", parents=[where], help="every staff card")
+    staff_actions.add_parser("publish", parents=[broker_options()],
+                             help="share the staff cards with the café's other tables")
 
 
 def run(args: argparse.Namespace, tag_source: TagSource | None = None) -> int:
@@ -142,10 +147,17 @@ def _staff(registry: DeckRegistry, args: argparse.Namespace) -> int:
     elif args.staff_command == "remove":
         registry.remove_staff(args.uid)
         print(f"Staff card {args.uid} removed")
+    elif args.staff_command == "publish":
+        return publish(registry, args, deck=None)
     else:
         for uid, label in registry.staff().items():
             print(f"{uid:<14}  {label}")
     return 2 if registry.problems else 0
 
 
-_COMMANDS = {"list": _list, "export": _export, "import": _import, "remove": _remove}
+def _publish(registry: DeckRegistry, args: argparse.Namespace) -> int:
+    return publish(registry, args, deck=args.name)
+
+
+_COMMANDS = {"list": _list, "export": _export, "import": _import, "remove": _remove,
+             "publish": _publish}

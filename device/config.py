@@ -15,6 +15,7 @@ Default wiring (no two parts share a pin):
 from __future__ import annotations
 
 import difflib
+import re
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -124,6 +125,14 @@ def _text(value: object) -> str:
 
 def _path(value: object) -> Path:
     return Path(_text(value)).expanduser()
+
+
+def _table(value: object) -> str:
+    """A table's name: one MQTT topic level (no / + #), short enough for the dashboard."""
+    name = _text(value)
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", name) or name == "shared":
+        raise ValueError(f'"{name}" is not a table name (letters, digits, - and _; not "shared")')
+    return name
 
 
 def _language(value: object) -> str | None:
@@ -275,6 +284,31 @@ class FeedbackConfig:
 
 
 @dataclass(frozen=True)
+class FleetConfig:
+    """[fleet]: publish this table to the café's MQTT broker; the dashboard reads it there."""
+
+    enabled: bool = _key(False, "publish games, scores and faults to the broker", _bool)
+    host: str = _key("localhost", "the broker's host name or address", _text)
+    port: int = _key(1883, "the broker's port (8883 is the usual one with TLS)",
+                     _int(1, 65535, "a TCP port"))
+    table: str | None = _key(None, "this table's name in the topics (default: the host name)",
+                             _table, example="table-1")
+    username: str | None = _key(None, "broker user name", _text, example="table-1")
+    password: str | None = _key(None, "broker password", _text, example="secret")
+    tls: bool = _key(False, "connect with TLS", _bool)
+    ca_file: Path | None = _key(None, "tls: CA certificate of the broker (default: the system's)",
+                                _path, example="/etc/ssl/certs/cafe-ca.pem")
+    tls_insecure: bool = _key(False, "tls: accept a certificate of another host name (testing only)",
+                              _bool)
+    buffer_events: int = _key(500, "events kept while the broker is away (the oldest go first)",
+                              _int(10, 100000, "a count of events"))
+    dashboard_host: str = _key("127.0.0.1", "tabletop dashboard: address to listen on", _text)
+    dashboard_port: int = _key(8080, "tabletop dashboard: port", _int(1, 65535, "a TCP port"))
+    dashboard_token: str | None = _key(None, "tabletop dashboard: token asked for when not on "
+                                       "127.0.0.1", _text, example="a-long-random-word")
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration. Top-level keys come first in the file, then one table a part."""
 
@@ -284,6 +318,7 @@ class Config:
     kiosk: KioskConfig = field(default_factory=KioskConfig)
     history: HistoryConfig = field(default_factory=HistoryConfig)
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
+    fleet: FleetConfig = field(default_factory=FleetConfig)
     language: str | None = _key(None, 'screen language: en, fr or "auto" (from the system locale)',
                                 _language, example="auto")
     state_dir: Path | None = _key(None, "games, decks and history (default ~/.local/state/tabletop)",
@@ -293,7 +328,7 @@ class Config:
 SECTIONS: dict[str, type] = {"reader": ReaderConfig, "display": DisplayConfig,
                              "buttons": ButtonsConfig, "kiosk": KioskConfig,
                              "history": HistoryConfig,
-                             "feedback": FeedbackConfig}
+                             "feedback": FeedbackConfig, "fleet": FleetConfig}
 _TOP_KEYS = ("language", "state_dir")
 
 
@@ -346,6 +381,10 @@ def check(config: Config) -> Config:
     for part, name in ((config.reader, "reader"), (display, "display")):
         if part.spi_bus == 0 and part.spi_device > 1:
             raise ConfigError(f"{name}.spi_device: SPI0 has chip selects 0 and 1 only")
+    fleet = config.fleet
+    if not fleet.tls and (fleet.ca_file or fleet.tls_insecure):
+        key = "ca_file" if fleet.ca_file else "tls_insecure"
+        raise ConfigError(f"fleet.{key}: set, but fleet.tls is false")
     problems = pin_conflicts(config)
     if problems:
         raise ConfigError(problems[0])

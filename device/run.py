@@ -22,6 +22,7 @@ from .app import Companion
 from .cards import game_data
 from .config import ConfigError, load_config
 from .feedback import open_feedback
+from .fleet import open_fleet
 from .history import keep_history
 from .journal import last_input
 from .kiosk import attach
@@ -80,6 +81,9 @@ def run_command(args) -> int:
     feedback = open_feedback(config, sim=sim, out=sys.stdout if sys.stdout.isatty() else sys.stderr)
     if feedback is not None:
         app.plugins.append(feedback)
+    fleet = open_fleet(config, state_dir, wall_clock)
+    if fleet is not None:          # first: while it offers a shared deck, a staff tap answers it
+        app.plugins.insert(0, fleet)
     try:
         if sim:
             return run_simulated(app, clock, args, config)
@@ -88,6 +92,8 @@ def run_command(args) -> int:
     finally:
         if feedback is not None:
             feedback.close()
+        if fleet is not None:
+            fleet.close()
 
 
 def config_path(given: Path | None) -> Path | None:

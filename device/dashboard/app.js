@@ -1,0 +1,85 @@
+// The café dashboard: draws the board that /state.json and /events (server-sent events) give.
+// Read-only. Every text from the tables goes in with textContent, never as HTML.
+"use strict";
+
+const token = new URLSearchParams(location.search).get("token");
+const withToken = (path) => (token ? `${path}?token=${encodeURIComponent(token)}` : path);
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function scoreText(player) {
+  return player.score === null || player.score === undefined ? "–" : String(player.score);
+}
+
+function playersTable(game) {
+  const table = el("table", "players");
+  for (const player of game.players) {
+    const row = el("tr");
+    if (player.name === game.turn) row.classList.add("current");
+    if (game.winners.includes(player.name)) row.classList.add("winner");
+    if (player.out) row.classList.add("out");
+    row.append(el("td", "name", player.name), el("td", "score", scoreText(player)));
+    table.append(row);
+  }
+  return table;
+}
+
+function tableCard(table) {
+  const state = table.state || {};
+  const activity = table.online === false ? "offline" : (state.activity || "unknown");
+  const card = el("article", `table ${activity}`);
+  card.dataset.table = table.name;
+  const head = el("div", "head");
+  head.append(el("h3", null, table.name), el("span", "activity", activity));
+  card.append(head);
+  const game = state.game;
+  if (game) {
+    card.append(el("p", "game", game.title));
+    const turn = game.over ? game.headline : (game.turn ? `Turn: ${game.turn}` : "");
+    card.append(el("p", "turn", [turn, game.deck && `deck ${game.deck}`].filter(Boolean).join(" · ")));
+    card.append(playersTable(game));
+    if (!game.over) card.append(el("p", "prompt", game.prompt.text));
+  } else {
+    card.append(el("p", "game", "No game"));
+  }
+  for (const [part, text] of Object.entries(state.faults || {})) {
+    card.append(el("p", `fault ${part}`, text));
+  }
+  const last = table.last_event;
+  if (last) card.append(el("p", "last", `#${last.seq} ${last.text}`));
+  if (table.missed) card.append(el("p", "fault missed", `${table.missed} events missed`));
+  return card;
+}
+
+function finishedRow(game) {
+  const row = el("tr");
+  const scores = game.players.map((p) => `${p.name} ${scoreText(p)}`).join(", ");
+  row.append(el("td", null, String(game.at).slice(11, 16)), el("td", null, game.table),
+             el("td", null, game.title), el("td", null, game.winners.join(", ") || "none"),
+             el("td", null, scores));
+  return row;
+}
+
+function draw(board) {
+  const online = board.tables.filter((t) => t.online).length;
+  const playing = board.tables.filter((t) => t.state && t.state.activity === "playing").length;
+  document.getElementById("summary").textContent =
+    `${board.tables.length} tables, ${online} online, ${playing} playing · ${board.day}`;
+  document.getElementById("tables").replaceChildren(...board.tables.map(tableCard));
+  document.querySelector("#finished tbody").replaceChildren(...board.finished.map(finishedRow));
+  document.getElementById("none-finished").hidden = board.finished.length > 0;
+  document.body.dataset.version = board.version;
+}
+
+fetch(withToken("state.json"))
+  .then((reply) => (reply.ok ? reply.json() : Promise.reject(reply.statusText)))
+  .then(draw)
+  .catch((why) => { document.getElementById("summary").textContent = `Not available: ${why}`; });
+
+const events = new EventSource(withToken("events"));
+events.onmessage = (message) => draw(JSON.parse(message.data));

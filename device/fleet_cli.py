@@ -1,0 +1,117 @@
+"""`tabletop fleet ...` and `tabletop deck publish`: decks and staff cards shared on the broker.
+
+    tabletop deck publish NAME        share a deck with the café's other tables
+    tabletop deck staff publish       share this table's staff cards
+    tabletop fleet shared             what the tables share
+    tabletop fleet import-deck NAME   add a shared deck to this table
+    tabletop fleet import-staff       add the shared staff cards this table lacks
+
+The broker is the one of the config's [fleet] table. Exit status: 0 done, 2 a usage,
+broker or data error, printed as one line.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .config import ConfigError, load_config
+from .decks import DeckError, DeckRegistry
+from .fleet_link import FleetUnavailable, fetch_retained, send_retained
+from .fleet_shared import (SharedDeck, SharedStaff, deck_message, import_deck, import_staff,
+                           read_shared, staff_message)
+from .fleet_topics import SHARED_FILTER
+
+
+def broker_options() -> argparse.ArgumentParser:
+    """--config and --state-dir, for every command that talks to the broker."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument("--config", type=Path, help="the TOML config file ([fleet]: the broker)")
+    options.add_argument("--state-dir", type=Path, metavar="DIR", help="where decks are kept")
+    return options
+
+
+def add_commands(subparsers) -> None:
+    fleet = subparsers.add_parser("fleet", help="decks and staff cards the café's tables share")
+    fleet.set_defaults(handler=run)
+    actions = fleet.add_subparsers(dest="fleet_command", required=True)
+    actions.add_parser("shared", parents=[broker_options()], help="what the tables share")
+    deck = actions.add_parser("import-deck", parents=[broker_options()], help="add a shared deck")
+    deck.add_argument("name")
+    deck.add_argument("--replace", action="store_true", help="replace a deck of that name")
+    actions.add_parser("import-staff", parents=[broker_options()],
+                       help="add the shared staff cards this table lacks")
+
+
+def _config(args):
+    """--config, else the installed table's, as `tabletop run` reads it."""
+    from .run import config_path     # the table's own modules load only for these commands
+    return load_config(config_path(args.config))
+
+
+def run(args: argparse.Namespace) -> int:
+    from .run import state_dir_for
+    try:
+        config = _config(args)
+        registry = DeckRegistry(state_dir_for(args.state_dir, config))
+        found = [read_shared(topic, payload) for topic, payload in
+                 fetch_retained(config.fleet, SHARED_FILTER).items()]
+        shared = [item for item in found if item is not None]
+        if args.fleet_command == "shared":
+            return _list(shared)
+        if args.fleet_command == "import-deck":
+            return _import_deck(registry, shared, args.name, args.replace)
+        return _import_staff(registry, shared)
+    except (ConfigError, DeckError, FleetUnavailable) as exc:
+        print(f"tabletop: {exc}", file=sys.stderr)
+        return 2
+
+
+def _list(shared: list) -> int:
+    for item in shared:
+        if isinstance(item, SharedDeck):
+            print(f"deck  {item.name:<16} {item.family:<9} from {item.table}")
+        else:
+            print(f"staff {len(item.cards):>3} cards{'':<12} from {item.table}")
+    if not shared:
+        print("Nothing shared yet: tabletop deck publish NAME")
+    return 0
+
+
+def _import_deck(registry: DeckRegistry, shared: list, name: str, replace: bool) -> int:
+    decks = {item.name: item for item in shared if isinstance(item, SharedDeck)}
+    if name not in decks:
+        raise DeckError(f"no shared deck {name!r} (shared: {', '.join(sorted(decks)) or 'none'})")
+    info = import_deck(registry, decks[name], replace)
+    missing = "complete" if info.complete else f"{len(info.missing)} cards missing"
+    print(f"Imported deck {info.name} from {decks[name].table} ({info.family}, {info.size} tags, "
+          f"{missing})")
+    return 0
+
+
+def _import_staff(registry: DeckRegistry, shared: list) -> int:
+    lists = [item for item in shared if isinstance(item, SharedStaff)]
+    if not lists:
+        raise DeckError("no shared staff cards: tabletop deck staff publish")
+    added, skipped = import_staff(registry, lists[0])
+    for problem in skipped:
+        print(f"tabletop: skipped: {problem}", file=sys.stderr)
+    print(f"Added {added} staff cards from {lists[0].table}")
+    return 0
+
+
+def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) -> int:
+    """`tabletop deck publish NAME` (deck given) and `tabletop deck staff publish` (deck None)."""
+    from .fleet import table_name
+    from .run import wall_clock
+    try:
+        settings = _config(args).fleet
+        table = table_name(settings)
+        message = deck_message(registry, deck, table, wall_clock()) if deck else \
+            staff_message(registry, table, wall_clock())
+        send_retained(settings, [message])
+    except (ConfigError, FleetUnavailable) as exc:
+        print(f"tabletop: {exc}", file=sys.stderr)
+        return 2
+    print(f"Shared {'deck ' + deck if deck else 'the staff cards'} from {table} as {message[0]}")
+    return 0

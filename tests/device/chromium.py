@@ -1,0 +1,96 @@
+"""Headless Chromium through chromedriver's WebDriver API (plain HTTP, no client library).
+
+A page that keeps a server-sent events stream open never lets Chromium's virtual time
+run out, so `--dump-dom` would wait for ever: WebDriver instead runs a script in the
+page that answers as soon as the page has drawn what the test waits for.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import select
+import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.device.mosquitto import free_port
+
+START_SECONDS = 15.0
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
+
+# Resolves once document.body's data-version reaches the wanted one (set by the page's draw).
+WAIT_FOR_VERSION = """
+const [least, done] = arguments;
+const ready = () => Number(document.body.dataset.version || -1) >= least;
+if (ready()) { done(document.documentElement.outerHTML); return; }
+new MutationObserver((_, observer) => {
+  if (ready()) { observer.disconnect(); done(document.documentElement.outerHTML); }
+}).observe(document.body, {attributes: true});
+"""
+
+
+def need_chromium() -> tuple[str, str]:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if browser is None or driver is None:
+        pytest.skip("Chromium and chromedriver are not installed (Debian: apt-get install "
+                    "chromium chromium-driver); the dashboard page test needs them")
+    return browser, driver
+
+
+class Chromium:
+    def __init__(self, folder: Path, size: tuple[int, int] = (1200, 1000)) -> None:
+        browser, driver = need_chromium()
+        port = free_port()
+        self.base = f"http://127.0.0.1:{port}"
+        self.driver = subprocess.Popen([driver, f"--port={port}"], stdout=subprocess.PIPE,
+                                       stderr=subprocess.DEVNULL, bufsize=0)
+        self._wait_for_driver()
+        options = {"binary": browser, "args": FLAGS + [f"--user-data-dir={folder}",
+                                                       f"--window-size={size[0]},{size[1]}"]}
+        reply = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {
+            "goog:chromeOptions": options, "timeouts": {"script": 10000, "pageLoad": 10000}}}})
+        self.session = f"/session/{reply['sessionId']}"
+
+    def _wait_for_driver(self) -> None:
+        out, deadline = b"", time.monotonic() + START_SECONDS
+        while b"started successfully" not in out and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.driver.stdout], [], [], deadline - time.monotonic())
+            chunk = os.read(self.driver.stdout.fileno(), 4096) if ready else b""
+            if not chunk:
+                break
+            out += chunk
+        if b"started successfully" not in out:
+            self.driver.kill()
+            raise RuntimeError(f"chromedriver did not start: {out.decode(errors='replace')}")
+
+    def _call(self, method: str, path: str, body: dict | None = None) -> dict:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return json.loads(reply.read())["value"]
+
+    def open(self, url: str) -> None:
+        self._call("POST", f"{self.session}/url", {"url": url})
+
+    def page_at_version(self, least: int) -> str:
+        """The page's HTML once it has drawn board version `least` or later."""
+        return self._call("POST", f"{self.session}/execute/async",
+                          {"script": WAIT_FOR_VERSION, "args": [least]})
+
+    def screenshot(self) -> bytes:
+        return base64.b64decode(self._call("GET", f"{self.session}/screenshot"))
+
+    def close(self) -> None:
+        try:
+            self._call("DELETE", self.session)
+        finally:
+            self.driver.terminate()
+            self.driver.wait(timeout=START_SECONDS)

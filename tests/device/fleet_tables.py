@@ -1,0 +1,149 @@
+"""Simulated café tables for the fleet tests: a Companion on simulated parts with its FleetPlugin.
+
+Each table is driven by simulator lines through the real presence tracker and the real
+screens. `random_game_lines` picks a random legal event at each step and writes the
+lines a player would type for it (a tap, or the presses that reach a menu entry).
+"""
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from pathlib import Path
+
+import engine
+import seeds
+from engine import Accepted, Cancel, Choose, Confirm, Session, Tap, make_config, step
+from engine.core.step import candidate_events
+
+from device.app import Companion
+from device.config import FleetConfig
+from device.decks import Deck, DeckRegistry, SimDecks, deck_text, families, sim_uid
+from device.fleet import FleetPlugin
+from device.fleet_link import Link
+from device.fleet_shared import Inbox
+from device.fleet_state import game_view, table_state
+from device.fleet_topics import SHARED_FILTER, table_topic
+from device.loop import Frames, VirtualClock, run_sim
+from device.run import wall_clock
+from device.sim_input import SimReaderField
+from device.store import GameStore
+from device.ui_play import CONFIRM_KEY
+
+SETTLE = "wait 10"        # longer than any message's pages and the tap debounce
+
+
+def settings_for(broker, **changes) -> FleetConfig:
+    from tests.device.mosquitto import PASSWORD, USER
+    base = dict(enabled=True, host=broker.host, port=broker.port, username=USER, password=PASSWORD)
+    return FleetConfig(**{**base, **changes})
+
+
+class Table:
+    def __init__(self, folder: Path, name: str, settings: FleetConfig | None) -> None:
+        self.name = name
+        self.clock = VirtualClock()
+        self.registry = DeckRegistry(folder)
+        sim = SimDecks(self.registry)
+        self.app = Companion(registry=sim, store=GameStore(folder), clock=self.clock,
+                             wall_clock=wall_clock, language="en")
+        self.field = SimReaderField(sim.sim_uid, clock=self.clock)
+        self.screens: list = []
+        self.frames = Frames(on_frame=lambda _image, screen: self.screens.append(screen))
+        self.complaints: list[str] = []
+        self.plugin = None
+        if settings is not None:
+            self.inbox, self.heard = Inbox(), threading.Event()
+            link = Link(settings, f"tabletop-{name}", online_topic=table_topic(name, "online"),
+                        subscriptions=(SHARED_FILTER,), on_message=self._heard)
+            self.plugin = FleetPlugin(link.start(), name, wall_clock, self.inbox, self.registry)
+            self.app.plugins.insert(0, self.plugin)
+
+    def _heard(self, topic: str, payload: bytes) -> None:
+        self.inbox.receive(topic, payload)
+        self.heard.set()
+
+    @property
+    def link(self) -> Link:
+        return self.plugin.link
+
+    def start(self, game: str, players: list[str]) -> None:
+        spec = engine.get(game)
+        config = make_config(spec, players, None, {}, seeds.game_data(spec.id, spec.deck))
+        self.app.start_game(Session(spec, config), f"sim-{spec.deck}")
+
+    def play(self, lines) -> None:
+        if isinstance(lines, str):
+            lines = lines.strip().splitlines()
+        run_sim(self.app, lines, self.clock, self.frames, self.field, self.complaints.append)
+
+    def view(self) -> dict | None:
+        return game_view(self.app)
+
+
+def random_game_lines(app, rng: random.Random, limit: int):
+    """Lines for random legal events until the game is over (or `limit` events)."""
+    for _ in range(limit):
+        session = app.session
+        if session is None or session.spec.result(session.state) is not None:
+            return
+        event = random_event(session, rng)
+        yield from lines_for(app, event)
+        yield SETTLE
+
+
+def random_event(session, rng: random.Random):
+    """A random accepted event: candidates in random order, the first the rules take
+    (much cheaper than stepping every candidate for the whole legal list)."""
+    candidates = candidate_events(session.spec, session.state)
+    rng.shuffle(candidates)
+    return next(e for e in candidates if isinstance(step(session.spec, session.state, e), Accepted))
+
+
+def lines_for(app, event) -> list[str]:
+    if isinstance(event, Tap):
+        return [f"tap {event.card}"]
+    if isinstance(event, Cancel):
+        return ["press back"]
+    menu = app.mode.menu
+    if menu is None:
+        assert isinstance(event, Confirm), event
+        return ["press select"]
+    key = CONFIRM_KEY if isinstance(event, Confirm) else event.option
+    assert isinstance(event, (Confirm, Choose))
+    target = [k for k, _ in menu.items].index(key)
+    return ["press down"] * ((target - menu.index) % len(menu.items)) + ["press select"]
+
+
+def plain(value):
+    """As it comes back from JSON (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+def settle(board, ready, timeout: float = 20.0) -> dict:
+    """The board's view once `ready(view)` holds; each look waits for the board to change."""
+    deadline = time.monotonic() + timeout
+    while True:
+        view = board.view()
+        if ready(view):
+            return view
+        remaining = deadline - time.monotonic()
+        assert remaining > 0, f"the dashboard never got there: {view}"
+        board.wait(view["version"], remaining)
+
+
+def shows(view: dict, table: Table) -> bool:
+    """The board has every event of the table and shows the table as it is now."""
+    seen = {t["name"]: t for t in view["tables"]}.get(table.name)
+    if seen is None or seen["seq"] != table.plugin.seq or seen["state"] is None:
+        return False
+    state = {k: v for k, v in seen["state"].items() if k not in ("at", "schema", "table")}
+    return state == plain(table_state(table.app))
+
+
+def a_deck(registry: DeckRegistry, name: str) -> None:
+    """A complete Palourde deck of made-up tags, enrolled in `registry`."""
+    family = families()["palourde"]
+    tags = {sim_uid("cafe", f"{name}:{card}"): card for card in family.cards}
+    registry.import_text(deck_text(Deck(name, "palourde", tags)))

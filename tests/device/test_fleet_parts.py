@@ -1,0 +1,236 @@
+"""The fleet's parts without a broker: outbox, board, topics, config, plugin, offers, web server."""
+from __future__ import annotations
+
+import json
+import random
+import urllib.error
+import urllib.request
+
+import pytest
+
+from device.config import ConfigError, FleetConfig, example_config, parse_config
+from device.dashboard import DashboardServer
+from device.dashboard_board import Board
+from device.decks import DeckRegistry
+from device.fleet import FleetPlugin, open_fleet
+from device.fleet_link import FleetUnavailable, Outbox
+from device.fleet_shared import Inbox, deck_message, read_shared, staff_message
+from device.fleet_topics import decode, encode, shared_deck_of, table_of, table_topic
+from device.kiosk import Attract
+from tests.device.fleet_tables import SETTLE, Table, a_deck, random_game_lines
+from tests.device.mosquitto import free_port
+
+
+class FakeLink:
+    """What the plugin sees of a link: publish, and whether the broker refused us."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict | bytes, bool]] = []
+        self.refused: str | None = None
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        self.sent.append((topic, decode(payload) or payload, retain))
+
+    def of(self, kind: str) -> list[dict]:
+        return [payload for topic, payload, _ in self.sent if topic.endswith("/" + kind)]
+
+    def close(self) -> bool:
+        return True
+
+
+def fake_table(tmp_path, name="t1") -> tuple[Table, FakeLink]:
+    table, link = Table(tmp_path / name, name, None), FakeLink()
+    table.inbox = Inbox()
+    table.plugin = FleetPlugin(link, name, lambda: "2030-01-02T20:15:00+01:00", table.inbox,
+                               table.registry)
+    table.app.plugins.insert(0, table.plugin)
+    return table, link
+
+
+# ---- outbox, board, topics, config -------------------------------------------------------------
+
+def test_outbox_keeps_the_newest_events_and_the_latest_retained_value():
+    box = Outbox(limit=3)
+    for n in range(5):
+        box.put("tabletop/t/events", str(n).encode())
+        box.put("tabletop/t/state", f"s{n}".encode(), retain=True)
+    taken = [box.take(timeout=0) for _ in range(len(box))]
+    assert taken == [("tabletop/t/state", b"s4", True)] + \
+        [("tabletop/t/events", str(n).encode(), False) for n in (2, 3, 4)]
+    assert box.dropped == 2 and box.take(timeout=0) is None
+    box.give_back(taken[1])
+    assert box.take(timeout=0) == taken[1]
+
+
+def test_board_counts_missed_events_ignores_repeats_and_keeps_todays_games():
+    board = Board(day=lambda: "2030-01-02")
+    events = table_topic("t1", "events")
+    for seq in (1, 2, 2, 5, 3):                           # 2 came twice (QoS 1), 3 and 4 lost
+        board.receive(events, encode({"table": "t1", "seq": seq, "text": f"e{seq}"}))
+    for day in ("2030-01-01", "2030-01-02"):
+        board.receive(table_topic("t1", "finished"), encode({"table": "t1", "at": f"{day}T20:00",
+                                                             "game": "palourde"}))
+    board.receive(table_topic("t1", "online"), b"true")
+    board.receive("tabletop/shared/staff", b"{}")          # not a table's topic
+    board.receive(table_topic("t1", "state"), b"not json")
+    (table,) = board.view()["tables"]
+    assert (table["seq"], table["missed"], table["online"]) == (5, 2, True)
+    assert table["last_event"]["text"] == "e5" and table["state"] is None
+    assert [g["at"][:10] for g in board.view()["finished"]] == ["2030-01-02"]
+    board.receive(events, encode({"table": "t1", "seq": 1}))   # the table restarted
+    assert board.view()["tables"][0]["seq"] == 1
+
+
+def test_topics_name_tables_and_shared_decks():
+    assert table_of("tabletop/table-3/state") == ("table-3", "state")
+    assert table_of("tabletop/shared/state") is None and table_of("tabletop/t/x") is None
+    assert shared_deck_of("tabletop/shared/decks/cafe2") == "cafe2"
+    assert shared_deck_of("tabletop/shared/decks/a/b") is None
+    assert decode(json.dumps({"schema": 99}).encode()) is None and decode(b"\xff") is None
+
+
+def test_fleet_config_names_the_key_at_fault():
+    assert parse_config(example_config()).fleet == FleetConfig()
+    for text, key in (('table = "a/b"', "fleet.table"), ('table = "shared"', "fleet.table"),
+                      ('ca_file = "ca.pem"', "fleet.ca_file"), ("port = 0", "fleet.port"),
+                      ("tls_insecure = true", "fleet.tls_insecure"), ("hots = 1", "fleet.hots")):
+        with pytest.raises(ConfigError, match=key):
+            parse_config(f"[fleet]\n{text}\n")
+    assert parse_config('[fleet]\ntls = true\nca_file = "ca.pem"\n').fleet.ca_file.name == "ca.pem"
+
+
+# ---- the plugin --------------------------------------------------------------------------------
+
+def test_each_accepted_event_then_an_undo_then_one_finished_game(tmp_path):
+    table, link = fake_table(tmp_path)
+    table.start("palourde", ["Ann", "Bob"])
+    table.play(["tap clam#1", "tap clam#2", SETTLE, "tap crab#9", SETTLE,
+                "hold back", "press select", SETTLE])
+    events = link.of("events")
+    assert [(e["seq"], e["op"], e["text"]) for e in events] == \
+        [(1, "event", "tap clam#1"), (2, "event", "tap clam#2"), (3, "undo", "undo")]
+    assert events[1]["effects"] and events[1]["table"] == "t1" and events[0]["turn"] == "Ann"
+    table.play(random_game_lines(table.app, random.Random(3), 1000))
+    assert not link.of("finished")                          # the result is on screen
+    table.play(["press select", SETTLE, "wait 1"])
+    (finished,) = link.of("finished")
+    assert finished["game"] == "palourde" and finished["winners"]
+    states = link.of("state")
+    assert {s["activity"] for s in states} == {"playing", "over", "idle"}
+    assert all(retain for topic, _, retain in link.sent if topic.endswith("/state"))
+
+
+def test_the_kiosk_attract_screen_is_its_own_activity(tmp_path):
+    table, link = fake_table(tmp_path)
+    table.start("palourde", ["Ann", "Bob"])
+    table.app.set_mode(Attract())
+    table.play(["wait 1"])
+    assert link.of("state")[-1]["activity"] == "attract"
+
+
+def test_a_refused_broker_is_a_fault_on_the_table(tmp_path):
+    table, link = fake_table(tmp_path)
+    link.refused = "127.0.0.1:1883 refused us: Not authorized"
+    table.play(["wait 1"])
+    assert table.screens[-1].header_right == "Fleet refused"
+    link.refused = None
+    table.play(["wait 1"])
+    assert table.screens[-1].header_right != "Fleet refused"
+
+
+def test_a_table_plays_the_same_with_the_broker_gone(tmp_path):
+    pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed (extra: fleet)")
+    settings = FleetConfig(enabled=True, host="127.0.0.1", port=free_port(), buffer_events=10)
+    away = Table(tmp_path / "away", "away", settings)
+    alone = Table(tmp_path / "alone", "alone", None)
+    for table in (away, alone):
+        table.start("palourde", ["Ann", "Bob"])
+        table.play(random_game_lines(table.app, random.Random(5), 1000))
+    assert away.screens == alone.screens and away.view() == alone.view()
+    away.link.close(flush_s=0)
+    outbox, seq = away.link.outbox, away.plugin.seq
+    kept = [outbox.take(timeout=0) for _ in range(len(outbox))]
+    assert [topic for topic, _, _ in kept[:2]] == ["tabletop/away/state", "tabletop/away/online"]
+    assert [decode(payload)["seq"] for _, payload, _ in kept[2:]] == list(range(seq - 9, seq + 1))
+    assert outbox.dropped == seq - 10
+
+
+# ---- shared decks and staff cards on the table ---------------------------------------------------
+
+def test_offers_come_at_idle_once_and_only_from_other_tables(tmp_path):
+    table, _ = fake_table(tmp_path)
+    elsewhere = DeckRegistry(tmp_path / "elsewhere")
+    a_deck(elsewhere, "cafe4")
+    elsewhere.add_staff("04AABBCCDD0011", "Morgane")
+    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t1", "now"))        # our own: no offer
+    table.play(["wait 1"])
+    assert table.screens[-1].header == "TABLETOP"
+    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t2", "now"))
+    table.inbox.receive(*staff_message(elsewhere, "t2", "now"))
+    table.play(["wait 1"])
+    assert "New deck cafe4 from t2" in " ".join(table.screens[-1].lines)
+    table.play(["press back", "wait 1"])                      # not now: the staff list comes next
+    assert "1 new staff cards from t2" in " ".join(table.screens[-1].lines)
+    table.play(["tap staff#2", SETTLE, "wait 1"])
+    assert table.registry.staff() == {"04AABBCCDD0011": "Morgane"}
+    assert table.screens[-1].header == "TABLETOP"             # the declined deck stays declined
+
+
+def test_shared_payloads_that_do_not_check_are_ignored():
+    nonsense = encode({"table": "t", "text": "nonsense ["})
+    assert read_shared("tabletop/shared/decks/x", nonsense) is None
+    assert read_shared("tabletop/shared/staff", encode({"table": "t", "staff": []})) is None
+    assert read_shared("tabletop/shared/staff", b"") is None
+
+
+def test_open_fleet_only_when_enabled_and_paho_present(tmp_path, monkeypatch):
+    config = parse_config("")
+    assert open_fleet(config, tmp_path, lambda: "now") is None
+
+    def missing():
+        raise FleetUnavailable("the fleet needs paho-mqtt")
+    monkeypatch.setattr("device.fleet_link.mqtt_client", missing)
+    enabled = parse_config("[fleet]\nenabled = true\n")
+    assert open_fleet(enabled, tmp_path, lambda: "now") is None
+
+
+# ---- the web server ------------------------------------------------------------------------------
+
+def get(url: str, **headers) -> tuple[int, str, bytes]:
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return reply.status, reply.headers["Content-Type"], reply.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers["Content-Type"], error.read()
+
+
+def test_dashboard_serves_the_page_and_guards_the_data_with_its_token():
+    board = Board()
+    board.receive(table_topic("t1", "online"), b"true")
+    server = DashboardServer(board, "127.0.0.1", 0, token="tide-3").start()
+    try:
+        assert get(server.url)[:2] == (200, "text/html; charset=utf-8")
+        assert get(server.url + "app.js")[0] == 200 and get(server.url + "nope")[0] == 404
+        assert get(server.url + "state.json")[0] == 403
+        assert get(server.url + "state.json?token=tide-2")[0] == 403
+        status, _, body = get(server.url + "state.json?token=tide-3")
+        assert status == 200 and json.loads(body)["tables"][0]["name"] == "t1"
+        assert get(server.url + "state.json", Authorization="Bearer tide-3")[0] == 200
+        with urllib.request.urlopen(server.url + "events?token=tide-3", timeout=10) as stream:
+            assert stream.headers["Content-Type"] == "text/event-stream"
+            first = stream.readline()
+            assert json.loads(first.removeprefix(b"data: "))["tables"][0]["online"] is True
+        post = urllib.request.Request(server.url + "state.json", data=b"x", method="POST")
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(post, timeout=10)
+    finally:
+        server.close()
+
+
+def test_dashboard_needs_a_token_beyond_loopback(capsys):
+    with pytest.raises(ValueError, match="token"):
+        DashboardServer(Board(), "0.0.0.0", 0, token=None)
+    from device.cli import main
+    assert main(["dashboard", "--host", "192.0.2.1"]) == 2
+    assert "not a loopback address" in capsys.readouterr().err
