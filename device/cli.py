@@ -29,6 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_history.add_commands(commands)
     dashboard.add_commands(commands)
     fleet_cli.add_commands(commands)
+    from .bench import add_commands as add_bench
+    add_bench(commands)
     from .doctor import add_commands as add_doctor
     add_doctor(commands)
     return parser

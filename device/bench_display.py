@@ -1,0 +1,79 @@
+"""The panel's side of the bench: what each display update puts on the I2C bus, and how long
+that takes.
+
+`CountingBus` stands where luma's i2c interface stands under the real luma.oled driver,
+so our page-diff updates (`hardware.display.OledDisplay`) and luma's own full-frame
+`display()` are counted the same way: one bus transaction per `command()` or `data()`
+call, as luma's managed i2c sends them (a command is one block write of at most 32
+bytes; data is one `i2c_rdwr` message, up to 4096 bytes, so a whole 1 KiB frame is one).
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+SPEEDS_HZ = {"100k": 100_000, "400k": 400_000}
+
+
+def i2c_seconds(payloads: list[int], hz: int) -> float:
+    """Wire time of these transactions (payload bytes each) at `hz`.
+
+    Model: each byte is 9 clocks (8 bits and the ACK); a transaction adds the address
+    byte and luma's control byte (0x00 command, 0x40 data), plus about two clocks for
+    START and STOP. Clock stretching and the kernel's per-transfer cost are left out, so
+    this is the least the bus can take.
+    """
+    clocks = sum(9 * (payload + 2) + 2 for payload in payloads)
+    return clocks / hz
+
+
+@dataclass
+class CountingBus:
+    """luma's serial interface contract (command, data, cleanup), counting every transaction."""
+
+    payloads: list[int] = field(default_factory=list)
+
+    def command(self, *cmd: int) -> None:
+        self.payloads.append(len(cmd))
+
+    def data(self, data) -> None:
+        self.payloads.append(len(data))
+
+    def cleanup(self) -> None:
+        """Nothing to release."""
+
+    def take(self) -> list[int]:
+        """The transactions since the last take."""
+        taken, self.payloads = self.payloads, []
+        return taken
+
+
+def oled_on_bus():
+    """Our display driver on a counting bus: the update path the appliance uses."""
+    from luma.oled.device import ssd1306
+
+    from hardware.display import OledDisplay
+
+    bus = CountingBus()
+    with warnings.catch_warnings():            # luma's init clears the panel with getdata()
+        warnings.simplefilter("ignore", DeprecationWarning)
+        device = ssd1306(bus, width=128, height=64)
+    device.persist = True                      # its exit hook would clear a panel that is not there
+    bus.take()
+    return OledDisplay(device), bus
+
+
+def full_frame() -> list[int]:
+    """The transactions of one update as luma.oled's own ssd1306 driver sends it (the
+    whole frame every time, whatever changed)."""
+    from luma.oled.device import ssd1306
+    from PIL import Image
+
+    bus = CountingBus()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        device = ssd1306(bus, width=128, height=64)
+        device.persist = True
+        bus.take()
+        device.display(Image.new("1", device.size))
+    return bus.take()

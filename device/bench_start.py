@@ -1,0 +1,93 @@
+"""Start-up to first frame and peak memory of `tabletop run --sim`, each run a fresh process.
+
+The first frame is the first PNG the simulator writes into its --frames folder; its time
+is counted from the spawn. Every run finds the modules' bytecode compiled, as an
+installed package has it: a first, untimed run compiles it into the scratch folder
+(whatever PYTHONDONTWRITEBYTECODE says). One more run plays a whole scripted game, so
+the peak covers a game, not only the start. The peak is the kernel's VmHWM of the
+process, read once it has handled its last line: a child's ru_maxrss would count the
+bench's own memory, which the child shares until it runs `tabletop`.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+FIRST_FRAME = "frame_00001.png"
+TIMEOUT_S = 60.0
+
+
+@dataclass
+class StartUps:
+    first_frame_s: list[float]
+    peak_rss_mb: float
+
+
+def tabletop_command() -> list[str]:
+    """The installed `tabletop` script beside this interpreter, or the module."""
+    script = Path(sys.executable).with_name("tabletop")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "device.cli"]
+
+
+def start_ups(directory: Path, runs: int, game_args: list[str], script: list[str]) -> StartUps:
+    """A compiling run, `runs` timed start-ups on an empty state dir, then the scripted game
+    (`tabletop run --sim` arguments and input lines)."""
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(directory / "bytecode"), TABLETOP_SIM_ACK="1")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    _run(directory / "compile", [], [], env)
+    timed = [_run(directory / f"start-{n}", [], [], env) for n in range(runs)]
+    game = _run(directory / "game", game_args, script, env)
+    return StartUps([seconds for seconds, _ in timed],
+                    max(kib for _, kib in [*timed, game]) / 1024)
+
+
+def _run(directory: Path, args: list[str], script: list[str], env: dict) -> tuple[float, int]:
+    """Seconds from spawn to the first frame, and the process's peak RSS in KiB."""
+    frames = directory / "frames"
+    command = [*tabletop_command(), "run", "--sim", "--state-dir", str(directory / "state"),
+               "--frames", str(frames), *args]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, env=env)
+    try:
+        seconds = _first_frame(process, frames / FIRST_FRAME, start)
+        for line in script:
+            _feed(process, line)
+        peak = _peak_kib(process.pid)
+    except RuntimeError as exc:
+        process.kill()
+        raise RuntimeError(f"{exc}: {process.communicate()[1].decode()[-500:]}") from None
+    _, errors = process.communicate()              # end of input: the simulator stops
+    if process.returncode != 0:
+        raise RuntimeError(f"bench: {' '.join(command)} failed: {errors.decode()[-500:]}")
+    shutil.rmtree(frames)
+    return seconds, peak
+
+
+def _first_frame(process: subprocess.Popen, first: Path, start: float) -> float:
+    while not first.exists():
+        if process.poll() is not None:
+            raise RuntimeError("bench: tabletop run --sim ended before its first frame")
+        if time.perf_counter() - start > TIMEOUT_S:
+            raise RuntimeError(f"bench: no frame from tabletop run --sim in {TIMEOUT_S:.0f} s")
+        time.sleep(0.001)         # a file in a folder: no event to wait on, so poll finely
+    return time.perf_counter() - start
+
+
+def _feed(process: subprocess.Popen, line: str) -> None:
+    """One input line, then wait for the simulator's `ack` of it (TABLETOP_SIM_ACK)."""
+    process.stdin.write(f"{line}\n".encode())
+    process.stdin.flush()
+    while not (said := process.stderr.readline()).startswith(b"ack "):
+        if not said:
+            raise RuntimeError("bench: tabletop run --sim ended in the middle of its input")
+
+
+def _peak_kib(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("VmHWM:")).split()[1])
