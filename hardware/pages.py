@@ -44,7 +44,19 @@ def page_writes(old: tuple[bytes, ...] | None, new: tuple[bytes, ...]) -> list[P
     for page, (before, after) in enumerate(zip(old, new)):
         if before == after:
             continue
-        changed = [x for x in range(WIDTH) if before[x] != after[x]]
-        first, last = changed[0], changed[-1]
+        first, last = _changed_span(before, after)
         writes.append(PageWrite(page, first, after[first:last + 1]))
     return writes
+
+
+def _changed_span(before: bytes, after: bytes) -> tuple[int, int]:
+    """The first and last column where two different pages differ.
+
+    Read as big-endian integers and XORed, the pages differ in the bits set: the highest
+    lies in the first changed column, the lowest in the last. A few integer operations
+    instead of a Python loop over 128 columns, on the path of every frame.
+    """
+    diff = int.from_bytes(before, "big") ^ int.from_bytes(after, "big")
+    first = WIDTH - 1 - (diff.bit_length() - 1) // 8
+    last = WIDTH - 1 - ((diff & -diff).bit_length() - 1) // 8
+    return first, last
