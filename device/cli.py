@@ -4,25 +4,31 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
 from engine.core.script import ScriptError
+from engine.core.text import DEFAULT_LANGUAGE
 
 from . import cli_cards, cli_config, cli_deck, cli_history, dashboard, fleet_cli
+from .cli_text import cli_language, parser_class, say
+from .config import LANGUAGES
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tabletop", description="A table-side companion for card games.")
+def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
+    """The parser, its --help in `language` (help texts are catalog keys: device.cli_text)."""
+    parser = parser_class(language)(prog="tabletop", description="cli.description")
+    parser.add_argument("--language", choices=LANGUAGES, help="cli.help.language")
     commands = parser.add_subparsers(dest="command", required=True)
-    replay = commands.add_parser("replay", help="run an event script and print the outcome")
-    replay.add_argument("script", type=Path)
-    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay = commands.add_parser("replay", help="cli.help.replay")
+    replay.add_argument("script", type=Path, help="cli.help.script")
+    replay.add_argument("--json", action="store_true", help="cli.help.json")
     from .run import add_arguments
-    add_arguments(commands.add_parser("run", help="start the companion"))
-    status = commands.add_parser("status", help="the running or last game")
-    status.add_argument("--state-dir", type=Path)
-    status.add_argument("--json", action="store_true")
+    add_arguments(commands.add_parser("run", help="cli.help.run"))
+    status = commands.add_parser("status", help="cli.help.status")
+    status.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
+    status.add_argument("--json", action="store_true", help="cli.help.json")
     cli_config.add_commands(commands)
     cli_deck.add_commands(commands)
     cli_cards.add_commands(commands)
@@ -37,17 +43,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`tabletop ...`; `--language` anywhere on the line sets the language of its output."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    args = build_parser().parse_args(argv)
+    language, argv = cli_language(sys.argv[1:] if argv is None else list(argv), os.environ)
+    args = build_parser(language).parse_args(argv)
+    args.language = language
     if args.command == "replay":
-        return replay_command(args.script, args.json)
+        return replay_command(args.script, args.json, language)
     if args.command == "run":
         from .run import run_command
         return run_command(args)
     if args.command == "status":
         from .paths import default_state_dir
         from .status import status_command
-        return status_command(args.state_dir or default_state_dir(), args.json)
+        return status_command(args.state_dir or default_state_dir(), args.json, language)
     if args.command == "deck":
         return cli_deck.run(args, tag_source=real_reader_tags)
     return args.handler(args)
@@ -58,16 +67,16 @@ def real_reader_tags():
     from .appliance import reader_tags
     from .config import load_config
     return reader_tags(load_config(None))
-def replay_command(path: Path, as_json: bool) -> int:
+def replay_command(path: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:
     from .replay import replay_text, report
     from .replay_text import print_replay
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        print(f"tabletop: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        print(say(language, "cli.cannot_read", path=path, why=exc.strerror), file=sys.stderr)
         return 2
     try:
-        result = replay_text(text)
+        result = replay_text(text, language=language)
     except ScriptError as exc:
         print(f"{path}: {exc}", file=sys.stderr)
         return 2

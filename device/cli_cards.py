@@ -4,27 +4,29 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from engine.core.text import DEFAULT_LANGUAGE
+
 from . import cards
+from .cli_text import say
 from .paths import default_state_dir
 
 
 def add_commands(subparsers) -> None:
-    parser = subparsers.add_parser("cards", help="check or install a card data file (Flouk)")
+    parser = subparsers.add_parser("cards", help="cli.help.cards")
     actions = parser.add_subparsers(dest="cards_action", required=True)
-    for name, text in (("check", "list every problem of a card file"),
-                       ("install", "check a card file, then use it on this table")):
-        action = actions.add_parser(name, help=text)
+    for name in ("check", "install"):
+        action = actions.add_parser(name, help=f"cli.help.cards_{name}")
         action.add_argument("file", type=Path)
-        action.add_argument("--deck", default="flouk", help="the deck the file describes")
+        action.add_argument("--deck", default="flouk", help="cli.help.cards_deck")
         action.add_argument("--state-dir", type=Path)
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         text = args.file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"tabletop: cannot read {args.file}: {exc}")
+        print(say(args.language, "cli.cannot_read", path=args.file, why=exc))
         return 2
     if args.cards_action == "check":
         found = cards.problems(args.deck, text)
@@ -33,5 +35,5 @@ def run(args: argparse.Namespace) -> int:
     for problem in found:
         print(f"{args.file}: {problem}")
     if not found:
-        print(f"{args.file}: OK" + (", installed" if args.cards_action == "install" else ""))
+        print(say(args.language, f"cli.cards.ok_{args.cards_action}", file=args.file))
     return 1 if found else 0

@@ -5,19 +5,20 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.core.text import DEFAULT_LANGUAGE
+
+from .cli_text import say
 from .config import ConfigError, example_config, load_config
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Add the `config` command to the `tabletop` parser's subcommands."""
-    parser = subparsers.add_parser("config", help="print an example configuration or check one",
-                                   description="Print a commented example configuration, or check "
-                                               "a configuration file.")
+    parser = subparsers.add_parser("config", help="cli.help.config",
+                                   description="cli.help.config_description")
     what = parser.add_mutually_exclusive_group(required=True)
-    what.add_argument("--example", action="store_true",
-                      help="print every key with its default and what it does")
-    what.add_argument("--check", type=Path, metavar="FILE", help="check FILE; exit 2 if it is wrong")
-    parser.set_defaults(handler=run)
+    what.add_argument("--example", action="store_true", help="cli.help.config_example")
+    what.add_argument("--check", type=Path, metavar="FILE", help="cli.help.config_check")
+    parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,8 +28,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.check)
     except ConfigError as exc:
-        print(f"tabletop: {exc}", file=sys.stderr)
+        print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
-    print(f"{args.check}: OK (reader {config.reader.kind}, display {config.display.kind} on "
-          f"{config.display.bus}, kiosk {'on' if config.kiosk.enabled else 'off'})")
+    kiosk = say(args.language, "opt.on" if config.kiosk.enabled else "opt.off")
+    print(say(args.language, "cli.config.ok", file=args.check, reader=config.reader.kind,
+              display=config.display.kind, bus=config.display.bus, kiosk=kiosk))
     return 0

@@ -10,6 +10,9 @@ import sys
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from engine.core.text import DEFAULT_LANGUAGE
+
+from .cli_text import say
 from .decks import DeckError, DeckRegistry
 from .enroll import Enrollment, learn
 from .fleet_cli import broker_options, publish
@@ -21,32 +24,31 @@ TagSource = Callable[[], Iterable[str]]
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Add the `deck` command and its subcommands to the `tabletop` parser."""
     where = argparse.ArgumentParser(add_help=False)
-    where.add_argument("--state-dir", type=Path, metavar="DIR",
-                       help="where decks are kept (default: $XDG_STATE_HOME/tabletop)")
-    deck = subparsers.add_parser("deck", help="enrol, list and share decks of tagged cards")
-    deck.set_defaults(handler=run)
+    where.add_argument("--state-dir", type=Path, metavar="DIR", help="cli.help.deck_dir")
+    deck = subparsers.add_parser("deck", help="cli.help.deck")
+    deck.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
     actions = deck.add_subparsers(dest="deck_command", required=True)
-    learn_cmd = actions.add_parser("learn", parents=[where], help="tap every card of a deck in turn")
-    learn_cmd.add_argument("game", help="a game (palourde, auberge, ...) or deck family")
-    learn_cmd.add_argument("--deck", metavar="NAME", help="the deck's name (default: the family)")
-    learn_cmd.add_argument("--stdin", action="store_true",
-                           help="read tag UIDs from standard input (`tap uid:04A1B2C3` or a bare UID)")
-    actions.add_parser("list", parents=[where], help="every deck and whether it is complete")
-    actions.add_parser("export", parents=[where], help="print a deck to share").add_argument("name")
-    import_cmd = actions.add_parser("import", parents=[where], help="add a deck exported elsewhere")
+    learn_cmd = actions.add_parser("learn", parents=[where], help="cli.help.deck_learn")
+    learn_cmd.add_argument("game", help="cli.help.deck_game")
+    learn_cmd.add_argument("--deck", metavar="NAME", help="cli.help.deck_name")
+    learn_cmd.add_argument("--stdin", action="store_true", help="cli.help.deck_stdin")
+    actions.add_parser("list", parents=[where], help="cli.help.deck_list")
+    actions.add_parser("export", parents=[where], help="cli.help.deck_export").add_argument("name")
+    import_cmd = actions.add_parser("import", parents=[where], help="cli.help.deck_import")
     import_cmd.add_argument("file", type=Path)
-    import_cmd.add_argument("--name", help="store it under another name")
-    import_cmd.add_argument("--replace", action="store_true", help="replace a deck of that name")
-    actions.add_parser("remove", parents=[where], help="forget a deck").add_argument("name")
+    import_cmd.add_argument("--name", help="cli.help.deck_import_name")
+    import_cmd.add_argument("--replace", action="store_true", help="cli.help.deck_replace")
+    actions.add_parser("remove", parents=[where], help="cli.help.deck_remove").add_argument("name")
     actions.add_parser("publish", parents=[broker_options()],
                        help="share a deck with the café's other tables").add_argument("name")
-    staff = actions.add_parser("staff", help="staff cards (they open the admin menu)")
+    staff = actions.add_parser("staff", help="cli.help.staff")
     staff_actions = staff.add_subparsers(dest="staff_command", required=True)
-    add = staff_actions.add_parser("add", parents=[where], help="register a tag as a staff card")
+    add = staff_actions.add_parser("add", parents=[where], help="cli.help.staff_add")
     add.add_argument("uid")
     add.add_argument("label")
-    staff_actions.add_parser("remove", parents=[where], help="unregister a staff card").add_argument("uid")
-    staff_actions.add_parser("list", parents=[where], help="every staff card")
+    staff_actions.add_parser("remove", parents=[where],
+                             help="cli.help.staff_remove").add_argument("uid")
+    staff_actions.add_parser("list", parents=[where], help="cli.help.staff_list")
     staff_actions.add_parser("publish", parents=[broker_options()],
                              help="share the staff cards with the café's other tables")
 
@@ -62,27 +64,26 @@ def run(args: argparse.Namespace, tag_source: TagSource | None = None) -> int:
             return _staff(registry, args)
         return _COMMANDS[args.deck_command](registry, args)
     except DeckError as exc:
-        print(f"tabletop: {exc}", file=sys.stderr)
+        print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
 
 
 def _learn(registry: DeckRegistry, args: argparse.Namespace, tag_source: TagSource | None) -> int:
-    enrollment = Enrollment(registry, args.game, args.deck)
+    enrollment = Enrollment(registry, args.game, args.deck, args.language)
     if args.stdin or not sys.stdin.isatty():
-        uids: Iterable[str] = stdin_tags(sys.stdin)
+        uids: Iterable[str] = stdin_tags(sys.stdin, args.language)
     elif tag_source is not None:
         uids = tag_source()
     else:
-        print("tabletop: no tag reader here: pipe tag UIDs on standard input, or use --stdin",
-              file=sys.stderr)
+        print(say(args.language, "cli.deck.no_reader"), file=sys.stderr)
         return 2
     code = learn(enrollment, uids, lambda lines: print("\n".join(lines), flush=True))
     if code:
-        print(f"Deck {enrollment.deck} is not complete yet: learn it again to go on.")
+        print(say(args.language, "cli.deck.incomplete", deck=enrollment.deck))
     return code
 
 
-def stdin_tags(lines: Iterable[str]) -> Iterator[str]:
+def stdin_tags(lines: Iterable[str], language: str = DEFAULT_LANGUAGE) -> Iterator[str]:
     """Tag UIDs from input lines: `tap uid:04A1B2C3`, `uid:04A1B2C3` or `04A1B2C3`.
 
     Blank lines and `#` comments are skipped; a line of another form is reported and skipped.
@@ -97,20 +98,27 @@ def stdin_tags(lines: Iterable[str]) -> Iterator[str]:
         if len(words) == 1:
             yield words[0].removeprefix("uid:")
         else:
-            print(f"line {number}: not a tag UID: {text}", file=sys.stderr)
+            print(say(language, "cli.deck.not_a_uid", line=number, text=text), file=sys.stderr)
 
 
-def _list(registry: DeckRegistry, _: argparse.Namespace) -> int:
+def _list(registry: DeckRegistry, args: argparse.Namespace) -> int:
     decks = registry.decks()
     for info in decks:
-        state = "complete" if info.complete else \
-            f"missing {len(info.missing)}: {', '.join(info.missing[:6])}{'...' if len(info.missing) > 6 else ''}"
-        print(f"{info.name:<16} {info.family:<9} {info.size:>3} tags  {state}")
+        print(say(args.language, "cli.deck.row", name=info.name, family=info.family,
+                  size=info.size, state=_completeness(info.missing, args.language)))
     if not decks:
-        print(f"No decks in {registry.decks_dir}: tabletop deck learn GAME")
+        print(say(args.language, "cli.deck.none", dir=registry.decks_dir))
     for problem in registry.problems:
-        print(f"tabletop: {problem}", file=sys.stderr)
+        print(say(args.language, "cli.problem", problem=problem), file=sys.stderr)
     return 2 if registry.problems else 0
+
+
+def _completeness(missing, language: str) -> str:
+    """`complete`, or the first missing cards."""
+    if not missing:
+        return say(language, "cli.deck.complete")
+    key = "cli.deck.missing_more" if len(missing) > 6 else "cli.deck.missing"
+    return say(language, key, n=len(missing), cards=list(missing[:6]))
 
 
 def _export(registry: DeckRegistry, args: argparse.Namespace) -> int:
@@ -129,24 +137,26 @@ def _import(registry: DeckRegistry, args: argparse.Namespace) -> int:
         info = registry.import_text(text, args.name, args.replace)
     except DeckError as exc:
         raise DeckError(f"{args.file}: {exc}") from None
-    missing = "complete" if info.complete else f"{len(info.missing)} cards missing"
-    print(f"Imported deck {info.name} ({info.family}, {info.size} tags, {missing})")
+    missing = say(args.language, "cli.deck.complete") if info.complete else \
+        say(args.language, "cli.deck.cards_missing", n=len(info.missing))
+    print(say(args.language, "cli.deck.imported", name=info.name, family=info.family,
+              size=info.size, missing=missing))
     return 0
 
 
 def _remove(registry: DeckRegistry, args: argparse.Namespace) -> int:
     registry.remove(args.name)
-    print(f"Removed deck {args.name}")
+    print(say(args.language, "cli.deck.removed", name=args.name))
     return 0
 
 
 def _staff(registry: DeckRegistry, args: argparse.Namespace) -> int:
     if args.staff_command == "add":
         registry.add_staff(args.uid, args.label)
-        print(f"Staff card {args.label} added")
+        print(say(args.language, "cli.staff.added", label=args.label))
     elif args.staff_command == "remove":
         registry.remove_staff(args.uid)
-        print(f"Staff card {args.uid} removed")
+        print(say(args.language, "cli.staff.removed", uid=args.uid))
     elif args.staff_command == "publish":
         return publish(registry, args, deck=None)
     else:

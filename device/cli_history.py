@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import TextIO
 
 import engine
+from engine.core.text import DEFAULT_LANGUAGE
 
+from .cli_text import say
 from .history import Game, Stats, open_history
 from .paths import default_state_dir
 
@@ -23,14 +25,13 @@ CSV_COLUMNS = ("game", "started", "ended", "duration_s", "players", "scores", "w
 
 
 def add_commands(subparsers) -> None:
-    parser = subparsers.add_parser("history", help="finished games, and statistics per game")
-    parser.add_argument("--game", help="only this game (palourde, auberge, tribord, ...)")
+    parser = subparsers.add_parser("history", help="cli.help.history")
+    parser.add_argument("--game", help="cli.help.history_game")
     shown = parser.add_mutually_exclusive_group()
-    shown.add_argument("--csv", action="store_true", help="one CSV row per game, seats in order")
-    shown.add_argument("--stats", action="store_true",
-                       help="per game: games played, average duration, wins by seat")
-    parser.add_argument("--state-dir", type=Path)
-    parser.set_defaults(handler=run)
+    shown.add_argument("--csv", action="store_true", help="cli.help.history_csv")
+    shown.add_argument("--stats", action="store_true", help="cli.help.history_stats")
+    parser.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
+    parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,35 +39,35 @@ def run(args: argparse.Namespace) -> int:
         try:
             engine.get(args.game)
         except KeyError as exc:
-            print(f"tabletop: {exc.args[0]}", file=sys.stderr)
+            print(say(args.language, "cli.problem", problem=exc.args[0]), file=sys.stderr)
             return 2
     state_dir = args.state_dir or default_state_dir()
     try:
         with closing(open_history(state_dir)) as history:
             if args.stats:
-                print_stats(history.stats(args.game))
+                print_stats(history.stats(args.game), args.language)
             elif args.csv:
                 write_csv(history.games(args.game), sys.stdout)
             else:
-                print_games(history.games(args.game))
+                print_games(history.games(args.game), args.language)
     except (sqlite3.Error, OSError) as exc:
-        print(f"tabletop: cannot read the history in {state_dir}: {exc}", file=sys.stderr)
+        print(say(args.language, "cli.history.unreadable", dir=state_dir, why=exc), file=sys.stderr)
         return 2
     return 0
 
 
-def minutes(seconds: float | None) -> str:
-    return "-" if seconds is None else f"{round(seconds / 60)} min"
+def minutes(seconds: float | None, language: str) -> str:
+    return "-" if seconds is None else say(language, "cli.history.minutes", n=round(seconds / 60))
 
 
-def print_games(games: list[Game]) -> None:
+def print_games(games: list[Game], language: str) -> None:
     if not games:
-        print("No finished game yet.")
+        print(say(language, "cli.history.none"))
     for game in games:
         seats = "  ".join(f"{p.name} {'-' if p.score is None else p.score}{'*' if p.winner else ''}"
                           for p in game.players)
-        print(f"{game.started[:16].replace('T', ' ')}  {game.game:<9} {minutes(game.duration_s):>7}"
-              f"  {seats}")
+        print(f"{game.started[:16].replace('T', ' ')}  {game.game:<9} "
+              f"{minutes(game.duration_s, language):>7}  {seats}")
 
 
 def write_csv(games: list[Game], out: TextIO) -> None:
@@ -80,9 +81,10 @@ def write_csv(games: list[Game], out: TextIO) -> None:
                          g.deck or "", g.events, g.id])
 
 
-def print_stats(stats: list[Stats]) -> None:
+def print_stats(stats: list[Stats], language: str) -> None:
     if not stats:
-        print("No finished game yet.")
+        print(say(language, "cli.history.none"))
     for s in stats:
         wins = " ".join(f"{seat}:{won}" for seat, won in s.wins_by_seat)
-        print(f"{s.game}: {s.played} played, average {minutes(s.average_s)}; wins by seat {wins}")
+        print(say(language, "cli.history.stats", game=s.game, n=s.played,
+                  average=minutes(s.average_s, language), wins=wins))

@@ -2,7 +2,7 @@
 
 Abort game and House rules (while a game runs), Learn a deck (the walk of
 `tabletop deck learn`, driven by taps on the reader), Brightness, Sound (with
-a buzzer), Restart service and Shut down (through the `system` machine).
+a buzzer), Language, Restart service and Shut down (through the `system` machine).
 Tapping a staff card again, BACK on the menu, or a long idle closes it.
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ from . import kiosk_texts  # noqa: F401  (registers the kiosk's texts)
 from .decks import DeckError, families
 from .enroll import Enrollment
 from .feedback import sound_switch
+from .language import switch_language
 from .modes import MenuMode, Mode
 from .screen import BODY_LINES, Screen, wrap
 from .ui_play import Confirmation, RulesView
@@ -45,8 +46,8 @@ class AdminMenu(MenuMode):
         switch = sound_switch(app)
         if switch is not None:
             found.append(("sound", "ui.sound_on" if switch.sound_on else "ui.sound_off"))
-        return found + [("restart", "kiosk.restart"), ("shutdown", "kiosk.shutdown"),
-                        ("close", "kiosk.close")]
+        return found + [("language", "ui.language"), ("restart", "kiosk.restart"),
+                        ("shutdown", "kiosk.shutdown"), ("close", "kiosk.close")]
 
     def screen(self, app) -> Screen:
         self.menu.items = [(key, app.t(label)) for key, label in self.entries(app)]
@@ -64,6 +65,8 @@ class AdminMenu(MenuMode):
             app.set_mode(Brightness(self, app.brightness))
         elif key == "sound":
             sound_switch(app).toggle_sound()
+        elif key == "language":
+            switch_language(app)
         elif key in ("restart", "shutdown"):
             app.set_mode(AdminConfirm(self, msg(f"kiosk.{key}_confirm"),
                                       lambda: self.ask(app, key)))
@@ -144,7 +147,7 @@ class LearnChoice(MenuMode):
     def take(self, app, key: str) -> None:
         registry = own_decks(app.registry)
         try:
-            walk = Enrollment(registry, key, deck_to_learn(registry, key))
+            walk = Enrollment(registry, key, deck_to_learn(registry, key), app.language)
         except DeckError as exc:
             app.show(msg("kiosk.failed", why=str(exc)))
             return

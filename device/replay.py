@@ -12,6 +12,7 @@ import seeds
 from engine import Accepted, ConfigError, Info, Rejected, Session
 from engine.core.script import Script, ScriptError, ScriptStep, parse_script
 from engine.core.spec import GameConfig, GameSpec
+from engine.core.text import DEFAULT_LANGUAGE
 
 
 @dataclass
@@ -29,6 +30,7 @@ class StepRecord:
 class Replay:
     session: Session
     records: list[StepRecord]
+    language: str = DEFAULT_LANGUAGE          # of the messages, and of the report's texts
 
     @property
     def rejected(self) -> list[StepRecord]:
@@ -65,7 +67,7 @@ def _line_of(script: Script, problem: str) -> int:
     return script.directive_lines.get("players", script.directive_lines.get("game", 1))
 
 
-def run_step(session: Session, step: ScriptStep) -> StepRecord:
+def run_step(session: Session, step: ScriptStep, language: str = DEFAULT_LANGUAGE) -> StepRecord:
     if step.kind == "undo":
         outcome, text = session.undo(), "undo"
     elif step.kind == "redo":
@@ -73,32 +75,34 @@ def run_step(session: Session, step: ScriptStep) -> StepRecord:
     else:
         outcome, text = session.play(step.event), str(step.event)
     if isinstance(outcome, Accepted):
-        return StepRecord(step.line, text, "ok", [m.text() for m in outcome.effects])
+        return StepRecord(step.line, text, "ok", [m.text(language) for m in outcome.effects])
     if isinstance(outcome, Info):
-        return StepRecord(step.line, text, "info", [outcome.msg.text()])
+        return StepRecord(step.line, text, "info", [outcome.msg.text(language)])
     assert isinstance(outcome, Rejected)
-    return StepRecord(step.line, text, "rejected", [outcome.message], outcome.code)
+    return StepRecord(step.line, text, "rejected", [outcome.msg.text(language)], outcome.code)
 
 
-def replay_text(text: str, data=None) -> Replay:
-    """Parse and run a whole script."""
+def replay_text(text: str, data=None, language: str = DEFAULT_LANGUAGE) -> Replay:
+    """Parse and run a whole script; its messages in `language`."""
     script = parse_script(text)
     spec, config = config_from_script(script, data)
     session = Session(spec, config)
-    return Replay(session, [run_step(session, step) for step in script.steps])
+    return Replay(session, [run_step(session, step, language) for step in script.steps], language)
 
 
 def report(replay: Replay) -> dict:
     """The JSON object of DESIGN.md §6.2."""
     session = replay.session
-    out = summary(session.spec, session.state)
+    out = summary(session.spec, session.state, replay.language)
     out["rejected"] = [{"line": r.line, "code": r.code, "message": r.messages[0]}
                        for r in replay.rejected]
     return out
 
 
-def summary(spec: GameSpec, state) -> dict:
-    """Game, tally, prompt and result of a state, in the §6.2 form (also `tabletop status`)."""
+def summary(spec: GameSpec, state, language: str = DEFAULT_LANGUAGE) -> dict:
+    """Game, tally, prompt and result of a state, in the §6.2 form (also `tabletop status`).
+
+    Only the prompt's text follows `language`: ids, keys and names are the same in all."""
     tally = spec.tally(state)
     result = spec.result(state)
     prompt = spec.prompt(state)
@@ -107,7 +111,7 @@ def summary(spec: GameSpec, state) -> dict:
         "over": result is not None,
         "winners": list(result.winners) if result else [],
         "players": [{"name": p.name, "score": p.score, "out": p.out} for p in tally.players],
-        "prompt": {"id": prompt.id, "text": prompt.text.text(), "options": list(prompt.keys())},
+        "prompt": {"id": prompt.id, "text": prompt.text.text(language), "options": list(prompt.keys())},
         "rejected": [],
         "details": dict(tally.details),
     }

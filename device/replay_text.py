@@ -1,6 +1,11 @@
 """The human-readable form of a replay: each line, what it did, then the tally."""
 from __future__ import annotations
 
+import engine
+from engine.core.text import DEFAULT_LANGUAGE
+
+from .cli_text import say
+from .game_view import title
 from .replay import Replay, summary
 
 
@@ -11,16 +16,26 @@ def print_replay(replay: Replay, out=print) -> None:
         texts = " / ".join(m.replace("\n", " ") for m in record.messages)
         out(f"{record.line:4} {mark} {record.text:<22}{code} {texts}".rstrip())
     out("")
-    for line in tally_lines(replay.session.spec, replay.session.state):
+    for line in tally_lines(replay.session.spec, replay.session.state, replay.language):
         out(line)
 
 
-def tally_lines(spec, state) -> list[str]:
-    info = summary(spec, state)
-    lines = [f"{spec.title}: " + ("game over" if info["over"] else f"next: {info['prompt']['text']}".replace("\n", " "))]
+def tally_lines(spec, state, language: str = DEFAULT_LANGUAGE) -> list[str]:
+    return summary_lines(summary(spec, state, language), language)
+
+
+def summary_lines(info: dict, language: str) -> list[str]:
+    """`Palourde: next: Bob: flip 2 cards`, a line a player, then the winners once it is over."""
+    game = title(engine.get(info["game"])).text(language)
+    lines = [say(language, "cli.tally.over", game=game) if info["over"] else
+             say(language, "cli.tally.next", game=game, prompt=info["prompt"]["text"].replace("\n", " "))]
     for p in info["players"]:
-        score = "-" if p["score"] is None else p["score"]
-        lines.append(f"  {p['name']:<10} {score:>4}{'  (out)' if p['out'] else ''}")
+        key = "cli.tally.player_out" if p["out"] else "cli.tally.player"
+        lines.append(say(language, key, name=p["name"], score="-" if p["score"] is None else p["score"]))
     if info["over"]:
-        lines.append("Winners: " + (", ".join(info["winners"]) or "none"))
+        lines.append(winners_line(info["winners"], language))
     return lines
+
+
+def winners_line(winners: list[str], language: str) -> str:
+    return say(language, "cli.winners", names=winners) if winners else say(language, "cli.no_winners")

@@ -20,12 +20,14 @@ from engine import Session, make_config
 
 from .app import Companion
 from .cards import game_data
+from .cli_text import say
 from .config import ConfigError, load_config
 from .feedback import open_feedback
 from .fleet import open_fleet
 from .history import keep_history
 from .journal import last_input
 from .kiosk import attach
+from .language import table_language
 from .loop import Frames, VirtualClock, run_sim
 from .paths import default_state_dir
 from .sim_input import SimReaderField
@@ -39,15 +41,15 @@ SYSTEM_CONFIG = Path("/etc/tabletop/config.toml")      # where systemd/install.s
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--sim", action="store_true", help="simulated hardware, input from stdin")
-    parser.add_argument("--config", type=Path, help="the TOML config file")
-    parser.add_argument("--state-dir", type=Path, help="where games, decks and history live")
-    parser.add_argument("--frames", type=Path, help="write each new frame as a PNG here")
-    parser.add_argument("--game", help="skip the setup wizard: the game to start")
-    parser.add_argument("--players", help="with --game: names, comma-separated, clockwise")
-    parser.add_argument("--first", help="with --game: who starts")
+    parser.add_argument("--sim", action="store_true", help="cli.help.sim")
+    parser.add_argument("--config", type=Path, help="cli.help.config_file")
+    parser.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
+    parser.add_argument("--frames", type=Path, help="cli.help.frames")
+    parser.add_argument("--game", help="cli.help.game")
+    parser.add_argument("--players", help="cli.help.players")
+    parser.add_argument("--first", help="cli.help.first")
     parser.add_argument("--option", action="append", default=[], metavar="K=V",
-                        help="with --game: a house rule (repeatable)")
+                        help="cli.help.option")
 
 
 def wall_clock() -> str:
@@ -58,23 +60,24 @@ def run_command(args) -> int:
     try:
         config = load_config(config_path(args.config))
     except ConfigError as exc:
-        print(f"tabletop: {exc}", file=sys.stderr)
+        print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
     state_dir = state_dir_for(args.state_dir, config)
     sim = args.sim or not hardware_present(config)
     if not args.sim and sim:
-        print("No table hardware found: running on simulated hardware in the terminal.")
+        print(say(args.language, "cli.run.no_hardware"))
     registry = open_registry(state_dir, sim)
     clock = VirtualClock() if sim else time.monotonic
     store = GameStore(state_dir, config.history.keep_journals)
     keep_history(store)
     app = Companion(registry=registry, store=store, clock=clock,
-                    wall_clock=wall_clock, language=config.language or "en")
+                    wall_clock=wall_clock,
+                    language=table_language(state_dir, config.language, os.environ))
     attach(app, config.kiosk, RecordedSystem() if sim else Systemctl())
     if args.game:
         problem = start_from_flags(app, args)
         if problem:
-            print(f"tabletop: {problem}", file=sys.stderr)
+            print(say(args.language, "cli.problem", problem=problem), file=sys.stderr)
             return 2
     else:
         app.resume_game()
@@ -135,7 +138,7 @@ def start_from_flags(app: Companion, args) -> str | None:
     for item in args.option:
         key, sep, value = item.partition("=")
         if not sep:
-            return f"--option {item}: use KEY=VALUE"
+            return say(app.language, "cli.run.option_form", item=item)
         options[key] = value
     decks = [d.name for d in app.registry.decks() if d.family == spec.deck]
     try:
@@ -145,10 +148,6 @@ def start_from_flags(app: Companion, args) -> str | None:
         return str(exc)
     app.start_game(Session(spec, config), decks[0] if decks else None)
     return None
-
-
-TYPING_HELP = ("Type a line and Enter: tap CARD (e.g. tap clam#3), press up|down|select|back, "
-               "hold select|back, wait SECONDS. Ctrl-D saves and quits.")
 
 
 def run_simulated(app: Companion, clock: VirtualClock, args, config) -> int:
@@ -161,7 +160,7 @@ def run_simulated(app: Companion, clock: VirtualClock, args, config) -> int:
                            clock=clock)
     frames = Frames(*displays)
     if sys.stdin.isatty():
-        print(TYPING_HELP)
+        print(say(args.language, "cli.run.typing"))
     first = first_input(app.store.dir)
     run_sim(app, acknowledged(sys.stdin, first), clock, frames, field,
             lambda text: print(text, file=sys.stderr), first)

@@ -4,9 +4,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from engine.core.text import DEFAULT_LANGUAGE
+
 from . import journal
+from .cli_text import say
 from .journal import JournalError
 from .replay import summary
+from .replay_text import summary_lines
 
 
 def latest_journal(state_dir: Path) -> Path | None:
@@ -17,31 +21,26 @@ def latest_journal(state_dir: Path) -> Path | None:
     return archived[-1] if archived else None
 
 
-def status(state_dir: Path) -> dict | None:
+def status(state_dir: Path, language: str = DEFAULT_LANGUAGE) -> dict | None:
     path = latest_journal(state_dir)
     if path is None:
         return None
     resumed = journal.resume(path)
     session = resumed.session
-    return summary(session.spec, session.state)
+    return summary(session.spec, session.state, language)
 
 
-def status_command(state_dir: Path, as_json: bool) -> int:
+def status_command(state_dir: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:
     try:
-        info = status(state_dir)
+        info = status(state_dir, language)
     except (JournalError, OSError) as exc:
-        print(f"tabletop: cannot read the game in {state_dir}: {exc}")
+        print(say(language, "cli.status.unreadable", dir=state_dir, why=exc))
         return 2
     if info is None:
-        print(json.dumps(None) if as_json else f"No game in {state_dir}")
+        print(json.dumps(None) if as_json else say(language, "cli.status.no_game", dir=state_dir))
         return 1
     if as_json:
         print(json.dumps(info, ensure_ascii=False))
     else:
-        state = "game over" if info["over"] else info["prompt"]["text"].replace("\n", " ")
-        print(f"{info['game']}: {state}")
-        for p in info["players"]:
-            print(f"  {p['name']:<10} {'-' if p['score'] is None else p['score']:>4}")
-        if info["over"]:
-            print("Winners: " + (", ".join(info["winners"]) or "none"))
+        print("\n".join(summary_lines(info, language)))
     return 0

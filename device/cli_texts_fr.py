@@ -1,0 +1,115 @@
+"""Textes français de la ligne de commande (`tabletop ...`) : messages, --help, l'apprentissage
+d'un paquet."""
+from engine.text.fr_typeset import typeset
+
+TEXT = typeset({
+    # les mots d'argparse
+    "cli.usage": "utilisation : ",
+    "cli.positionals": "arguments",
+    "cli.options": "options",
+    "cli.help.help": "affiche cette aide et quitte",
+    # tabletop
+    "cli.description": "Un compagnon de table pour les jeux de cartes.",
+    "cli.help.language": "langue des messages et de l'aide : en ou fr "
+                         "(par défaut : celle de la configuration, sinon celle du système)",
+    "cli.help.replay": "rejoue un script d'événements et affiche le résultat",
+    "cli.help.script": "le script d'événements (DESIGN.md 6.2)",
+    "cli.help.json": "affiche un seul objet JSON",
+    "cli.help.run": "lance le compagnon",
+    "cli.help.status": "la partie en cours ou la dernière",
+    "cli.help.state_dir": "où sont gardés les parties, les paquets et l'historique",
+    "cli.problem": "tabletop : {problem}",
+    "cli.cannot_read": "tabletop : impossible de lire {path} : {why}",
+    # run
+    "cli.help.sim": "matériel simulé, saisie sur l'entrée standard",
+    "cli.help.config_file": "le fichier de configuration TOML",
+    "cli.help.frames": "enregistre chaque nouvelle image ici, en PNG",
+    "cli.help.game": "sans l'assistant de préparation : le jeu à lancer",
+    "cli.help.players": "avec --game : les noms, séparés par des virgules, dans le sens horaire",
+    "cli.help.first": "avec --game : qui commence",
+    "cli.help.option": "avec --game : une variante (à répéter au besoin)",
+    "cli.run.no_hardware": "Pas de matériel de table : simulation dans le terminal.",
+    "cli.run.typing": "Tape une ligne puis Entrée : tap CARTE (par ex. tap clam#3), "
+                      "press up|down|select|back, hold select|back, wait SECONDES. "
+                      "Ctrl-D enregistre et quitte.",
+    "cli.run.option_form": "--option {item} : écris CLÉ=VALEUR",
+    # replay et status
+    "cli.tally.over": "{game} : partie finie",
+    "cli.tally.next": "{game} : ensuite, {prompt}",
+    "cli.tally.player": "  {name:<10} {score:>4}",
+    "cli.tally.player_out": "  {name:<10} {score:>4}  (hors jeu)",
+    "cli.winners": "Gagnants : {names}",
+    "cli.no_winners": "Gagnants : aucun",
+    "cli.status.unreadable": "tabletop : impossible de lire la partie dans {dir} : {why}",
+    "cli.status.no_game": "Aucune partie dans {dir}",
+    # config
+    "cli.help.config": "affiche un exemple de configuration, ou en vérifie une",
+    "cli.help.config_description": "Affiche un exemple de configuration commenté, ou vérifie un "
+                                   "fichier de configuration.",
+    "cli.help.config_example": "affiche chaque clé avec sa valeur par défaut et son rôle",
+    "cli.help.config_check": "vérifie FILE ; code de sortie 2 s'il est faux",
+    "cli.config.ok": "{file} : OK (lecteur {reader}, écran {display} sur {bus}, kiosque {kiosk})",
+    # cards
+    "cli.help.cards": "vérifie ou installe un fichier de données de cartes (Flouk)",
+    "cli.help.cards_check": "liste chaque problème d'un fichier de cartes",
+    "cli.help.cards_install": "vérifie un fichier de cartes, puis l'utilise sur cette table",
+    "cli.help.cards_deck": "le paquet que le fichier décrit",
+    "cli.cards.ok_check": "{file} : OK",
+    "cli.cards.ok_install": "{file} : OK, installé",
+    # history
+    "cli.help.history": "les parties finies, et des statistiques par jeu",
+    "cli.help.history_game": "seulement ce jeu (palourde, auberge, tribord, ...)",
+    "cli.help.history_csv": "une ligne CSV par partie, les places dans l'ordre",
+    "cli.help.history_stats": "par jeu : parties jouées, durée moyenne, victoires par place",
+    "cli.history.unreadable": "tabletop : impossible de lire l'historique dans {dir} : {why}",
+    "cli.history.none": "Aucune partie finie pour l'instant.",
+    "cli.history.minutes": "{n} min",
+    "cli.history.stats": "{game} : {n} jouées, moyenne {average} ; victoires par place {wins}",
+    # deck
+    "cli.help.deck_dir": "où sont gardés les paquets (par défaut : $XDG_STATE_HOME/tabletop)",
+    "cli.help.deck": "enregistre, liste et partage les paquets de cartes à puce",
+    "cli.help.deck_learn": "passe chaque carte d'un paquet, l'une après l'autre",
+    "cli.help.deck_game": "un jeu (palourde, auberge, ...) ou une famille de paquets",
+    "cli.help.deck_name": "le nom du paquet (par défaut : la famille)",
+    "cli.help.deck_stdin": "lit les UID des puces sur l'entrée standard "
+                           "(`tap uid:04A1B2C3` ou un UID seul)",
+    "cli.help.deck_list": "chaque paquet, et s'il est complet",
+    "cli.help.deck_export": "affiche un paquet à partager",
+    "cli.help.deck_import": "ajoute un paquet exporté ailleurs",
+    "cli.help.deck_import_name": "le garde sous un autre nom",
+    "cli.help.deck_replace": "remplace un paquet du même nom",
+    "cli.help.deck_remove": "oublie un paquet",
+    "cli.help.staff": "cartes du personnel (elles ouvrent le menu d'administration)",
+    "cli.help.staff_add": "enregistre une puce comme carte du personnel",
+    "cli.help.staff_remove": "retire une carte du personnel",
+    "cli.help.staff_list": "chaque carte du personnel",
+    "cli.deck.no_reader": "tabletop : pas de lecteur de puces ici : envoie les UID sur l'entrée "
+                          "standard, ou utilise --stdin",
+    "cli.deck.incomplete": "Le paquet {deck} n'est pas encore complet : relance l'apprentissage "
+                           "pour continuer.",
+    "cli.deck.not_a_uid": "ligne {line} : pas un UID de puce : {text}",
+    "cli.deck.complete": "complet",
+    "cli.deck.missing": "il manque {n} : {cards}",
+    "cli.deck.missing_more": "il manque {n} : {cards}...",
+    "cli.deck.row": "{name:<16} {family:<9} {size:>3} puces  {state}",
+    "cli.deck.none": "Aucun paquet dans {dir} : tabletop deck learn JEU",
+    "cli.deck.cards_missing": "{n} cartes manquantes",
+    "cli.deck.imported": "Paquet {name} importé ({family}, {size} puces, {missing})",
+    "cli.deck.removed": "Paquet {name} supprimé",
+    "cli.staff.added": "Carte du personnel {label} ajoutée",
+    "cli.staff.removed": "Carte du personnel {uid} retirée",
+    # l'apprentissage d'un paquet (`tabletop deck learn`, et « Apprendre un paquet » du menu)
+    "learn.deck": "Apprendre {deck}",
+    "learn.tap": "Passe {card}",
+    "learn.complete": "Paquet complet",
+    "learn.count": "{n}/{total} faites",
+    "learn.unreadable": "Puce illisible",
+    "learn.ok": "{card} OK",
+    "learn.other_deck": "Puce du paquet {deck}",
+    "learn.already": "Déjà {card}",
+    "learn.copy": "{card} {copy}",
+    "learn.copy_of": "{card} {copy}/{copies}",
+    "learn.number": "Carte {n}",
+    "learn.decree": "Décret",
+    "learn.action": "Action",
+})
