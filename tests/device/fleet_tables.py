@@ -121,7 +121,7 @@ def plain(value):
     return json.loads(json.dumps(value))
 
 
-def settle(board, ready, timeout: float = 20.0) -> dict:
+def settle(board, ready, timeout: float, broker) -> dict:
     """The board's view once `ready(view)` holds; each look waits for the board to change."""
     deadline = time.monotonic() + timeout
     while True:
@@ -129,7 +129,7 @@ def settle(board, ready, timeout: float = 20.0) -> dict:
         if ready(view):
             return view
         remaining = deadline - time.monotonic()
-        assert remaining > 0, f"the dashboard never got there: {view}"
+        assert remaining > 0, f"the dashboard never got there: {view}\nbroker: {broker.log[-1500:]}"
         board.wait(view["version"], remaining)
 
 

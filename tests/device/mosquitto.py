@@ -59,9 +59,11 @@ class Broker:
             "allow_anonymous false\n"
             f"password_file {self.users}\n"
             "persistence true\n"
+            # a test plays an evening in seconds: let the dashboard's queue hold all of it
+            "max_queued_messages 100000\n"
             f"persistence_location {folder}/\n"
             "log_dest stderr\n"
-            "log_type error\nlog_type warning\nlog_type information\n"
+            "log_type error\nlog_type warning\nlog_type notice\nlog_type information\n"
             f"user {getpass.getuser()}\n")
         self.process: subprocess.Popen | None = None
 

@@ -96,7 +96,7 @@ def cafe(tmp_path_factory):
     tables[6].app.handle(PartStatus("display", False, "I2C error"))
     for table in (tables[2], tables[6]):
         table.play(["wait 1"])                              # the next frame shows the fault
-    settle(board, lambda view: all(shows(view, table) for table in tables), WAIT_S)
+    settle(board, lambda view: all(shows(view, table) for table in tables), WAIT_S, broker)
     yield Cafe(board, tables, finished)
     for table in tables:
         table.link.close()
@@ -166,7 +166,7 @@ def test_broker_restart_mid_game_loses_nothing(tmp_path, broker):
         table.play(["press select"])
         assert table.link.wait_up(WAIT_S)
     view = settle(board, lambda view: all(shows(view, t) for t in tables)
-                  and len(view["finished"]) == len(tables), WAIT_S)
+                  and len(view["finished"]) == len(tables), WAIT_S, broker)
     for shown in view["tables"]:
         assert shown["missed"] == 0 and shown["online"] is True
     for table in tables:
