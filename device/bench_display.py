@@ -50,30 +50,32 @@ class CountingBus:
 
 def oled_on_bus():
     """Our display driver on a counting bus: the update path the appliance uses."""
-    from luma.oled.device import ssd1306
-
     from hardware.display import OledDisplay
 
     bus = CountingBus()
-    with warnings.catch_warnings():            # luma's init clears the panel with getdata()
-        warnings.simplefilter("ignore", DeprecationWarning)
-        device = ssd1306(bus, width=128, height=64)
-    device.persist = True                      # its exit hook would clear a panel that is not there
-    bus.take()
-    return OledDisplay(device), bus
+    return OledDisplay(_ssd1306_on(bus)), bus
 
 
 def full_frame() -> list[int]:
     """The transactions of one update as luma.oled's own ssd1306 driver sends it (the
     whole frame every time, whatever changed)."""
-    from luma.oled.device import ssd1306
     from PIL import Image
 
     bus = CountingBus()
+    device = _ssd1306_on(bus)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        device = ssd1306(bus, width=128, height=64)
-        device.persist = True
-        bus.take()
         device.display(Image.new("1", device.size))
     return bus.take()
+
+
+def _ssd1306_on(bus: CountingBus):
+    """luma's ssd1306 driver on `bus`, its initialisation not counted."""
+    from luma.oled.device import ssd1306
+
+    with warnings.catch_warnings():            # luma reads images with getdata(), deprecated
+        warnings.simplefilter("ignore", DeprecationWarning)
+        device = ssd1306(bus, width=128, height=64)
+    device.persist = True                      # its exit hook would clear a panel that is not there
+    bus.take()
+    return device
