@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.device.mosquitto import free_port
+from tests.device.mosquitto import ends_with_us, free_port
 
 START_SECONDS = 15.0
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -49,8 +49,8 @@ class Chromium:
         browser, driver = need_chromium()
         port = free_port()
         self.base = f"http://127.0.0.1:{port}"
-        self.driver = subprocess.Popen([driver, f"--port={port}"], stdout=subprocess.PIPE,
-                                       stderr=subprocess.DEVNULL, bufsize=0)
+        self.driver = subprocess.Popen(ends_with_us([driver, f"--port={port}"]),
+                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
         self._wait_for_driver()
         options = {"binary": browser, "args": FLAGS + [f"--user-data-dir={folder}",
                                                        f"--window-size={size[0]},{size[1]}"]}

@@ -6,6 +6,7 @@ and the dashboard's session. Where Mosquitto is not installed the tests that nee
 """
 from __future__ import annotations
 
+import contextlib
 import getpass
 import os
 import select
@@ -34,6 +35,22 @@ def need_mosquitto() -> tuple[str, str]:
         pytest.skip("Mosquitto is not installed (Debian: apt-get install mosquitto); "
                     "the fleet tests need a real broker")
     return broker, passwd
+
+
+def ends_with_us(command: list[str]) -> list[str]:
+    """The command, ended by Linux when the test process dies, even killed (util-linux setpriv)."""
+    setpriv = program("setpriv")
+    return [setpriv, "--pdeathsig", "TERM", "--", *command] if setpriv else command
+
+
+@contextlib.contextmanager
+def running_broker(folder: Path):
+    broker = Broker(folder)
+    broker.start()
+    try:
+        yield broker
+    finally:
+        broker.stop()
 
 
 def free_port() -> int:
@@ -91,7 +108,7 @@ class Broker:
         return ca
 
     def start(self) -> None:
-        self.process = subprocess.Popen([self.program, "-c", str(self.conf)],
+        self.process = subprocess.Popen(ends_with_us([self.program, "-c", str(self.conf)]),
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.PIPE, bufsize=0)
         self._wait_for_log("running")

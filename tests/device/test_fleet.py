@@ -27,7 +27,7 @@ from device.inputs import PartStatus, ReaderOffline
 from tests.device.chromium import Chromium
 from tests.device.fleet_tables import (SETTLE, Table, a_deck, plain, random_game_lines,
                                        settings_for, settle, shows)
-from tests.device.mosquitto import PASSWORD, USER, Broker
+from tests.device.mosquitto import PASSWORD, USER, Broker, running_broker
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("palourde", "auberge", "tribord")
@@ -38,10 +38,8 @@ WAIT_S = 30.0
 
 @pytest.fixture
 def broker(tmp_path):
-    broker = Broker(tmp_path)
-    broker.start()
-    yield broker
-    broker.stop()
+    with running_broker(tmp_path) as broker:
+        yield broker
 
 
 def dashboard_feed(broker, board: Board, name: str = "tabletop-dashboard-test"):
@@ -78,12 +76,24 @@ def evening(table: Table, number: int, finished: dict, errors: list) -> None:
 @pytest.fixture(scope="module")
 def cafe(tmp_path_factory):
     folder = tmp_path_factory.mktemp("cafe")
-    broker = Broker(folder)
-    broker.start()
-    board = Board()
-    feed = dashboard_feed(broker, board)
-    tables = [Table(folder / f"table-{n}", f"table-{n}", settings_for(broker))
-              for n in range(1, 11)]
+    with running_broker(folder) as broker:
+        board = Board()
+        feed = dashboard_feed(broker, board)
+        tables = [Table(folder / f"table-{n}", f"table-{n}", settings_for(broker))
+                  for n in range(1, 11)]
+        try:
+            finished = play_evenings(tables)
+            settle(board, lambda view: all(shows(view, table) for table in tables), WAIT_S,
+                   broker)
+            yield Cafe(board, tables, finished)
+        finally:
+            for table in tables:
+                table.link.close(flush_s=0)
+            feed.close(flush_s=0)
+
+
+def play_evenings(tables: list[Table]) -> dict[str, dict]:
+    """Every table plays at once, in its own thread; then two parts fail. The finished games."""
     finished, errors = {}, []
     players = [threading.Thread(target=evening, args=(table, n, finished, errors))
                for n, table in enumerate(tables)]
@@ -96,12 +106,7 @@ def cafe(tmp_path_factory):
     tables[6].app.handle(PartStatus("display", False, "I2C error"))
     for table in (tables[2], tables[6]):
         table.play(["wait 1"])                              # the next frame shows the fault
-    settle(board, lambda view: all(shows(view, table) for table in tables), WAIT_S, broker)
-    yield Cafe(board, tables, finished)
-    for table in tables:
-        table.link.close()
-    feed.close(flush_s=0)
-    broker.stop()
+    return finished
 
 
 def test_ten_tables_at_once_each_shown_as_it_is(cafe):
@@ -265,15 +270,14 @@ def test_a_table_reaches_the_broker_over_tls(tmp_path):
     ca = broker.add_tls()
     broker.start()
     try:
-        table = Table(tmp_path / "t", "t-tls", settings_for(broker, port=broker.tls_port, tls=True,
-                                                            ca_file=ca))
+        over_tls = settings_for(broker, port=broker.tls_port, tls=True, ca_file=ca)
+        table = Table(tmp_path / "t", "t-tls", over_tls)
         assert table.link.wait_up(WAIT_S), table.link.refused or table.link.unreachable
         table.start("palourde", ["Ann", "Bob"])
         table.play(["tap clam#1", "tap clam#2"])
         assert table.link.close(flush_s=WAIT_S)
-        state = decode(fetch_retained(settings_for(broker, port=broker.tls_port, tls=True,
-                                                   ca_file=ca), "tabletop/t-tls/state")
-                       ["tabletop/t-tls/state"])
+        retained = fetch_retained(over_tls, "tabletop/t-tls/state")
+        state = decode(retained["tabletop/t-tls/state"])
         assert [p["score"] for p in state["game"]["players"]] == [2, 0]
     finally:
         broker.stop()
