@@ -47,7 +47,9 @@ def parser_class(language: str) -> type[argparse.ArgumentParser]:
             super().start_section(words(language, HEADINGS.get(heading, heading)))
 
         def add_usage(self, usage, actions, groups, prefix=None) -> None:
-            super().add_usage(usage, actions, groups, prefix or say(language, "cli.usage"))
+            if prefix is None:            # argparse passes "" when it builds a subcommand's prog
+                prefix = say(language, "cli.usage")
+            super().add_usage(usage, actions, groups, prefix)
 
     class Parser(argparse.ArgumentParser):
         def __init__(self, *args, add_help: bool = True, **kwargs) -> None:

@@ -100,7 +100,7 @@ TEXT = typeset({
     "cli.staff.removed": "Carte du personnel {uid} retirée",
     # l'apprentissage d'un paquet (`tabletop deck learn`, et « Apprendre un paquet » du menu)
     "learn.deck": "Apprendre {deck}",
-    "learn.tap": "Passe {card}",
+    "learn.tap": "Pose {card}",
     "learn.complete": "Paquet complet",
     "learn.count": "{n}/{total} faites",
     "learn.unreadable": "Puce illisible",

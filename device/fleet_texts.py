@@ -1,6 +1,8 @@
 """English texts of the fleet's screens: shared deck and staff offers, the broker's refusal."""
 from engine.core.text import add_catalog
 
+from . import fleet_texts_fr
+
 TEXT = {
     "fleet.header": "SHARED",
     "fleet.offer_deck": "New deck {deck} from {table}: tap a staff card to import",
@@ -14,3 +16,4 @@ TEXT = {
 }
 
 add_catalog("en", TEXT)
+add_catalog("fr", fleet_texts_fr.TEXT)

@@ -1,6 +1,8 @@
 """English texts of kiosk mode: the attract screen and the staff's admin menu."""
 from engine.core.text import add_catalog
 
+from . import kiosk_texts_fr
+
 TEXT = {
     "kiosk.attract": "Still playing?",
     "kiosk.resume": "Resume game",
@@ -24,3 +26,4 @@ TEXT = {
 }
 
 add_catalog("en", TEXT)
+add_catalog("fr", kiosk_texts_fr.TEXT)

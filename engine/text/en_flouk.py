@@ -22,7 +22,7 @@ TEXT = {
     "fl.prompt.deal_first2": "Deal 4 each. Keep 2,\ngive 2 face down to\nyour opponent; look\nafter. SELECT",
     "fl.prompt.deal": "Discard last card.\nDeal 4 each. Keep 2,\n1 left + 1 right.\nSELECT",
     "fl.prompt.deal2": "Discard last card.\nDeal 4 each. Keep 2,\n2 to your opponent.\nSELECT",
-    "fl.prompt.pile_check": "Discard last card.\nPile ≈ {n}. Enough\nfor 4 each?",
+    "fl.prompt.pile_check": "Discard last card.\nPile ~{n}. Enough\nfor 4 each?",
     "fl.prompt.reveal_first": "Turn {turn}: all reveal\n1 card, tap in order\n{name}: tap your card",
     "fl.prompt.reveal": "{name}: tap your card",
     "fl.prompt.sure": "Sure? {name} should\nhold {n}. SELECT=yes\nBACK=no",

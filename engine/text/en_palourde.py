@@ -25,7 +25,7 @@ TEXT = {
     "pa.flip_a_card": "Flip a Beach card",
     "pa.storm_select": "Shuffle, then SELECT",
     "pa.high_tide": "High Tide! {n}/3",
-    "pa.overboard": "Basket overboard!\n−{n} clams",
+    "pa.overboard": "Basket overboard!\n-{n} clams",
     "pa.overboard_empty": "Basket overboard!\n(empty)",
     "pa.storm_flipped": "Storm!",
     "pa.clam_pair": "Clam + Clam!\n{name} +2 clams -> {n}",

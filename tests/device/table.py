@@ -21,11 +21,11 @@ WALL_CLOCK = "2024-05-04T12:40:00+02:00"      # a fixed wall clock: the game sel
 
 
 class Table:
-    def __init__(self, state_dir) -> None:
+    def __init__(self, state_dir, language: str = "en") -> None:
         self.clock = VirtualClock()
         self.registry = open_registry(state_dir, True)
         self.app = Companion(registry=self.registry, store=GameStore(state_dir), clock=self.clock,
-                             wall_clock=lambda: WALL_CLOCK)
+                             wall_clock=lambda: WALL_CLOCK, language=language)
         self.field = SimReaderField(self.registry.sim_uid, clock=self.clock)
         self.images: list = []
         self.screens: list = []

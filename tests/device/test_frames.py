@@ -83,9 +83,15 @@ FRAMES = {
 }
 
 
-def frame(tmp_path: Path, name: str) -> Image.Image:
+# The key screens again in French, as <name>_fr.png: menus, prompts, a message, a refusal, results.
+FRENCH = ("game_select", "house_rules", "palourde_flip", "palourde_pair", "palourde_crab_victim",
+          "palourde_rejection", "palourde_game_over", "auberge_accusation", "tribord_decide",
+          "tamalou_turn", "tamalou_reveal", "flouk_chief_welcomed", "flouk_report")
+
+
+def frame(tmp_path: Path, name: str, language: str = "en") -> Image.Image:
     game, lines = FRAMES[name]
-    table = Table(tmp_path)
+    table = Table(tmp_path, language)
     if game:
         table.start(*game)
     return render(table.run(lines).screen)
@@ -105,8 +111,16 @@ def contact_sheet(images: list[Image.Image], columns: int = 3, scale: int = 2,
 
 @pytest.mark.parametrize("name", FRAMES)
 def test_frame(tmp_path, name, update_goldens):
+    compare(frame(tmp_path, name), name, update_goldens)
+
+
+@pytest.mark.parametrize("name", FRENCH)
+def test_french_frame(tmp_path, name, update_goldens):
+    compare(frame(tmp_path, name, "fr"), f"{name}_fr", update_goldens)
+
+
+def compare(fresh: Image.Image, name: str, update_goldens: bool) -> None:
     path = FRAMES_DIR / f"{name}.png"
-    fresh = frame(tmp_path, name)
     if update_goldens:
         FRAMES_DIR.mkdir(exist_ok=True)
         fresh.save(path)

@@ -49,7 +49,7 @@ def test_draw_from_pile_then_the_pile_check():
     assert drawn["details"]["pile"] == 86 and drawn["details"]["hands"] == {"P1": 2, "P2": 4, "P3": 2}
     ended = play(*lines, turn("mouta#4", "faar#3", "mouta#5"))
     assert ended["prompt"]["id"] == "pile_check" and ended["prompt"]["options"] == ["deal", "end_game"]
-    assert ended["prompt"]["text"] == "Discard last card.\nPile ≈ 86. Enough\nfor 4 each?"
+    assert ended["prompt"]["text"] == "Discard last card.\nPile ~86. Enough\nfor 4 each?"
     assert play(*lines, turn("mouta#4", "faar#3", "mouta#5"), "choose deal")["details"]["pile"] == 74
     assert play(*lines, turn("mouta#4", "faar#3", "mouta#5"), "choose end_game")["over"]
 

@@ -138,7 +138,7 @@ def test_pa09_basket_overboard():
     state = replay.session.state
     assert dict(state.clams)["C"] == 0 and "basket_overboard" in state.removed
     assert "shell#2" in state.beach_down and (state.current, state.phase) == ("C", "flip1")
-    assert replay.records[-1].messages == ["Basket overboard!\n−3 clams"]
+    assert replay.records[-1].messages == ["Basket overboard!\n-3 clams"]
     empty = run(HEAD + "tap basket_overboard#1\n")
     assert empty.records[-1].messages == ["Basket overboard!\n(empty)"]
     assert empty.session.state.current == "A"
