@@ -44,14 +44,11 @@ QUICK = Plan(seeds=(1,), games=None, idle_s=2.0, start_runs=3, resume_events=100
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Add the `bench` command to the `tabletop` parser's subcommands."""
-    parser = subparsers.add_parser("bench", help="measure the device's speed on simulated hardware",
-                                   description="Measure the device's speed in one run on "
-                                               "simulated hardware, side by side with the peers.")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--quick", action="store_true", help="fewer and shorter runs (under 30 s)")
-    parser.add_argument("--dir", type=Path,
-                        help="scratch folder for journals (default: a temporary one); put it "
-                             "where the state dir lives, as fsync time depends on the disk")
+    parser = subparsers.add_parser("bench", help="cli.help.bench",
+                                   description="cli.help.bench_description")
+    parser.add_argument("--json", action="store_true", help="cli.help.json")
+    parser.add_argument("--quick", action="store_true", help="cli.help.bench_quick")
+    parser.add_argument("--dir", type=Path, help="cli.help.bench_dir")
     parser.set_defaults(handler=run)
 
 

@@ -98,6 +98,44 @@ TEXT = typeset({
     "cli.deck.removed": "Paquet {name} supprimé",
     "cli.staff.added": "Carte du personnel {label} ajoutée",
     "cli.staff.removed": "Carte du personnel {uid} retirée",
+    # réseau de tables et tableau de bord
+    "cli.help.fleet": "les paquets et cartes du personnel que les tables du café partagent",
+    "cli.help.fleet_config": "le fichier de configuration TOML ([fleet] : le broker)",
+    "cli.help.fleet_dir": "où sont gardés les paquets",
+    "cli.help.fleet_shared": "ce que les tables partagent",
+    "cli.help.fleet_import_deck": "ajoute un paquet partagé",
+    "cli.help.fleet_import_staff": "ajoute les cartes du personnel partagées qui manquent ici",
+    "cli.fleet.deck": "paquet {name:<16} {family:<9} de {table}",
+    "cli.fleet.staff": "personnel {n:>3} cartes       de {table}",
+    "cli.fleet.nothing": "Rien de partagé pour l'instant : tabletop deck publish NOM",
+    "cli.fleet.imported": "Paquet {name} importé de {table} ({family}, {size} puces, {missing})",
+    "cli.fleet.skipped": "tabletop : ignoré : {problem}",
+    "cli.fleet.staff_added": "{n} cartes du personnel ajoutées depuis {table}",
+    "cli.fleet.shared_deck": "Paquet {deck} partagé depuis {table} sous {topic}",
+    "cli.fleet.shared_staff": "Cartes du personnel partagées depuis {table} sous {topic}",
+    "cli.help.dashboard": "chaque table du café, en direct, dans un navigateur",
+    "cli.help.dashboard_host": "adresse d'écoute (par défaut 127.0.0.1)",
+    "cli.help.dashboard_port": "port d'écoute (par défaut 8080)",
+    "cli.help.dashboard_token": "demandé par la page hors de l'adresse locale",
+    "cli.dashboard.problem": "tabletop dashboard : {problem}",
+    "cli.dashboard.on": "Tableau de bord sur {url} (broker {broker}) ; Ctrl-C l'arrête.",
+    # bench et doctor
+    "cli.help.bench": "mesure la vitesse de l'appareil sur du matériel simulé",
+    "cli.help.bench_description": "Mesure la vitesse de l'appareil en une passe sur du matériel "
+                                  "simulé, à côté des solutions voisines.",
+    "cli.help.bench_quick": "des passes moins nombreuses et plus courtes (moins de 30 s)",
+    "cli.help.bench_dir": "dossier de travail des journaux (par défaut : un dossier temporaire) ; "
+                          "mets-le sur le disque du dossier d'état, le temps de fsync en dépend",
+    "cli.help.doctor": "vérifie la table : logiciel, câblage, pièces, paquets",
+    "cli.help.doctor_description": "Vérifie tout ce dont la table a besoin, une ligne par "
+                                   "vérification ; code de sortie 1 s'il faut réparer quelque "
+                                   "chose.",
+    "cli.help.doctor_sim": "vérifie plutôt les pièces simulées",
+    "cli.help.doctor_config": "la configuration TOML (par défaut : /etc/tabletop/config.toml "
+                              "s'il existe)",
+    "cli.doctor.failed": "{failed} à réparer, {warned} à regarder : voir les lignes FAIL.",
+    "cli.doctor.warned": "Prêt, {warned} à regarder : voir les lignes WARN.",
+    "cli.doctor.ready": "Prêt à jouer.",
     # l'apprentissage d'un paquet (`tabletop deck learn`, et « Apprendre un paquet » du menu)
     "learn.deck": "Apprendre {deck}",
     "learn.tap": "Pose {card}",

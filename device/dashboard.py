@@ -23,6 +23,9 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from engine.core.text import DEFAULT_LANGUAGE
+
+from .cli_text import say
 from .dashboard_board import Board
 from .fleet_link import FleetUnavailable, Link
 from .fleet_topics import TABLE_FILTERS
@@ -138,12 +141,12 @@ def subscribe(settings, board: Board, client_id: str) -> Link:
 # ---- the command -----------------------------------------------------------------------------
 
 def add_commands(subparsers) -> None:
-    parser = subparsers.add_parser("dashboard", help="every table of the café, live, in a browser")
-    parser.add_argument("--config", type=Path, help="the TOML config file ([fleet]: the broker)")
-    parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, help="port to listen on (default 8080)")
-    parser.add_argument("--token", help="asked for by the page when not on a loopback address")
-    parser.set_defaults(handler=run)
+    parser = subparsers.add_parser("dashboard", help="cli.help.dashboard")
+    parser.add_argument("--config", type=Path, help="cli.help.fleet_config")
+    parser.add_argument("--host", help="cli.help.dashboard_host")
+    parser.add_argument("--port", type=int, help="cli.help.dashboard_port")
+    parser.add_argument("--token", help="cli.help.dashboard_token")
+    parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 
 
 def run(args: argparse.Namespace) -> int:
@@ -157,13 +160,13 @@ def run(args: argparse.Namespace) -> int:
                                  args.token or settings.dashboard_token)
         link = subscribe(settings, board, f"tabletop-dashboard-{socket.gethostname()}")
     except (ConfigError, ValueError, OSError, FleetUnavailable) as exc:
-        print(f"tabletop dashboard: {exc}", file=sys.stderr)
+        print(say(args.language, "cli.dashboard.problem", problem=exc), file=sys.stderr)
         return 2
     stop = threading.Event()
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, lambda *_: stop.set())
     server.start()
-    print(f"Dashboard on {server.url} (broker {link.where}); Ctrl-C stops it.", flush=True)
+    print(say(args.language, "cli.dashboard.on", url=server.url, broker=link.where), flush=True)
     stop.wait()
     server.close()
     link.close(flush_s=0)

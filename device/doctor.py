@@ -18,6 +18,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from engine.core.text import DEFAULT_LANGUAGE
+
+from .cli_text import say
 from . import doctor_checks as checks
 from .doctor_checks import Check
 from .run import config_path, state_dir_for
@@ -25,18 +28,17 @@ from .run import config_path, state_dir_for
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Add the `doctor` command to the `tabletop` parser's subcommands."""
-    parser = subparsers.add_parser("doctor", help="check the table: software, wiring, parts, decks",
-                                   description="Check everything the table needs, one line a "
-                                               "check; exit 1 if something must be fixed.")
-    parser.add_argument("--sim", action="store_true", help="check the simulated parts instead")
-    parser.add_argument("--config", type=Path, metavar="FILE",
-                        help="the TOML config (default: /etc/tabletop/config.toml if present)")
-    parser.add_argument("--state-dir", type=Path, metavar="DIR", help="where games and decks live")
-    parser.set_defaults(handler=run)
+    parser = subparsers.add_parser("doctor", help="cli.help.doctor",
+                                   description="cli.help.doctor_description")
+    parser.add_argument("--sim", action="store_true", help="cli.help.doctor_sim")
+    parser.add_argument("--config", type=Path, metavar="FILE", help="cli.help.doctor_config")
+    parser.add_argument("--state-dir", type=Path, metavar="DIR", help="cli.help.state_dir")
+    parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 
 
 def run(args: argparse.Namespace) -> int:
-    return report(examine(config_path(args.config), args.state_dir, args.sim), sys.stdout)
+    return report(examine(config_path(args.config), args.state_dir, args.sim), sys.stdout,
+                  args.language)
 
 
 def examine(config_file: Path | None, state_dir: Path | None, sim: bool) -> list[Check]:
@@ -60,7 +62,7 @@ def examine(config_file: Path | None, state_dir: Path | None, sim: bool) -> list
     return found + checks.deck_checks(where, sim) + [checks.space_check(where)]
 
 
-def report(found: list[Check], out: TextIO) -> int:
+def report(found: list[Check], out: TextIO, language: str = DEFAULT_LANGUAGE) -> int:
     width = max(len(check.name) for check in found)
     for check in found:
         fix = f"  -> {check.fix}" if check.fix else ""
@@ -68,9 +70,9 @@ def report(found: list[Check], out: TextIO) -> int:
     failed = sum(check.status == "FAIL" for check in found)
     warned = sum(check.status == "WARN" for check in found)
     if failed:
-        out.write(f"{failed} to fix, {warned} to look at: see the FAIL lines.\n")
+        out.write(say(language, "cli.doctor.failed", failed=failed, warned=warned) + "\n")
     elif warned:
-        out.write(f"Ready, {warned} to look at: see the WARN lines.\n")
+        out.write(say(language, "cli.doctor.warned", warned=warned) + "\n")
     else:
-        out.write("Ready to play.\n")
+        out.write(say(language, "cli.doctor.ready") + "\n")
     return 1 if failed else 0

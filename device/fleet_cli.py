@@ -15,6 +15,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.core.text import DEFAULT_LANGUAGE
+
+from .cli_text import say
 from .config import ConfigError, load_config
 from .decks import DeckError, DeckRegistry
 from .fleet_link import FleetUnavailable, fetch_retained, send_retained
@@ -26,21 +29,22 @@ from .fleet_topics import SHARED_FILTER
 def broker_options() -> argparse.ArgumentParser:
     """--config and --state-dir, for every command that talks to the broker."""
     options = argparse.ArgumentParser(add_help=False)
-    options.add_argument("--config", type=Path, help="the TOML config file ([fleet]: the broker)")
-    options.add_argument("--state-dir", type=Path, metavar="DIR", help="where decks are kept")
+    options.add_argument("--config", type=Path, help="cli.help.fleet_config")
+    options.add_argument("--state-dir", type=Path, metavar="DIR", help="cli.help.fleet_dir")
     return options
 
 
 def add_commands(subparsers) -> None:
-    fleet = subparsers.add_parser("fleet", help="decks and staff cards the café's tables share")
-    fleet.set_defaults(handler=run)
+    fleet = subparsers.add_parser("fleet", help="cli.help.fleet")
+    fleet.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
     actions = fleet.add_subparsers(dest="fleet_command", required=True)
-    actions.add_parser("shared", parents=[broker_options()], help="what the tables share")
-    deck = actions.add_parser("import-deck", parents=[broker_options()], help="add a shared deck")
+    actions.add_parser("shared", parents=[broker_options()], help="cli.help.fleet_shared")
+    deck = actions.add_parser("import-deck", parents=[broker_options()],
+                              help="cli.help.fleet_import_deck")
     deck.add_argument("name")
-    deck.add_argument("--replace", action="store_true", help="replace a deck of that name")
+    deck.add_argument("--replace", action="store_true", help="cli.help.deck_replace")
     actions.add_parser("import-staff", parents=[broker_options()],
-                       help="add the shared staff cards this table lacks")
+                       help="cli.help.fleet_import_staff")
 
 
 def _config(args):
@@ -58,45 +62,48 @@ def run(args: argparse.Namespace) -> int:
                  fetch_retained(config.fleet, SHARED_FILTER).items()]
         shared = [item for item in found if item is not None]
         if args.fleet_command == "shared":
-            return _list(shared)
+            return _list(shared, args.language)
         if args.fleet_command == "import-deck":
-            return _import_deck(registry, shared, args.name, args.replace)
-        return _import_staff(registry, shared)
+            return _import_deck(registry, shared, args)
+        return _import_staff(registry, shared, args.language)
     except (ConfigError, DeckError, FleetUnavailable) as exc:
-        print(f"tabletop: {exc}", file=sys.stderr)
+        print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
 
 
-def _list(shared: list) -> int:
+def _list(shared: list, language: str) -> int:
     for item in shared:
         if isinstance(item, SharedDeck):
-            print(f"deck  {item.name:<16} {item.family:<9} from {item.table}")
+            print(say(language, "cli.fleet.deck", name=item.name, family=item.family,
+                      table=item.table))
         else:
-            print(f"staff {len(item.cards):>3} cards{'':<12} from {item.table}")
+            print(say(language, "cli.fleet.staff", n=len(item.cards), table=item.table))
     if not shared:
-        print("Nothing shared yet: tabletop deck publish NAME")
+        print(say(language, "cli.fleet.nothing"))
     return 0
 
 
-def _import_deck(registry: DeckRegistry, shared: list, name: str, replace: bool) -> int:
+def _import_deck(registry: DeckRegistry, shared: list, args: argparse.Namespace) -> int:
+    name, language = args.name, args.language
     decks = {item.name: item for item in shared if isinstance(item, SharedDeck)}
     if name not in decks:
         raise DeckError(f"no shared deck {name!r} (shared: {', '.join(sorted(decks)) or 'none'})")
-    info = import_deck(registry, decks[name], replace)
-    missing = "complete" if info.complete else f"{len(info.missing)} cards missing"
-    print(f"Imported deck {info.name} from {decks[name].table} ({info.family}, {info.size} tags, "
-          f"{missing})")
+    info = import_deck(registry, decks[name], args.replace)
+    missing = say(language, "cli.deck.complete") if info.complete else \
+        say(language, "cli.deck.cards_missing", n=len(info.missing))
+    print(say(language, "cli.fleet.imported", name=info.name, table=decks[name].table,
+              family=info.family, size=info.size, missing=missing))
     return 0
 
 
-def _import_staff(registry: DeckRegistry, shared: list) -> int:
+def _import_staff(registry: DeckRegistry, shared: list, language: str) -> int:
     lists = [item for item in shared if isinstance(item, SharedStaff)]
     if not lists:
         raise DeckError("no shared staff cards: tabletop deck staff publish")
     added, skipped = import_staff(registry, lists[0])
     for problem in skipped:
-        print(f"tabletop: skipped: {problem}", file=sys.stderr)
-    print(f"Added {added} staff cards from {lists[0].table}")
+        print(say(language, "cli.fleet.skipped", problem=problem), file=sys.stderr)
+    print(say(language, "cli.fleet.staff_added", n=added, table=lists[0].table))
     return 0
 
 
@@ -111,7 +118,10 @@ def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) 
             staff_message(registry, table, wall_clock())
         send_retained(settings, [message])
     except (ConfigError, FleetUnavailable) as exc:
-        print(f"tabletop: {exc}", file=sys.stderr)
+        print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
-    print(f"Shared {'deck ' + deck if deck else 'the staff cards'} from {table} as {message[0]}")
+    if deck:
+        print(say(args.language, "cli.fleet.shared_deck", deck=deck, table=table, topic=message[0]))
+    else:
+        print(say(args.language, "cli.fleet.shared_staff", table=table, topic=message[0]))
     return 0

@@ -28,6 +28,7 @@ from engine.core.session import Op
 from engine.core.text import Msg, msg
 
 from . import texts  # noqa: F401  (the reasons below are device texts)
+from .game_view import title
 from .paths import write_atomic
 
 FORMAT = 1
@@ -253,7 +254,7 @@ def _new_session(header: dict) -> Session:
     except KeyError:
         raise JournalError(msg("ui.journal_unknown_game", game=header.get("game"))) from None
     if header.get("rules_version") != spec.rules_version:
-        raise JournalError(msg("ui.journal_rules", game=spec.title,
+        raise JournalError(msg("ui.journal_rules", game=title(spec),
                                saved=header.get("rules_version"), now=spec.rules_version))
     try:
         return Session(spec, config_from_plain(header["config"]))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from .app import Plugin
 from .config import KioskConfig
 from .font import HEIGHT, WIDTH
+from .game_view import title
 from .inputs import ButtonHeld, ButtonPressed, Placed
 from .render import SIZE
 from .screen import Screen
@@ -103,7 +104,7 @@ class ScreenCare(Plugin):
         return int((self._idle(app) - self.saver_after) // DRIFT_EVERY_S)
 
     def _saver(self, app) -> Screen:
-        name = app.session.spec.title if app.session is not None else app.t("ui.title")
+        name = app.t(title(app.session.spec) if app.session is not None else "ui.title")
         steps = self._drifts(app)
         span_x, span_y = SIZE[0] - WIDTH * len(name), SIZE[1] - HEIGHT
         # start mid-panel, then wander: every pixel gets its turn at being dark
