@@ -319,7 +319,8 @@ class Config:
     history: HistoryConfig = field(default_factory=HistoryConfig)
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
     fleet: FleetConfig = field(default_factory=FleetConfig)
-    language: str | None = _key(None, 'screen language: en, fr or "auto" (from the system locale)',
+    language: str | None = _key(None, 'screen and command language: en, fr or "auto" (the system '
+                                      'locale); on the screen, the Language menu item wins',
                                 _language, example="auto")
     state_dir: Path | None = _key(None, "games, decks and history (default ~/.local/state/tabletop)",
                                   _path, example="/var/lib/tabletop")
