@@ -12,7 +12,7 @@ TEXT = typeset({
     "ui.button_holder": "Qui prend le Bouton ?",
     "ui.which_deck": "Quel paquet ?",
     "ui.no_player_count": "Aucun nombre de\njoueurs ne convient\nà ces variantes",
-    "ui.no_deck": "Aucun paquet {game} :\nenregistres-en un",
+    "ui.no_deck": "Aucun paquet {game} :\napprends-en un",
     "ui.offer": "Jouer avec\n{deck} ?",
     "ui.cancel": "Annuler",
     "ui.done": "Terminé",

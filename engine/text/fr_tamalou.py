@@ -9,7 +9,7 @@ TEXT = typeset({
     "tm.rank.J": "Valet", "tm.rank.Q": "Dame", "tm.rank.K": "Roi",
     "tm.suit.S": "pique", "tm.suit.H": "cœur", "tm.suit.D": "carreau", "tm.suit.C": "trèfle",
     # consignes
-    "tm.prompt.opening": "Mets la 1re carte de\nla pioche en défausse\npasse-la. {name} joue",
+    "tm.prompt.opening": "Défausse la 1re carte\nde la pioche et\npasse-la. {name} joue",
     "tm.prompt.turn": "{name} : à toi\nDéfausse :\n{top}",
     "tm.prompt.last_turn": "{name} : dernier tour\nDéfausse :\n{top}",
     "tm.prompt.give_up": "{name} : prends la\ndéfausse, passe la\ncarte remplacée",
