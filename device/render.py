@@ -26,11 +26,14 @@ def render(screen: Screen) -> Image.Image:
     draw_text(image, 1, 1, fit_header(screen.header, screen.header_right), fill=0)
     for row, line in enumerate(screen.lines[:BODY_LINES]):
         y = BODY_TOP + row * LINE_PITCH
+        text = fit(line, COLUMNS)
         if row == screen.highlight:
-            draw.rectangle((0, y, SIZE[0] - 1, y + HEIGHT), fill=1)
-            draw_text(image, 1, y, fit(line, COLUMNS), fill=0)
+            # the bar is only as wide as its label: moving it repaints two labels, not two
+            # full-width rows, which keeps a menu move to a few page writes on the bus
+            draw.rectangle((0, y, text_width(text) + 1, y + HEIGHT), fill=1)
+            draw_text(image, 1, y, text, fill=0)
         else:
-            draw_text(image, 1, y, fit(line, COLUMNS), fill=1)
+            draw_text(image, 1, y, text, fill=1)
     return image
 
 
