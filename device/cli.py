@@ -66,7 +66,8 @@ def real_reader_tags():
     """`deck learn` on the device itself: tags come from the configured reader."""
     from .appliance import reader_tags
     from .config import load_config
-    return reader_tags(load_config(None))
+    from .run import config_path
+    return reader_tags(load_config(config_path(None)))
 def replay_command(path: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:
     from .replay import replay_text, report
     from .replay_text import print_replay

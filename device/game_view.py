@@ -66,9 +66,18 @@ def flouk_badge(details: dict) -> Msg:
     return msg("ui.badge.round_turn", round=round_, turn=turn)
 
 
-def ranking(game: str, tally, winners: tuple[str, ...]) -> list[tuple[str, int | None, bool]]:
-    """Winners first, then the others best first ("best" is lowest in Tamalou)."""
+def ranking(game: str, tally, winners: tuple[str, ...]) -> list[tuple[int, str, int | None, bool]]:
+    """(rank, name, score, out): winners first, then the others best first ("best" is lowest in
+    Tamalou). Equals share a rank, as co-winners do: 1, 1, 3."""
     sign = 1 if view(game).lowest_wins else -1
-    players = sorted(tally.players, key=lambda p: (p.name not in winners,
-                                                   sign * (p.score if p.score is not None else 0)))
-    return [(p.name, p.score, p.out) for p in players]
+
+    def standing(p):
+        return (p.name not in winners, sign * (p.score if p.score is not None else 0), p.out)
+
+    players = sorted(tally.players, key=standing)
+    rows, rank = [], 0
+    for n, p in enumerate(players, 1):
+        if n == 1 or standing(p) != standing(players[n - 2]):
+            rank = n
+        rows.append((rank, p.name, p.score, p.out))
+    return rows

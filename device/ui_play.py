@@ -279,9 +279,9 @@ class GameOver(Mode):
         result = spec.result(state)
         rows = ranking(spec.id, spec.tally(state), result.winners)
         unscored = {True: app.t("ui.out"), False: "-"}      # L'Auberge: no scores, only who is out
-        lines = [app.t("ui.rank_line", rank=n, name=name,
+        lines = [app.t("ui.rank_line", rank=rank, name=name,
                        score=unscored[out] if score is None else score)
-                 for n, (name, score, out) in enumerate(rows, 1)]
+                 for rank, name, score, out in rows]
         return wrap(app.t(result.headline)) + lines
 
     def screen(self, app) -> Screen:

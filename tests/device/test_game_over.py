@@ -33,9 +33,19 @@ def test_the_result_shows_the_headline_and_who_is_out(tmp_path):
     table = Table(tmp_path).start("auberge").run(AUBERGE_3)
     assert table.screen.header == "GAME OVER"
     assert table.screen.header_right == "AUBERGE"
-    assert table.screen.lines == ("P2 wins!", "1 P2 -", "2 P1 out", "3 P3 out")
+    assert table.screen.lines == ("P2 wins!", "1 P2 -", "2 P1 out", "2 P3 out")
 
 
 def test_down_stops_at_the_last_player(tmp_path):
     table = Table(tmp_path).start("auberge").run(AUBERGE_3 + "press down\npress down\npress down")
-    assert table.screen.lines == ("P2 wins!", "1 P2 -", "2 P1 out", "3 P3 out")
+    assert table.screen.lines == ("P2 wins!", "1 P2 -", "2 P1 out", "2 P3 out")
+
+
+def test_co_winners_share_a_rank():
+    from engine.core.outcomes import PlayerLine, Tally
+    from device.game_view import ranking
+    tally = Tally((PlayerLine("Ann", 5), PlayerLine("Bob", 5), PlayerLine("Cy", 1),
+                   PlayerLine("Dee", 1)))
+    assert ranking("palourde", tally, ("Ann", "Bob")) == [
+        (1, "Ann", 5, False), (1, "Bob", 5, False), (3, "Cy", 1, False), (3, "Dee", 1, False)]
+    assert [row[0] for row in ranking("tamalou", tally, ("Cy",))] == [1, 2, 3, 3]
