@@ -22,6 +22,33 @@ class Mode:
             app.show(msg("core.use_buttons"))
 
 
+class Page(Mode):
+    """Read-only lines (scores, statistics): UP/DOWN scroll, any other button goes back,
+    and a tap goes back and counts there."""
+
+    def __init__(self, back_to: Mode) -> None:
+        self.back_to = back_to
+        self.top = 0
+
+    def lines(self, app) -> list[str]:
+        raise NotImplementedError
+
+    def window(self, app) -> tuple[str, ...]:
+        return tuple(self.lines(app)[self.top:self.top + BODY_LINES])
+
+    def button(self, app, name: str, held: bool) -> None:
+        if name == "down" and self.top + BODY_LINES < len(self.lines(app)):
+            self.top += 1
+        elif name == "up" and self.top > 0:
+            self.top -= 1
+        else:
+            app.set_mode(self.back_to)
+
+    def tap(self, app, uid: str, ref) -> None:
+        app.set_mode(self.back_to)
+        self.back_to.tap(app, uid, ref)
+
+
 class MenuMode(Mode):
     """A mode that is a titled menu: UP/DOWN move, SELECT takes, BACK leaves."""
 

@@ -15,7 +15,7 @@ from .feedback import sound_switch
 from .game_view import badge, header_name, ranking
 from .menu import Menu
 from .language import switch_language
-from .modes import MenuMode, Mode
+from .modes import MenuMode, Mode, Page
 from .option_text import option_line
 from .screen import BODY_LINES, COLUMNS, Screen, fit, wrap
 from .ui_stats import Statistics
@@ -144,32 +144,17 @@ class Playing(Mode):
             app.play(Tap(ref.card))
 
 
-class Scores(Mode):
-    """Every player's score; UP/DOWN scroll, any other button goes back."""
+class Scores(Page):
+    """Every player's score."""
 
-    def __init__(self, back_to: Mode) -> None:
-        self.back_to = back_to
-        self.top = 0
+    def lines(self, app) -> list[str]:
+        tally = app.session.spec.tally(app.session.state)
+        return [app.t("ui.score_line_out" if p.out else "ui.score_line", name=p.name,
+                      score="-" if p.score is None else p.score) for p in tally.players]
 
     def screen(self, app) -> Screen:
-        tally = app.session.spec.tally(app.session.state)
-        lines = [app.t("ui.score_line_out" if p.out else "ui.score_line", name=p.name,
-                       score="-" if p.score is None else p.score) for p in tally.players]
-        left, right = header(app)
-        return Screen(left, app.t("ui.scores"), tuple(lines[self.top:self.top + BODY_LINES]))
-
-    def button(self, app, name: str, held: bool) -> None:
-        count = len(app.session.spec.tally(app.session.state).players)
-        if name == "down" and self.top + BODY_LINES < count:
-            self.top += 1
-        elif name == "up" and self.top > 0:
-            self.top -= 1
-        else:
-            app.set_mode(self.back_to)
-
-    def tap(self, app, uid, ref) -> None:
-        app.set_mode(self.back_to)
-        self.back_to.tap(app, uid, ref)
+        left, _ = header(app)
+        return Screen(left, app.t("ui.scores"), self.window(app))
 
 
 class GlobalMenu(MenuMode):

@@ -13,8 +13,8 @@ from contextlib import closing
 
 from .game_view import header_name
 from .history import open_history
-from .modes import Mode
-from .screen import BODY_LINES, Screen, wrap
+from .modes import Mode, Page
+from .screen import Screen, wrap
 
 
 def stats_lines(app, game: str) -> list[str]:
@@ -34,30 +34,19 @@ def stats_lines(app, game: str) -> list[str]:
     return lines + [app.t("ui.stats_wins")] + wrap(seats)
 
 
-class Statistics(Mode):
-    """UP/DOWN scroll, any other button (or a tap, which then counts) goes back."""
+class Statistics(Page):
+    """The lines are read once, when the page opens."""
 
     def __init__(self, back_to: Mode, lines: list[str]) -> None:
-        self.back_to = back_to
-        self.lines = lines
-        self.top = 0
+        super().__init__(back_to)
+        self._lines = lines
 
     @classmethod
     def of(cls, app, back_to: Mode) -> "Statistics":
         return cls(back_to, stats_lines(app, app.session.spec.id))
 
+    def lines(self, app) -> list[str]:
+        return self._lines
+
     def screen(self, app) -> Screen:
-        return Screen(app.t(header_name(app.session.spec)), app.t("ui.statistics"),
-                      tuple(self.lines[self.top:self.top + BODY_LINES]))
-
-    def button(self, app, name: str, held: bool) -> None:
-        if name == "down" and self.top + BODY_LINES < len(self.lines):
-            self.top += 1
-        elif name == "up" and self.top > 0:
-            self.top -= 1
-        else:
-            app.set_mode(self.back_to)
-
-    def tap(self, app, uid, ref) -> None:
-        app.set_mode(self.back_to)
-        self.back_to.tap(app, uid, ref)
+        return Screen(app.t(header_name(app.session.spec)), app.t("ui.statistics"), self.window(app))

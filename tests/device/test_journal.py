@@ -11,7 +11,7 @@ import pytest
 import engine
 from device import journal
 from device.bench_data import journal_with_events, resume_seconds
-from device.journal import Journal, JournalError
+from device.journal import JournalError
 from device.store import GameStore
 from engine import Session, Tap, make_config
 from engine.core.codec import state_hash

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 import engine
-from engine import Accepted, Cancel, Choose, Confirm, Session, Tap
+from engine import Accepted, Choose, Session, Tap
 from engine.core.codec import dumps, from_plain
 from engine.core.step import candidate_events
 

@@ -23,7 +23,7 @@ FL = load("fl")
 
 
 def script(*lines: str, players: str = "P1 P2 P3", options: tuple[str, ...] = ()) -> str:
-    head = [f"game flouk", f"players {players}"] + [f"option {o}" for o in options]
+    head = ["game flouk", f"players {players}"] + [f"option {o}" for o in options]
     return "\n".join(head + [line for line in lines if line]) + "\n"
 
 
