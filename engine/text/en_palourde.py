@@ -33,7 +33,7 @@ TEXT = {
     "pa.crab_pair": "Crab + Crab!",
     "pa.shrimp": "Shrimp + Shrimp!\n{name}: peek at 1 card",
     "pa.bird": "The Bird eats\nthe {food}",
-    "pa.no_match": "{a} + {b}: no match\nTurn both back",
+    "pa.no_match": "{a} + {b}:\nno match\nTurn both back",
     "pa.no_clams_to_steal": "No clams to steal",
     "pa.choose_victim": "Choose a victim",
     "pa.rob_yourself": "Can't rob yourself",

@@ -55,7 +55,7 @@ def test_draw_from_pile_then_the_pile_check():
 
 
 def test_power_none_and_no_target():
-    assert "Bloup Chief: no effect" in last_messages(
+    assert "Bloup Chief:\nno effect" in last_messages(
         "select", turn("bloup#1", "faar#1", "faar#2"), turn("chief_bloup#1", "faar#3", "mouta#2"))
     assert last_messages(*VILLAGES, turn("action#1", "mouta#2", "mouta#3"))[-1] == "No target: no effect"
 
