@@ -264,7 +264,8 @@ def display_check(config: Config, sim: bool) -> Check:
 # ---- the state dir -----------------------------------------------------------------------
 
 def deck_checks(state_dir: Path, sim: bool) -> list[Check]:
-    from .decks import DeckRegistry, SimDecks
+    from .decks import DeckRegistry
+    from .sim_decks import SimDecks
     registry = DeckRegistry(state_dir)
     decks = (SimDecks(registry) if sim else registry).decks()
     checks = [Check("FAIL", "decks", problem, "fix or remove that file")

@@ -122,7 +122,8 @@ def hardware_present(config) -> bool:
 
 
 def open_registry(state_dir: Path, sim: bool):
-    from .decks import DeckRegistry, SimDecks
+    from .decks import DeckRegistry
+    from .sim_decks import SimDecks
     registry = DeckRegistry(state_dir)
     return SimDecks(registry) if sim else registry
 

@@ -19,7 +19,8 @@ from engine.core.step import candidate_events
 
 from device.app import Companion
 from device.config import FleetConfig
-from device.decks import Deck, DeckRegistry, SimDecks, deck_text, families, sim_uid
+from device.decks import Deck, DeckRegistry, deck_text, families
+from device.sim_decks import SimDecks, sim_uid
 from device.fleet import FleetPlugin
 from device.fleet_link import Link
 from device.fleet_shared import Inbox

@@ -7,8 +7,9 @@ import tomllib
 import pytest
 
 from device import cli_deck
-from device.decks import (SIM_STAFF, CardRef, CardTaken, DeckError, DeckRegistry, SimDecks, StaffRef,
-                          TagTaken, families, normalize_uid, sim_uid)
+from device.decks import (CardRef, CardTaken, DeckError, DeckRegistry, StaffRef, TagTaken,
+                          families, normalize_uid)
+from device.sim_decks import SIM_STAFF, SimDecks, sim_uid
 from engine.core.registry import decks_of
 
 A, B, C, D = "04A1B2C3", "04A1B2C4", "04A1B2C3D4E5F6", "04A1B2C3D4E5F7"

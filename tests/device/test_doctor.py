@@ -7,7 +7,8 @@ import pytest
 
 from device import appliance, doctor_checks
 from device.cli import main
-from device.decks import DeckRegistry, sim_uid
+from device.decks import DeckRegistry
+from device.sim_decks import sim_uid
 from hardware.errors import DisplayError, ReaderError
 
 

@@ -20,7 +20,7 @@ from hardware.feedback import PrintedLed, PrintedTones, StatusLed, Tones
 from device.app import Companion
 from device.cli import main
 from device.config import Config, parse_config
-from device.decks import SimDecks
+from device.sim_decks import SimDecks
 from device.feedback import Feedback, Moment, open_feedback, tone_for
 from device.inputs import (ButtonHeld, ButtonPressed, Placed, ReaderBack, ReaderOffline,
                            Removed)
