@@ -158,7 +158,13 @@ class Link:
         """Say offline, send what is queued (for at most `flush_s`, and only while the link
         is up: a broker that is away is not waited for), then stop.
 
-        True when everything queued reached the broker."""
+        True when everything queued reached the broker. A link still making its first
+        connection (a short session ends before it is up) gets up to a second to come up:
+        otherwise the table's last state would never leave it."""
+        if not self.up.is_set() and not (self.refused or self.unreachable):
+            with self._progress:
+                self._progress.wait_for(
+                    lambda: self.up.is_set() or self.refused or self.unreachable, min(flush_s, 1.0))
         if self.online_topic:
             self.publish(self.online_topic, OFFLINE, retain=True)
         with self._progress:
