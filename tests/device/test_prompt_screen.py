@@ -8,24 +8,11 @@ from engine import Choose, Confirm, Tap
 from engine.core.text import languages
 
 from .table import Table
+from .test_frames import TAMALOU, TAMALOU_LAST_TURNS
 
 
 def test_a_four_line_prompt_keeps_its_last_line(tmp_path):
-    table = Table(tmp_path).start("tamalou", "P1,P2").run("""
-        tap 7C
-        wait 2
-        press down
-        press down
-        press select
-        wait 2
-        press select
-        press down
-        press select
-        tap 5H
-        wait 2
-        wait 2
-        tap AH
-        """)
+    table = Table(tmp_path).start(*TAMALOU).run(TAMALOU_LAST_TURNS + "tap AH\n")
     assert table.screen.lines == ("P1: flip all your", "cards, tap each", "tapped 1 of 4 = 1",
                                   "SELECT when done")
 
