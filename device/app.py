@@ -107,6 +107,7 @@ class Companion:
         self.last_input = clock()              # last tap or press: idle timers count from it
         self.staff_only: frozenset[str] = frozenset()   # global menu items kept for staff cards
         self.input_no: int | None = None       # the simulator's input line, journaled with ops
+        self._view: tuple = (None, None, None)  # (state, prompt, tally) of the last state asked
 
     # ---- text -----------------------------------------------------------------
 
@@ -115,6 +116,15 @@ class Companion:
         if isinstance(message, str):
             message = msg(message, **args)
         return render(message, self.language)
+
+    def view(self):
+        """The running game's prompt and tally, worked out once per state: a frame reads them
+        for its header, body and scores, and every plugin may read them again."""
+        state = self.session.state
+        if self._view[0] is not state:
+            spec = self.session.spec
+            self._view = (state, spec.prompt(state), spec.tally(state))
+        return self._view[1], self._view[2]
 
     # ---- inputs ---------------------------------------------------------------
 

@@ -25,14 +25,14 @@ STEPPER = ("plus", "minus")       # option keys of a number set with UP/DOWN (a 
 
 
 def header(app) -> tuple[str, str]:
-    spec, state = app.session.spec, app.session.state
-    right = badge(spec.id, dict(spec.tally(state).details))
+    spec = app.session.spec
+    right = badge(spec.id, dict(app.view()[1].details))
     return app.t(header_name(spec)), app.t(right) if right else ""
 
 
 def scores_lines(app, room: int) -> list[str]:
     """`Ann 4  Bob 2  Cy 0` in at most `room` lines: the fewest lines, names shortened to get there."""
-    players = [p for p in app.session.spec.tally(app.session.state).players if p.score is not None]
+    players = [p for p in app.view()[1].players if p.score is not None]
     if not players or room < 1:
         return []
     for rows in range(1, room + 1):
@@ -88,7 +88,7 @@ class Playing(Mode):
         state = app.session.state
         if self._for_seq == state.seq and self.menu is not None:
             return
-        prompt = app.session.spec.prompt(state)
+        prompt = app.view()[0]
         self.stepper = prompt.keys() == STEPPER
         items = [] if self.stepper else [(o.key, app.t(o.label)) for o in prompt.options]
         if items and isinstance(step(app.session.spec, state, Confirm()), Accepted):
@@ -99,7 +99,7 @@ class Playing(Mode):
     def screen(self, app) -> Screen:
         self._refresh_menu(app)
         spec, state = app.session.spec, app.session.state
-        text = wrap(app.t(spec.prompt(state).text))
+        text = wrap(app.t(app.view()[0].text))
         left, right = header(app)
         if self.menu is not None:
             # The prompt's words first: the menu scrolls in the lines they leave.
@@ -148,7 +148,7 @@ class Scores(Page):
     """Every player's score."""
 
     def lines(self, app) -> list[str]:
-        tally = app.session.spec.tally(app.session.state)
+        tally = app.view()[1]
         return [app.t("ui.score_line_out" if p.out else "ui.score_line", name=p.name,
                       score="-" if p.score is None else p.score) for p in tally.players]
 
@@ -262,7 +262,7 @@ class GameOver(Mode):
         """The headline, then one line a player: winners first."""
         spec, state = app.session.spec, app.session.state
         result = spec.result(state)
-        rows = ranking(spec.id, spec.tally(state), result.winners)
+        rows = ranking(spec.id, app.view()[1], result.winners)
         unscored = {True: app.t("ui.out"), False: "-"}      # L'Auberge: no scores, only who is out
         lines = [app.t("ui.rank_line", rank=rank, name=name,
                        score=unscored[out] if score is None else score)
