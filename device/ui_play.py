@@ -69,7 +69,8 @@ def ask_undo(app, back_to: Mode) -> None:
     if last is None:
         app.show(msg("core.nothing_to_undo"))
     else:
-        app.set_mode(UndoConfirm(back_to, event_text(app, last)))
+        app.set_mode(Confirmation(back_to, msg("ui.undo_confirm", what=event_text(app, last)),
+                                  app.undo))
 
 
 def wrong_deck(app, ref) -> bool:
@@ -236,18 +237,6 @@ class Confirmation(Mode):
         if name == "select":
             app.set_mode(self.back_to)
             self.action()
-        elif name == "back":
-            app.set_mode(self.back_to)
-
-
-class UndoConfirm(Confirmation):
-    def __init__(self, back_to: Mode, what: str) -> None:
-        super().__init__(back_to, msg("ui.undo_confirm", what=what), None)
-
-    def button(self, app, name: str, held: bool) -> None:
-        if name == "select":
-            app.set_mode(self.back_to)
-            app.undo()
         elif name == "back":
             app.set_mode(self.back_to)
 
