@@ -34,8 +34,8 @@ class AdminMenu(MenuMode):
     title_key = "kiosk.admin"
 
     def __init__(self, back_to: Mode, system, staff: str) -> None:
-        super().__init__([])
-        self.back_to, self.system, self.staff = back_to, system, staff
+        super().__init__([], back_to=back_to)
+        self.system, self.staff = system, staff
 
     def header(self, app) -> tuple[str, str]:
         return app.t(self.title_key), self.staff
@@ -78,9 +78,6 @@ class AdminMenu(MenuMode):
         done = "kiosk.restarting" if key == "restart" else "kiosk.shutting_down"
         app.show(msg(done) if why is None else msg("kiosk.failed", why=why), seconds=5)
 
-    def leave(self, app) -> None:
-        app.set_mode(self.back_to)
-
 
 class AdminConfirm(Confirmation):
     """A yes/no question under the admin header (there may be no game to name)."""
@@ -93,8 +90,8 @@ class Brightness(MenuMode):
     title_key = "kiosk.brightness"
 
     def __init__(self, back_to: Mode, current: int | None) -> None:
-        super().__init__([(str(level), "") for _, level in BRIGHTNESS])
-        self.back_to, self.current = back_to, current
+        super().__init__([(str(level), "") for _, level in BRIGHTNESS], back_to=back_to)
+        self.current = current
         self.menu.select_key(str(BRIGHTNESS[-1][1] if current is None else current))
 
     def screen(self, app) -> Screen:
@@ -105,9 +102,6 @@ class Brightness(MenuMode):
 
     def take(self, app, key: str) -> None:
         app.brightness = int(key)
-        app.set_mode(self.back_to)
-
-    def leave(self, app) -> None:
         app.set_mode(self.back_to)
 
 
@@ -133,8 +127,7 @@ class LearnChoice(MenuMode):
     title_key = "kiosk.learn"
 
     def __init__(self, back_to: Mode) -> None:
-        super().__init__([])
-        self.back_to = back_to
+        super().__init__([], back_to=back_to)
 
     def screen(self, app) -> Screen:
         registry = own_decks(app.registry)
@@ -152,9 +145,6 @@ class LearnChoice(MenuMode):
             app.show(msg("kiosk.failed", why=str(exc)))
             return
         app.set_mode(LearnWalk(self.back_to, walk))
-
-    def leave(self, app) -> None:
-        app.set_mode(self.back_to)
 
 
 class LearnWalk(Mode):

@@ -54,9 +54,11 @@ class MenuMode(Mode):
 
     title_key = "ui.title"
 
-    def __init__(self, items: list[tuple[str, str]], prompt: str = "") -> None:
+    def __init__(self, items: list[tuple[str, str]], prompt: str = "",
+                 back_to: Mode | None = None) -> None:
         self.menu = Menu(items)
         self.prompt = prompt
+        self.back_to = back_to
 
     def header(self, app) -> tuple[str, str]:
         return app.t(self.title_key), ""
@@ -81,4 +83,6 @@ class MenuMode(Mode):
         raise NotImplementedError
 
     def leave(self, app) -> None:
-        """BACK: by default nothing (the top menus have nowhere to go back to)."""
+        """BACK: to the mode this menu was opened from (the top menus have none)."""
+        if self.back_to is not None:
+            app.set_mode(self.back_to)

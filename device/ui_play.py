@@ -165,8 +165,8 @@ class GlobalMenu(MenuMode):
     title_key = "ui.menu"
 
     def __init__(self, back_to: Mode) -> None:
-        super().__init__([("scores", ""), ("undo", ""), ("rules", ""), ("abort", "")])
-        self.back_to = back_to
+        super().__init__([("scores", ""), ("undo", ""), ("rules", ""), ("abort", "")],
+                         back_to=back_to)
 
     def screen(self, app) -> Screen:
         labels = {"scores": "ui.scores", "undo": "ui.undo_last", "rules": "ui.house_rules"}
@@ -198,9 +198,6 @@ class GlobalMenu(MenuMode):
             app.set_mode(Confirmation(self.back_to, msg("ui.abort_confirm"),
                                       lambda: app.end_game(abandoned=True)))
 
-    def leave(self, app) -> None:
-        app.set_mode(self.back_to)
-
 
 class RulesView(MenuMode):
     """The house rules of the running game, read-only."""
@@ -208,8 +205,7 @@ class RulesView(MenuMode):
     title_key = "ui.house_rules"
 
     def __init__(self, back_to: Mode) -> None:
-        super().__init__([])
-        self.back_to = back_to
+        super().__init__([], back_to=back_to)
 
     def screen(self, app) -> Screen:
         options = app.session.config.options
@@ -217,9 +213,6 @@ class RulesView(MenuMode):
         return super().screen(app)
 
     def take(self, app, key: str) -> None:
-        app.set_mode(self.back_to)
-
-    def leave(self, app) -> None:
         app.set_mode(self.back_to)
 
 
