@@ -12,14 +12,14 @@ import logging
 from dataclasses import dataclass
 from typing import Callable
 
+from device.storage.store import GameStore
+from device.ui.screen import BODY_LINES, Screen, wrap
 from engine import Accepted, Info, Rejected, Session
 from engine.core.text import Msg, msg, render
 
-from . import texts  # noqa: F401  (registers the device's own texts)
 from .inputs import (ButtonHeld, ButtonPressed, Input, PartStatus, Placed, ReaderBack,
                      ReaderOffline, Tick)
-from .screen import BODY_LINES, Screen, wrap
-from .store import GameStore
+import device.texts  # noqa: F401  (registers the texts shown below)
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ class Companion:
 
     def __init__(self, *, registry, store: GameStore, clock: Callable[[], float],
                  wall_clock: Callable[[], str], language: str = "en") -> None:
-        from .ui_idle import GameSelect
+        from device.ui.game_select import GameSelect
         self.registry = registry
         self.store = store
         self.clock = clock
@@ -199,7 +199,7 @@ class Companion:
     # ---- the game ---------------------------------------------------------------
 
     def start_game(self, session: Session, deck: str | None) -> None:
-        from .ui_play import Playing
+        from device.ui.playing import Playing
         self.session, self.deck = session, deck
         error = self.store.start(session, deck, self.wall_clock(), self.input_no)
         self._disk(error)
@@ -212,7 +212,7 @@ class Companion:
         message over it, so whatever comes next does what it would have done. Only the
         header says the game was resumed (or lost an unsaved last entry), until the next input.
         """
-        from .ui_play import Playing, GameOver
+        from device.ui.playing import GameOver, Playing
         resumed, problem = self.store.resume()
         if problem:
             self.show(msg("ui.kept_aside", why=problem), seconds=6)
@@ -233,7 +233,7 @@ class Companion:
         self._after(self.session.undo(), "undo", None)
 
     def _after(self, outcome, kind: str, event) -> None:
-        from .ui_play import GameOver, Playing
+        from device.ui.playing import GameOver, Playing
         if isinstance(outcome, Accepted):      # on disk before anything acknowledges it
             self._disk(self.store.record(kind, event, self.session.state, self.input_no))
         for plugin in self.plugins:
@@ -254,7 +254,7 @@ class Companion:
             self.faults.pop("disk", None)
 
     def end_game(self, abandoned: bool) -> None:
-        from .ui_idle import GameSelect
+        from device.ui.game_select import GameSelect
         if self.session is not None:
             self.store.finish(abandoned, self.wall_clock(), self.input_no)
         self.session, self.deck = None, None

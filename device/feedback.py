@@ -21,11 +21,11 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
+from device.config.schema import TimeWindow
 from engine import Info, Rejected
 from hardware.feedback import PrintedLed, PrintedTones, StatusLed, Tones
 
 from .app import Plugin
-from .config import TimeWindow
 from .inputs import Placed, ReaderBack, ReaderOffline, Removed
 
 log = logging.getLogger(__name__)

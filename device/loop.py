@@ -6,10 +6,11 @@ import queue
 import threading
 from typing import Callable, Iterable
 
+from device.sim.lines import SimInputError, SimReaderField, Wait
+from device.ui.render import render
+from device.ui.screen import Screen
+
 from .inputs import Tick
-from .render import render
-from .screen import Screen
-from .sim_input import SimInputError, SimReaderField, Wait
 
 log = logging.getLogger(__name__)
 

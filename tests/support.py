@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import textwrap
 
-from device.replay import Replay, replay_text, report
+from device.cli.replay import Replay, replay_text, report
 
 
 def run(text: str, data=None) -> Replay:

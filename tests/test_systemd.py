@@ -16,15 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from device import appliance
+from device import parts as appliance
 from device.cli import build_parser
-from device.config import Config
+from device.cli.run import start_from_flags
+from device.config.schema import Config
 from device.inputs import Placed
 from device.loop import Frames, run_forever
-from device.render import render
-from device.run import start_from_flags
-from device.screen import Screen
 from device.service import Service
+from device.ui.render import render
+from device.ui.screen import Screen
 
 from .device.table import Table
 

@@ -14,23 +14,22 @@ from pathlib import Path
 
 import engine
 import seeds
+from device.app import Companion
+from device.cli.run import wall_clock
+from device.config.schema import FleetConfig
+from device.decks.registry import Deck, DeckRegistry, deck_text, families
+from device.decks.simulated import SimDecks, sim_uid
+from device.fleet.link import Link
+from device.fleet.plugin import FleetPlugin
+from device.fleet.shared import Inbox
+from device.fleet.table_state import game_view, table_state
+from device.fleet.topics import SHARED_FILTER, table_topic
+from device.loop import Frames, VirtualClock, run_sim
+from device.sim.lines import SimReaderField
+from device.storage.store import GameStore
+from device.ui.playing import CONFIRM_KEY
 from engine import Accepted, Cancel, Choose, Confirm, Session, Tap, make_config, step
 from engine.core.step import candidate_events
-
-from device.app import Companion
-from device.config import FleetConfig
-from device.decks import Deck, DeckRegistry, deck_text, families
-from device.sim_decks import SimDecks, sim_uid
-from device.fleet import FleetPlugin
-from device.fleet_link import Link
-from device.fleet_shared import Inbox
-from device.fleet_state import game_view, table_state
-from device.fleet_topics import SHARED_FILTER, table_topic
-from device.loop import Frames, VirtualClock, run_sim
-from device.run import wall_clock
-from device.sim_input import SimReaderField
-from device.store import GameStore
-from device.ui_play import CONFIRM_KEY
 
 SETTLE = "wait 10"        # longer than any message's pages and the tap debounce
 

@@ -10,11 +10,11 @@ import argparse
 import textwrap
 
 from device.app import Companion
+from device.cli.run import open_registry, start_from_flags
 from device.loop import Frames, VirtualClock, run_sim
-from device.run import open_registry, start_from_flags
-from device.screen import COLUMNS
-from device.sim_input import SimReaderField
-from device.store import GameStore
+from device.sim.lines import SimReaderField
+from device.storage.store import GameStore
+from device.ui.screen import COLUMNS
 from engine.core.codec import dumps
 
 WALL_CLOCK = "2024-05-04T12:40:00+02:00"      # a fixed wall clock: the game select shows 12:40

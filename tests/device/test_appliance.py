@@ -1,13 +1,12 @@
 """The appliance survives parts that are missing at start and come back later."""
 from __future__ import annotations
 
+from device.parts import Unavailable
+from device.service import Service
 from hardware.events import Placed, ReaderBack, ReaderOffline
 from hardware.presence import Presence
 from hardware.reader_loop import ReaderLoop
 from hardware.sim import SimReader
-
-from device.appliance import Unavailable
-from device.service import Service
 
 
 def test_a_reader_missing_at_start_is_retried_until_it_answers():

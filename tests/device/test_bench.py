@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import json
 
-from device import bench
-from device.cli import main
+from device.cli import bench, main
 
 # The smallest run that still takes every path: one game, one start-up, a short journal.
 TINY = bench.Plan(seeds=(1,), games=("palourde",), idle_s=0.05, start_runs=1, resume_events=20,

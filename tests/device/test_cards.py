@@ -1,10 +1,10 @@
 """A café's Flouk card file: checked, installed, and used by the next game."""
 from __future__ import annotations
 
-import seeds
-from device import cards
-from device.cli import main
 import engine
+import seeds
+from device.cli import main
+from device.storage import card_data as cards
 
 
 def shipped() -> str:

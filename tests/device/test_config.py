@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from device import cli_config
-from device.config import (SECTIONS, Config, ConfigError, TimeWindow, example_config, load_config,
-                           parse_config)
-from device.pins import button_claims, buses, pin_conflicts
+from device.cli import config as cli_config
+from device.config.pins import buses, button_claims, pin_conflicts
+from device.config.schema import (SECTIONS, Config, ConfigError, TimeWindow, example_config,
+                                  load_config, parse_config)
 
 
 def error(text: str) -> str:

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from device import journal
-from device.history import open_history
-from device.status import latest_journal, status
+from device.storage import journal
+from device.storage.history import open_history
+from device.storage.status import latest_journal, status
 
 from .table import Table
 

@@ -6,10 +6,10 @@ import tomllib
 
 import pytest
 
-from device import cli_deck
-from device.decks import (CardRef, CardTaken, DeckError, DeckRegistry, StaffRef, TagTaken,
-                          families, normalize_uid)
-from device.sim_decks import SIM_STAFF, SimDecks, sim_uid
+from device.cli import deck as cli_deck
+from device.decks.registry import (CardRef, CardTaken, DeckError, DeckRegistry, StaffRef, TagTaken,
+                                   families, normalize_uid)
+from device.decks.simulated import SIM_STAFF, SimDecks, sim_uid
 from engine.core.registry import decks_of
 
 A, B, C, D = "04A1B2C3", "04A1B2C4", "04A1B2C3D4E5F6", "04A1B2C3D4E5F7"

@@ -5,10 +5,10 @@ from collections import namedtuple
 
 import pytest
 
-from device import appliance, doctor_checks
-from device.cli import main
-from device.decks import DeckRegistry
-from device.sim_decks import sim_uid
+from device import parts as appliance
+from device.cli import doctor_checks, main
+from device.decks.registry import DeckRegistry
+from device.decks.simulated import sim_uid
 from hardware.errors import DisplayError, ReaderError
 
 

@@ -7,9 +7,9 @@ import io
 import pytest
 
 import seeds
-from device import cli_deck
-from device.decks import DeckError, DeckRegistry, families
-from device.enroll import Enrollment, learn, steps
+from device.cli import deck as cli_deck
+from device.decks.learning import Enrollment, learn, steps
+from device.decks.registry import DeckError, DeckRegistry, families
 
 
 def uid(n: int) -> str:

@@ -5,27 +5,25 @@ from __future__ import annotations
 import datetime
 import io
 import sys
-import threading
 import textwrap
+import threading
 from types import SimpleNamespace
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 import engine
+from device.app import Companion
+from device.cli import main
+from device.config.schema import Config, parse_config
+from device.decks.simulated import SimDecks
+from device.feedback import Feedback, Moment, open_feedback, tone_for
+from device.inputs import ButtonHeld, ButtonPressed, Placed, ReaderBack, ReaderOffline, Removed
+from device.loop import VirtualClock
+from device.storage.store import GameStore
 from engine import Accepted, Info, Rejected, Session, Tally, make_config, msg
 from engine.core.outcomes import Result
 from hardware.feedback import PrintedLed, PrintedTones, StatusLed, Tones
-
-from device.app import Companion
-from device.cli import main
-from device.config import Config, parse_config
-from device.sim_decks import SimDecks
-from device.feedback import Feedback, Moment, open_feedback, tone_for
-from device.inputs import (ButtonHeld, ButtonPressed, Placed, ReaderBack, ReaderOffline,
-                           Removed)
-from device.loop import VirtualClock
-from device.store import GameStore
 
 
 class Recorder:

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from device.cli import main
-from device.dashboard import DashboardServer, subscribe
-from device.dashboard_board import Board
-from device.decks import DeckRegistry
-from device.fleet_link import fetch_retained
-from device.fleet_state import finished_record
-from device.fleet_topics import decode, table_topic
+from device.decks.registry import DeckRegistry
+from device.fleet.dashboard.board import Board
+from device.fleet.dashboard.server import DashboardServer, subscribe
+from device.fleet.link import fetch_retained
+from device.fleet.table_state import finished_record
+from device.fleet.topics import decode, table_topic
 from device.inputs import PartStatus, ReaderOffline
 from tests.device.chromium import Chromium
 from tests.device.fleet_tables import (SETTLE, Table, a_deck, plain, random_game_lines,

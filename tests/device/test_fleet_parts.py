@@ -8,15 +8,15 @@ import urllib.request
 
 import pytest
 
-from device.config import ConfigError, FleetConfig, example_config, parse_config
-from device.dashboard import DashboardServer
-from device.dashboard_board import Board
-from device.decks import DeckRegistry
-from device.fleet import FleetPlugin, open_fleet
-from device.fleet_link import FleetUnavailable, Outbox
-from device.fleet_shared import Inbox, deck_message, read_shared, staff_message
-from device.fleet_topics import decode, encode, shared_deck_of, table_of, table_topic
-from device.kiosk import Attract
+from device.config.schema import ConfigError, FleetConfig, example_config, parse_config
+from device.decks.registry import DeckRegistry
+from device.fleet.dashboard.board import Board
+from device.fleet.dashboard.server import DashboardServer
+from device.fleet.link import FleetUnavailable, Outbox
+from device.fleet.plugin import FleetPlugin, open_fleet
+from device.fleet.shared import Inbox, deck_message, read_shared, staff_message
+from device.fleet.topics import decode, encode, shared_deck_of, table_of, table_topic
+from device.kiosk.plugin import Attract
 from tests.device.fleet_tables import SETTLE, Table, a_deck, random_game_lines
 from tests.device.mosquitto import free_port
 
@@ -189,7 +189,7 @@ def test_open_fleet_only_when_enabled_and_paho_present(tmp_path, monkeypatch):
 
     def missing():
         raise FleetUnavailable("the fleet needs paho-mqtt")
-    monkeypatch.setattr("device.fleet_link.mqtt_client", missing)
+    monkeypatch.setattr("device.fleet.link.mqtt_client", missing)
     enabled = parse_config("[fleet]\nenabled = true\n")
     assert open_fleet(enabled, tmp_path, lambda: "now") is None
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from device.render import render
+from device.ui.render import render
 
 from . import test_sim_flouk
 from .table import Table

@@ -42,8 +42,8 @@ def test_down_stops_at_the_last_player(tmp_path):
 
 
 def test_co_winners_share_a_rank():
+    from device.ui.game_view import ranking
     from engine.core.outcomes import PlayerLine, Tally
-    from device.game_view import ranking
     tally = Tally((PlayerLine("Ann", 5), PlayerLine("Bob", 5), PlayerLine("Cy", 1),
                    PlayerLine("Dee", 1)))
     assert ranking("palourde", tally, ("Ann", "Bob")) == [

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 import engine
-from device import texts  # noqa: F401  (the device's own texts)
-from device.game_view import badge, header_name
-from device.screen import COLUMNS
+import device.texts  # noqa: F401  (registers the texts shown below)
+from device.ui.game_view import badge, header_name
+from device.ui.screen import COLUMNS
 
 
 @pytest.mark.parametrize("spec", engine.all_specs(), ids=lambda s: s.id)

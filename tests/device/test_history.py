@@ -10,8 +10,8 @@ from contextlib import closing
 
 import engine
 from device.cli import main
-from device.history import FILE, keep_history, open_history
-from device.store import GameStore
+from device.storage.history import FILE, keep_history, open_history
+from device.storage.store import GameStore
 from engine import Session, Tap, make_config
 
 from .table import Table

@@ -9,10 +9,10 @@ from collections import Counter
 import pytest
 
 import engine
-from device import journal
-from device.bench_data import journal_with_events, resume_seconds
-from device.journal import JournalError
-from device.store import GameStore
+from device.bench.journal import journal_with_events, resume_seconds
+from device.storage import journal
+from device.storage.journal import JournalError
+from device.storage.store import GameStore
 from engine import Session, Tap, make_config
 from engine.core.codec import state_hash
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from device.config import KioskConfig
-from device.kiosk import Attract, attach
-from device.system_actions import RecordedSystem
+from device.config.schema import KioskConfig
+from device.kiosk.plugin import Attract, attach
+from device.kiosk.system_actions import RecordedSystem
 
 from .table import Table
 from .test_sim_palourde import PLAY, SETUP

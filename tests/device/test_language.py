@@ -12,19 +12,21 @@ import pytest
 import device
 import engine  # noqa: F401  (registers every game's texts)
 from device.cli import main
-from device.cli_text import cli_language
-from device.font import covers
-from device.language import (SETTINGS_FILE, remember_language, resolve_language, saved_language,
-                             table_language)
-from device.screen import COLUMNS
+from device.cli.parser import cli_language
+from device.texts.language import (SETTINGS_FILE, remember_language, resolve_language,
+                                   saved_language, table_language)
+from device.ui.font import covers
+from device.ui.screen import COLUMNS
 from engine.core.text import catalog, msg, render
 
 from . import (test_sim_auberge, test_sim_flouk, test_sim_palourde, test_sim_tamalou,
                test_sim_tribord)
 from .table import Table, too_wide
 
-for module in pkgutil.iter_modules(device.__path__):       # every module that registers texts
-    importlib.import_module(f"device.{module.name}")
+# every module that registers texts
+for module in pkgutil.walk_packages(device.__path__, "device."):
+    if not module.name.endswith("__main__"):
+        importlib.import_module(module.name)
 
 LANGUAGES = ("en", "fr")
 # Texts made to flow into a wrapped paragraph, never shown line for line: the fleet's offers,
@@ -118,7 +120,7 @@ def test_house_rules_have_names_and_values_in_each_language():
                 name = render(msg(f"opt.{option.key}"), language)
                 assert name != f"opt.{option.key}"
                 for value in option.menu_values():
-                    from device.option_text import value_name
+                    from device.ui.house_rules import value_name
                     shown = render(value_name(value), language)
                     assert len(name) + 1 + len(shown) <= COLUMNS, (language, name, shown)
 

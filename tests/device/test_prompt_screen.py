@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from device.screen import wrap
+from device.ui.screen import wrap
 from engine import Choose, Confirm, Tap
 from engine.core.text import languages
 

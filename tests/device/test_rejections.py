@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pytest
 
 from device.app import Plugin
-from device.decks import DeckRegistry
+from device.decks.registry import DeckRegistry
 from engine import Rejected
 
 from .table import Table

@@ -1,9 +1,9 @@
 """OLED care through simulator lines and virtual time: dim, a drifting screensaver, night, wake."""
 from __future__ import annotations
 
-from device.config import KioskConfig, TimeWindow
-from device.render import render
-from device.screen_care import ScreenCare, bounce
+from device.config.schema import KioskConfig, TimeWindow
+from device.kiosk.screen_care import ScreenCare, bounce
+from device.ui.render import render
 
 from .table import Table
 

@@ -5,12 +5,11 @@ import copy
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import engine
 import seeds
-from device.replay import replay_text
+from device.cli.replay import replay_text
 from engine import ConfigError, make_config
 from engine.core.codec import config_from_plain, config_to_plain
 from engine.core.script import ScriptError

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from device.replay import replay_text
+from device.cli.replay import replay_text
 from engine.core.script import ScriptError
 from tests.games.test_flouk import FL, SURE, load, quiet_rounds, script, turn
 from tests.support import outcome, run, scores

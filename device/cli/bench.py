@@ -1,0 +1,181 @@
+"""`tabletop bench [--json] [--quick]`: the device's speed, measured in one run on simulated
+hardware, side by side with the peers (DESIGN.md §6.5).
+
+    tap_to_frame_ms            reader event -> frame sent to the display driver (p50, p99)
+    journal_fsync_ms           a journal append, write and fsync (p50, p99)
+    tap_to_frame_without_journal_ms   the taps less their journal appends: the software alone
+    display_bytes_per_update   our page-diff updates against luma.oled's full frame
+    i2c_ms_per_update          what those bytes take on the bus at 100 and 400 kHz
+    idle_cpu_percent           our reader loop against the mfrc522 package's, same fake chip
+    startup_to_first_frame_s   `tabletop run --sim`, spawn to first frame (median)
+    peak_rss_mb                the same processes' peak resident set
+    resume_1000_events_ms      reading and replaying a 1,000-operation journal (best of N)
+
+The goals are for a 2-core x86 machine; a Pi Zero 2 W is roughly ten times slower.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Plan:
+    seeds: tuple[int, ...]           # one game of each game per seed
+    games: tuple[str, ...] | None    # None: every registered game
+    idle_s: float                    # wall time of each read loop
+    start_runs: int
+    resume_events: int
+    resume_repeat: int
+
+
+FULL = Plan(seeds=(1, 2, 3), games=None, idle_s=10.0, start_runs=7, resume_events=1000,
+            resume_repeat=7)
+QUICK = Plan(seeds=(1,), games=None, idle_s=2.0, start_runs=3, resume_events=1000,
+             resume_repeat=3)
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Add the `bench` command to the `tabletop` parser's subcommands."""
+    parser = subparsers.add_parser("bench", help="cli.help.bench",
+                                   description="cli.help.bench_description")
+    parser.add_argument("--json", action="store_true", help="cli.help.json")
+    parser.add_argument("--quick", action="store_true", help="cli.help.bench_quick")
+    parser.add_argument("--dir", type=Path, help="cli.help.bench_dir")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    plan = QUICK if args.quick else FULL
+    if args.dir is not None:
+        args.dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="tabletop-bench-", dir=args.dir) as scratch:
+        report = measure(plan, Path(scratch))
+    report["quick"] = args.quick
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(table(report, "tabletop bench --quick" if args.quick else "tabletop bench"))
+    return 0
+
+
+def measure(plan: Plan, directory: Path) -> dict:
+    """Every figure, measured now; the keys of `tabletop bench --json`."""
+    from device.bench import cpu as bench_cpu
+    from device.bench.games import play_games
+    from device.bench.journal import journal_with_events, resume_seconds
+    from device.bench.startup import start_ups
+
+    games = play_games(directory / "games", plan.seeds, plan.games)
+    idle_ours = bench_cpu.ours(plan.idle_s)
+    idle_peer, peer_note = bench_cpu.peer(plan.idle_s)
+    longest = max(games.transcripts, key=lambda t: len(t.lines))
+    starts = start_ups(directory / "start", plan.start_runs, longest.args(), longest.lines)
+    journal = journal_with_events(directory / "resume" / "current.jsonl", plan.resume_events)
+    report = {
+        "tap_to_frame_ms": percentiles(games.tap_s),
+        "journal_fsync_ms": percentiles(games.append_s),
+        "tap_to_frame_without_journal_ms": percentiles(
+            [tap - journal for tap, journal in zip(games.tap_s, games.tap_journal_s)]),
+        **display_figures(games.updates),
+        "idle_cpu_percent": {"ours": round(idle_ours, 3),
+                             "mfrc522": None if idle_peer is None else round(idle_peer, 1)},
+        "startup_to_first_frame_s": round(statistics.median(starts.first_frame_s), 3),
+        "peak_rss_mb": round(starts.peak_rss_mb, 1),
+        "resume_1000_events_ms": round(1000 * resume_seconds(journal, plan.resume_repeat), 1),
+        "machine": {"cpus": os.cpu_count(), "arch": platform.machine(),
+                    "python": platform.python_version()},
+        "notes": [peer_note] if peer_note else [],
+    }
+    report["goals_met"] = {name: check(report) for name, _, check in GOALS}
+    return report
+
+
+def display_figures(updates: list[list[int]]) -> dict:
+    """Bytes and I2C time of our updates (bus transactions each) and of luma's full frame."""
+    from device.bench.display import SPEEDS_HZ, full_frame, i2c_seconds
+
+    full = full_frame()
+
+    def ms(seconds: float) -> float:
+        return round(1000 * seconds, 2)
+    return {
+        "display_bytes_per_update": {"ours": round(statistics.fmean(map(sum, updates)), 1),
+                                     "full_frame": sum(full)},
+        "display_updates": len(updates),
+        "i2c_ms_per_update": {
+            speed: {"ours": ms(statistics.fmean(i2c_seconds(update, hz) for update in updates)),
+                    "full_frame": ms(i2c_seconds(full, hz))}
+            for speed, hz in SPEEDS_HZ.items()},
+    }
+
+
+def percentiles(seconds: list[float]) -> dict[str, float]:
+    """p50 and p99 in milliseconds, nearest rank."""
+    ranked = sorted(seconds)
+
+    def rank(p: int) -> float:
+        return round(1000 * ranked[max(0, math.ceil(len(ranked) * p / 100) - 1)], 3)
+    return {"p50": rank(50), "p99": rank(99)}
+
+
+def _idle_vs_peer(r: dict) -> bool | None:
+    cpu = r["idle_cpu_percent"]
+    return None if cpu["mfrc522"] is None else cpu["ours"] <= cpu["mfrc522"] / 50
+
+
+GOALS = [  # name, the goal as the table states it, the check
+    ("tap_to_frame", "p99 <= 2 ms", lambda r: r["tap_to_frame_ms"]["p99"] <= 2),
+    ("display_bytes", "<= 30% of a full frame", lambda r: r["display_bytes_per_update"]["ours"]
+     <= 0.3 * r["display_bytes_per_update"]["full_frame"]),
+    ("idle_cpu", "<= 1% of a core", lambda r: r["idle_cpu_percent"]["ours"] <= 1),
+    ("idle_cpu_vs_mfrc522", "<= 1/50 of mfrc522", _idle_vs_peer),
+    ("startup", "<= 0.5 s", lambda r: r["startup_to_first_frame_s"] <= 0.5),
+    ("peak_rss", "<= 40 MB", lambda r: r["peak_rss_mb"] <= 40),
+    ("resume", "<= 100 ms", lambda r: r["resume_1000_events_ms"] <= 100),
+]
+
+
+def table(r: dict, command: str) -> str:
+    """The figures and their goals as a text table."""
+    goal = {name: text for name, text, _ in GOALS}
+    met = {name: {True: "yes", False: "NO", None: "-"}[ok] for name, ok in r["goals_met"].items()}
+    tap, sync, cpu = r["tap_to_frame_ms"], r["journal_fsync_ms"], r["idle_cpu_percent"]
+    software = r["tap_to_frame_without_journal_ms"]
+    shown, full = r["display_bytes_per_update"]["ours"], r["display_bytes_per_update"]["full_frame"]
+    slow, fast = r["i2c_ms_per_update"]["100k"], r["i2c_ms_per_update"]["400k"]
+    peer = "not installed" if cpu["mfrc522"] is None else f"{cpu['mfrc522']:.0f}% of a core"
+    rows = [
+        ("figure", "measured", "goal", "met"),
+        ("tap to frame p50 / p99", f"{tap['p50']:.2f} / {tap['p99']:.2f} ms", goal["tap_to_frame"],
+         met["tap_to_frame"]),
+        ("  journal append+fsync", f"{sync['p50']:.2f} / {sync['p99']:.2f} ms", "", ""),
+        ("  taps less the journal", f"{software['p50']:.2f} / {software['p99']:.2f} ms", "", ""),
+        ("display bytes per update", f"{shown:.0f} of {full} ({100 * shown / full:.0f}%)",
+         goal["display_bytes"], met["display_bytes"]),
+        ("  I2C 100 kHz", f"{slow['ours']:.1f} ms (full {slow['full_frame']:.1f})", "", ""),
+        ("  I2C 400 kHz", f"{fast['ours']:.1f} ms (full {fast['full_frame']:.1f})", "", ""),
+        ("idle CPU, our reader", f"{cpu['ours']:.2f}% of a core", goal["idle_cpu"],
+         met["idle_cpu"]),
+        ("idle CPU, mfrc522 loop", peer, "ours " + goal["idle_cpu_vs_mfrc522"],
+         met["idle_cpu_vs_mfrc522"]),
+        ("start-up to first frame", f"{r['startup_to_first_frame_s']:.2f} s", goal["startup"],
+         met["startup"]),
+        ("peak RSS", f"{r['peak_rss_mb']:.1f} MB", goal["peak_rss"], met["peak_rss"]),
+        ("resume 1,000 events", f"{r['resume_1000_events_ms']:.0f} ms", goal["resume"],
+         met["resume"]),
+    ]
+    widths = [max(len(row[n]) for row in rows) for n in range(3)]
+    machine = r["machine"]
+    lines = [f"{command}: simulated hardware, {machine['cpus']} CPUs ({machine['arch']}), "
+             f"Python {machine['python']}", ""]
+    lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths + [0])).rstrip()
+              for row in rows]
+    return "\n".join(lines + [f"note: {note}" for note in r["notes"]])

@@ -1,0 +1,78 @@
+"""`tabletop doctor`: is this table ready to play? One line a check, and what to do about it.
+
+    OK    python     Python 3.11.2 (/opt/tabletop/bin/python)
+    FAIL  device     /dev/spidev0.0 is missing  -> sudo raspi-config nonint do_spi 0 ...
+    WARN  decks      tamalou: no deck  -> tabletop deck learn tamalou, or ...
+
+Python and packages, the config, pin conflicts, the device nodes and their
+permissions, group membership, the reader's self test (opened and polled
+once), the display, each game's decks and the state dir's free space. Exit 1
+when a check FAILs, else 0. `--sim` runs the same checks on the simulated
+parts. The installed service holds the reader and the panel, so while it runs
+they are left alone (stop it to test them).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from engine.core.text import DEFAULT_LANGUAGE
+
+from . import doctor_checks as checks
+from .doctor_checks import Check
+from .parser import say
+from .run import config_path, state_dir_for
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Add the `doctor` command to the `tabletop` parser's subcommands."""
+    parser = subparsers.add_parser("doctor", help="cli.help.doctor",
+                                   description="cli.help.doctor_description")
+    parser.add_argument("--sim", action="store_true", help="cli.help.doctor_sim")
+    parser.add_argument("--config", type=Path, metavar="FILE", help="cli.help.doctor_config")
+    parser.add_argument("--state-dir", type=Path, metavar="DIR", help="cli.help.state_dir")
+    parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
+
+
+def run(args: argparse.Namespace) -> int:
+    return report(examine(config_path(args.config), args.state_dir, args.sim), sys.stdout,
+                  args.language)
+
+
+def examine(config_file: Path | None, state_dir: Path | None, sim: bool) -> list[Check]:
+    found = [checks.python_check()]
+    loaded, config = checks.config_check(config_file)
+    found += checks.package_checks(config, sim)
+    found.append(loaded)
+    if config is None:
+        found.append(Check("WARN", "parts", "not checked: the config does not load",
+                           "fix the config first"))
+    else:
+        found += [checks.pin_check(config), *checks.device_checks(config, sim),
+                  *checks.group_checks(config, sim)]
+        if not sim and checks.service_running():
+            found.append(Check("WARN", "parts", "the tabletop service is running: reader and "
+                               "display not tested", "sudo systemctl stop tabletop, run doctor "
+                               "again, then sudo systemctl start tabletop"))
+        else:
+            found += [checks.reader_check(config, sim), checks.display_check(config, sim)]
+    where = state_dir_for(state_dir, config)
+    return found + checks.deck_checks(where, sim) + [checks.space_check(where)]
+
+
+def report(found: list[Check], out: TextIO, language: str = DEFAULT_LANGUAGE) -> int:
+    width = max(len(check.name) for check in found)
+    for check in found:
+        fix = f"  -> {check.fix}" if check.fix else ""
+        out.write(f"{check.status:<4}  {check.name:<{width}}  {check.detail}{fix}\n")
+    failed = sum(check.status == "FAIL" for check in found)
+    warned = sum(check.status == "WARN" for check in found)
+    if failed:
+        out.write(say(language, "cli.doctor.failed", failed=failed, warned=warned) + "\n")
+    elif warned:
+        out.write(say(language, "cli.doctor.warned", warned=warned) + "\n")
+    else:
+        out.write(say(language, "cli.doctor.ready") + "\n")
+    return 1 if failed else 0

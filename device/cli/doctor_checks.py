@@ -1,0 +1,300 @@
+"""The checks of `tabletop doctor`, each giving Check lines: what was found and what to do.
+
+A check never raises: whatever goes wrong becomes a FAIL line. With `sim` the
+same checks look at the simulated parts (no device nodes, no groups, the sim
+reader and display twins, the simulator's decks over the state dir's own).
+"""
+from __future__ import annotations
+
+import grp
+import importlib.metadata
+import importlib.util
+import os
+import platform
+import pwd
+import shutil
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import engine
+from device.config.pins import buses, pin_conflicts
+from device.config.schema import Config, ConfigError, load_config
+
+MB = 1024 * 1024
+SPACE_FAIL, SPACE_WARN = 20 * MB, 200 * MB
+CORE_PACKAGES = (("PIL", "pillow"), ("luma.oled", "luma.oled"), ("gpiozero", "gpiozero"),
+                 ("serial", "pyserial"), ("tomli_w", "tomli-w"))
+WIRING = "check its wiring and power"
+PI_EXTRA = "pip install 'tabletop-companion[pi]'"
+BOOT_CONFIG = "/boot/firmware/config.txt"
+ENABLE = {   # what makes each group's device nodes appear
+    "spi": f"sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in {BOOT_CONFIG}), reboot",
+    "i2c": f"sudo raspi-config nonint do_i2c 0 (or dtparam=i2c_arm=on in {BOOT_CONFIG}), reboot",
+    "dialout": f"sudo raspi-config nonint do_serial_hw 0 (or enable_uart=1 in {BOOT_CONFIG}), reboot",
+    "gpio": "this is not a Raspberry Pi, or its GPIO driver is missing",
+}
+
+
+@dataclass(frozen=True)
+class Check:
+    status: str                       # OK, WARN or FAIL
+    name: str
+    detail: str
+    fix: str = ""
+
+
+def ok(name: str, detail: str) -> Check:
+    return Check("OK", name, detail)
+
+
+def user() -> str:
+    return pwd.getpwuid(os.geteuid()).pw_name
+
+
+# ---- software --------------------------------------------------------------------------------
+
+def python_check() -> Check:
+    version = platform.python_version()
+    if sys.version_info < (3, 11):
+        return Check("FAIL", "python", f"Python {version}", "Python 3.11 or newer is needed")
+    return ok("python", f"Python {version} ({sys.executable})")
+
+
+def package_checks(config: Config | None, sim: bool) -> list[Check]:
+    wanted = list(CORE_PACKAGES)
+    if not sim and config is not None:
+        if any(bus.startswith("SPI") for bus in buses(config)):
+            wanted.append(("spidev", "spidev"))
+        if config.reader.kind == "mfrc522":
+            wanted.append(("mfrc522", "mfrc522"))
+        if platform.machine() in ("aarch64", "armv7l"):
+            wanted.append(("lgpio", "lgpio"))
+    return [_package(module, dist) for module, dist in wanted]
+
+
+def _package(module: str, dist: str) -> Check:
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        return Check("FAIL", "package", f"{dist} is missing", PI_EXTRA)
+    try:
+        version = importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        version = "(system)"
+    return ok("package", f"{dist} {version}")
+
+
+def config_check(path: Path | None) -> tuple[Check, Config | None]:
+    if path is None:
+        return ok("config", "no config file: the defaults"), Config()
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        return Check("FAIL", "config", str(exc),
+                     "correct it; `tabletop config --example` shows every key"), None
+    kiosk = "on" if config.kiosk.enabled else "off"
+    return ok("config", f"{path} (reader {config.reader.kind}, display {config.display.kind} "
+                        f"on {config.display.bus}, kiosk {kiosk})"), config
+
+
+def pin_check(config: Config) -> Check:
+    problems = pin_conflicts(config)
+    if problems:
+        return Check("FAIL", "pins", "; ".join(problems), "change the key it names")
+    used = sorted(buses(config))
+    return ok("pins", "no GPIO used twice" + (f"; buses {', '.join(used)}" if used else ""))
+
+
+# ---- device nodes and groups -----------------------------------------------------------------
+
+def nodes(config: Config) -> list[tuple[str, str]]:
+    """The device nodes the configured parts open, each with the group that grants it."""
+    reader, display = config.reader, config.display
+    found: list[tuple[str, str]] = []
+    if reader.kind in ("rc522", "mfrc522"):
+        found.append((f"/dev/spidev{reader.spi_bus}.{reader.spi_device}", "spi"))
+    elif reader.kind == "pn532":
+        found.append((reader.serial_port, "dialout"))
+    if display.kind != "sim" and display.bus == "spi":
+        found.append((f"/dev/spidev{display.spi_bus}.{display.spi_device}", "spi"))
+    elif display.kind != "sim":
+        found.append((f"/dev/i2c-{display.i2c_port}", "i2c"))
+    found.append(("/dev/gpiochip0", "gpio"))             # buttons, reset and DC lines
+    return list(dict.fromkeys(found))
+
+
+def device_checks(config: Config, sim: bool) -> list[Check]:
+    if sim:
+        return [ok("device", "simulated parts: no device nodes needed")]
+    return [_node(path, group) for path, group in nodes(config)] + _console_check(config)
+
+
+def _node(path: str, group: str) -> Check:
+    node = Path(path)
+    if not node.exists():
+        return Check("FAIL", "device", f"{path} is missing", ENABLE[group])
+    if not os.access(node, os.R_OK | os.W_OK):
+        info = node.stat()
+        owner = grp.getgrgid(info.st_gid).gr_name
+        return Check("FAIL", "device", f"{path}: no read/write access for {user()} "
+                     f"(group {owner}, mode {stat.filemode(info.st_mode)})",
+                     f"sudo usermod -aG {owner} {user()}, then log in again")
+    target = f" -> {node.resolve()}" if node.is_symlink() else ""
+    return ok("device", f"{path}{target} readable and writable")
+
+
+def _console_check(config: Config) -> list[Check]:
+    """A login console on the UART answers the PN532 with gibberish."""
+    if config.reader.kind != "pn532":
+        return []
+    try:
+        cmdline = Path("/proc/cmdline").read_text()
+    except OSError:
+        return []
+    port = Path(config.reader.serial_port).resolve().name
+    names = {"serial0", "ttyAMA0", "ttyS0", port}
+    if any(f"console={name}," in cmdline for name in names):
+        return [Check("FAIL", "device", f"a login console runs on {config.reader.serial_port}",
+                      "sudo raspi-config nonint do_serial_cons 1, reboot")]
+    return [ok("device", f"no console on {config.reader.serial_port}")]
+
+
+def group_checks(config: Config, sim: bool) -> list[Check]:
+    if sim:
+        return [ok("groups", "simulated parts: no groups needed")]
+    if os.geteuid() == 0:
+        return [ok("groups", "root reaches every device; the service's user gets its groups "
+                             "from the unit (SupplementaryGroups=)")]
+    mine = set(os.getgroups())
+    checks = []
+    for group in dict.fromkeys(group for _, group in nodes(config)):
+        try:
+            gid = grp.getgrnam(group).gr_gid
+        except KeyError:
+            checks.append(Check("WARN", "groups", f"no group {group} on this system",
+                                ENABLE[group]))
+            continue
+        if gid in mine:
+            checks.append(ok("groups", f"{user()} is in {group}"))
+        else:
+            checks.append(Check("WARN", "groups", f"{user()} is not in {group}",
+                                f"sudo usermod -aG {group} {user()}, then log in again"))
+    return checks
+
+
+# ---- the parts ---------------------------------------------------------------------------
+
+def service_running() -> bool:
+    """The installed service holds the reader and the panel: testing them now would disturb it."""
+    if shutil.which("systemctl") is None:
+        return False
+    try:
+        done = subprocess.run(["systemctl", "is-active", "--quiet", "tabletop"], timeout=10,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def reader_check(config: Config, sim: bool) -> Check:
+    if sim or config.reader.kind == "sim":
+        from hardware.sim import SimReader
+        found = SimReader().poll()
+        return ok("reader", f"simulated reader answers ({'a card' if found else 'no card'} on it)")
+    from device.parts import open_reader_now
+    try:
+        part = open_reader_now(config)
+        try:
+            uid = part.poll()
+        finally:
+            part.close()
+    except Exception as exc:           # every driver error is a finding here
+        return Check("FAIL", "reader", f"{config.reader.kind}: {exc}", _advice(exc))
+    on_it = f"card {uid}" if uid else "no card"
+    return ok("reader", f"{_chip(part, config)} answers ({on_it} on it)")
+
+
+def _advice(exc: Exception) -> str:
+    """The drivers' own errors already say what to do; anything else points at the wiring."""
+    from hardware.errors import DisplayError, ReaderError
+    return "" if isinstance(exc, (DisplayError, ReaderError)) else WIRING
+
+
+def _chip(part, config: Config) -> str:
+    version = getattr(part, "version", None)
+    firmware = getattr(part, "firmware", None)
+    if version is not None:
+        return f"RC522 (version 0x{version:02X})"
+    if firmware is not None:
+        return f"PN532 (firmware {firmware[1]}.{firmware[2]})"
+    return config.reader.kind.upper()
+
+
+def display_check(config: Config, sim: bool) -> Check:
+    from device.ui.render import render
+    from device.ui.screen import Screen
+    frame = render(Screen("TABLETOP", "", ("doctor",)))
+    if sim or config.display.kind == "sim":
+        from hardware.sim_display import FrameDisplay
+        twin = FrameDisplay()
+        twin.show(frame)
+        return ok("display", f"simulated display took {twin.count} frame")
+    from device.parts import open_panel
+    d = config.display
+    where = f"I2C {d.i2c_port} at 0x{d.i2c_address:02X}" if d.bus == "i2c" else \
+        f"SPI{d.spi_bus} CE{d.spi_device}"
+    try:
+        panel = open_panel(config)
+        panel.show(frame)
+        working = panel.ok
+        panel.close()
+    except Exception as exc:
+        return Check("FAIL", "display", f"{d.kind} on {where}: {exc}", _advice(exc))
+    if not working:
+        return Check("FAIL", "display", f"{d.kind} on {where}: {panel.last_error}", WIRING)
+    return ok("display", f"{d.kind} on {where} answers")
+
+
+# ---- the state dir -----------------------------------------------------------------------
+
+def deck_checks(state_dir: Path, sim: bool) -> list[Check]:
+    from device.decks.registry import DeckRegistry
+    from device.decks.simulated import SimDecks
+    registry = DeckRegistry(state_dir)
+    decks = (SimDecks(registry) if sim else registry).decks()
+    checks = [Check("FAIL", "decks", problem, "fix or remove that file")
+              for problem in registry.problems]
+    for spec in engine.all_specs():
+        mine = [d for d in decks if d.family == spec.deck]
+        complete = [d.name for d in mine if d.complete]
+        if complete:
+            checks.append(ok("decks", f"{spec.id}: {', '.join(complete)} complete"))
+        elif mine:
+            short = min(mine, key=lambda d: len(d.missing))
+            checks.append(Check("WARN", "decks", f"{spec.id}: deck {short.name} misses "
+                                f"{len(short.missing)} cards ({', '.join(short.missing[:3])}...)",
+                                f"tabletop deck learn {spec.id} --deck {short.name}"))
+        else:
+            checks.append(Check("WARN", "decks", f"{spec.id}: no deck",
+                                f"tabletop deck learn {spec.id}, or tabletop deck import FILE"))
+    return checks
+
+
+def space_check(state_dir: Path) -> Check:
+    existing = next(p for p in (state_dir, *state_dir.parents) if p.exists())
+    if not os.access(existing, os.W_OK):
+        return Check("FAIL", "state dir", f"{existing} is not writable by {user()}",
+                     f"sudo chown -R {user()} {existing}, or give --state-dir")
+    free = shutil.disk_usage(existing).free
+    detail = f"{state_dir}: {free // MB} MB free" + ("" if existing == state_dir else
+                                                      " (created at the first game)")
+    if free < SPACE_FAIL:
+        return Check("FAIL", "state dir", detail, "free some space: games are saved there")
+    if free < SPACE_WARN:
+        return Check("WARN", "state dir", detail, "free some space soon")
+    return ok("state dir", detail)

@@ -1,0 +1,128 @@
+"""`tabletop fleet ...` and `tabletop deck publish`: decks and staff cards shared on the broker.
+
+    tabletop deck publish NAME        share a deck with the café's other tables
+    tabletop deck staff publish       share this table's staff cards
+    tabletop fleet shared             what the tables share
+    tabletop fleet import-deck NAME   add a shared deck to this table
+    tabletop fleet import-staff       add the shared staff cards this table lacks
+
+The broker is the one of the config's [fleet] table. Exit status: 0 done, 2 a usage,
+broker or data error, printed as one line.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from device.config.schema import ConfigError, load_config
+from device.decks.registry import DeckError, DeckRegistry
+from device.fleet.link import FleetUnavailable, fetch_retained, send_retained
+from device.fleet.shared import (SharedDeck, SharedStaff, deck_message, import_deck, import_staff,
+                                 read_shared, staff_message)
+from device.fleet.topics import SHARED_FILTER
+from engine.core.text import DEFAULT_LANGUAGE
+
+from .parser import say
+
+
+def broker_options() -> argparse.ArgumentParser:
+    """--config and --state-dir, for every command that talks to the broker."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument("--config", type=Path, help="cli.help.fleet_config")
+    options.add_argument("--state-dir", type=Path, metavar="DIR", help="cli.help.fleet_dir")
+    return options
+
+
+def add_commands(subparsers) -> None:
+    fleet = subparsers.add_parser("fleet", help="cli.help.fleet")
+    fleet.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
+    actions = fleet.add_subparsers(dest="fleet_command", required=True)
+    actions.add_parser("shared", parents=[broker_options()], help="cli.help.fleet_shared")
+    deck = actions.add_parser("import-deck", parents=[broker_options()],
+                              help="cli.help.fleet_import_deck")
+    deck.add_argument("name")
+    deck.add_argument("--replace", action="store_true", help="cli.help.deck_replace")
+    actions.add_parser("import-staff", parents=[broker_options()],
+                       help="cli.help.fleet_import_staff")
+
+
+def _config(args):
+    """--config, else the installed table's, as `tabletop run` reads it."""
+    from .run import config_path  # the table's own modules load only for these commands
+    return load_config(config_path(args.config))
+
+
+def run(args: argparse.Namespace) -> int:
+    from .run import state_dir_for
+    try:
+        config = _config(args)
+        registry = DeckRegistry(state_dir_for(args.state_dir, config))
+        found = [read_shared(topic, payload) for topic, payload in
+                 fetch_retained(config.fleet, SHARED_FILTER).items()]
+        shared = [item for item in found if item is not None]
+        if args.fleet_command == "shared":
+            return _list(shared, args.language)
+        if args.fleet_command == "import-deck":
+            return _import_deck(registry, shared, args)
+        return _import_staff(registry, shared, args.language)
+    except (ConfigError, DeckError, FleetUnavailable) as exc:
+        print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
+        return 2
+
+
+def _list(shared: list, language: str) -> int:
+    for item in shared:
+        if isinstance(item, SharedDeck):
+            print(say(language, "cli.fleet.deck", name=item.name, family=item.family,
+                      table=item.table))
+        else:
+            print(say(language, "cli.fleet.staff", n=len(item.cards), table=item.table))
+    if not shared:
+        print(say(language, "cli.fleet.nothing"))
+    return 0
+
+
+def _import_deck(registry: DeckRegistry, shared: list, args: argparse.Namespace) -> int:
+    name, language = args.name, args.language
+    decks = {item.name: item for item in shared if isinstance(item, SharedDeck)}
+    if name not in decks:
+        raise DeckError(f"no shared deck {name!r} (shared: {', '.join(sorted(decks)) or 'none'})")
+    info = import_deck(registry, decks[name], args.replace)
+    missing = say(language, "cli.deck.complete") if info.complete else \
+        say(language, "cli.deck.cards_missing", n=len(info.missing))
+    print(say(language, "cli.fleet.imported", name=info.name, table=decks[name].table,
+              family=info.family, size=info.size, missing=missing))
+    return 0
+
+
+def _import_staff(registry: DeckRegistry, shared: list, language: str) -> int:
+    lists = [item for item in shared if isinstance(item, SharedStaff)]
+    if not lists:
+        raise DeckError("no shared staff cards: tabletop deck staff publish")
+    added, skipped = import_staff(registry, lists[0])
+    for problem in skipped:
+        print(say(language, "cli.fleet.skipped", problem=problem), file=sys.stderr)
+    print(say(language, "cli.fleet.staff_added", n=added, table=lists[0].table))
+    return 0
+
+
+def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) -> int:
+    """`tabletop deck publish NAME` (deck given) and `tabletop deck staff publish` (deck None)."""
+    from device.fleet.plugin import table_name
+
+    from .run import wall_clock
+    try:
+        settings = _config(args).fleet
+        table = table_name(settings)
+        message = deck_message(registry, deck, table, wall_clock()) if deck else \
+            staff_message(registry, table, wall_clock())
+        send_retained(settings, [message])
+    except (ConfigError, FleetUnavailable) as exc:
+        print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
+        return 2
+    if deck:
+        print(say(args.language, "cli.fleet.shared_deck", deck=deck, table=table, topic=message[0]))
+    else:
+        print(say(args.language, "cli.fleet.shared_staff", table=table, topic=message[0]))
+    return 0

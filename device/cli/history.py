@@ -1,0 +1,90 @@
+"""`tabletop history [--game G] [--csv | --stats] [--state-dir DIR]`: the finished games.
+
+Exit status: 0 done (also with no game yet); 2 an unknown game or a history that cannot be read.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sqlite3
+import sys
+from contextlib import closing
+from pathlib import Path
+from typing import TextIO
+
+import engine
+from device.paths import default_state_dir
+from device.storage.history import Game, Stats, open_history
+from engine.core.text import DEFAULT_LANGUAGE
+
+from .parser import say
+
+CSV_COLUMNS = ("game", "started", "ended", "duration_s", "players", "scores", "winners",
+               "first", "options", "deck", "events", "id")
+
+
+def add_commands(subparsers) -> None:
+    parser = subparsers.add_parser("history", help="cli.help.history")
+    parser.add_argument("--game", help="cli.help.history_game")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--csv", action="store_true", help="cli.help.history_csv")
+    shown.add_argument("--stats", action="store_true", help="cli.help.history_stats")
+    parser.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
+    parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        try:
+            engine.get(args.game)
+        except KeyError as exc:
+            print(say(args.language, "cli.problem", problem=exc.args[0]), file=sys.stderr)
+            return 2
+    state_dir = args.state_dir or default_state_dir()
+    try:
+        with closing(open_history(state_dir)) as history:
+            if args.stats:
+                print_stats(history.stats(args.game), args.language)
+            elif args.csv:
+                write_csv(history.games(args.game), sys.stdout)
+            else:
+                print_games(history.games(args.game), args.language)
+    except (sqlite3.Error, OSError) as exc:
+        print(say(args.language, "cli.history.unreadable", dir=state_dir, why=exc), file=sys.stderr)
+        return 2
+    return 0
+
+
+def minutes(seconds: float | None, language: str) -> str:
+    return "-" if seconds is None else say(language, "cli.history.minutes", n=round(seconds / 60))
+
+
+def print_games(games: list[Game], language: str) -> None:
+    if not games:
+        print(say(language, "cli.history.none"))
+    for game in games:
+        seats = "  ".join(f"{p.name} {'-' if p.score is None else p.score}{'*' if p.winner else ''}"
+                          for p in game.players)
+        print(f"{game.started[:16].replace('T', ' ')}  {game.game:<9} "
+              f"{minutes(game.duration_s, language):>7}  {seats}")
+
+
+def write_csv(games: list[Game], out: TextIO) -> None:
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for g in games:
+        writer.writerow([g.game, g.started, g.ended or "", "" if g.duration_s is None else g.duration_s,
+                         ";".join(p.name for p in g.players),
+                         ";".join("" if p.score is None else str(p.score) for p in g.players),
+                         ";".join(g.winners), g.first or "", json.dumps(g.options, sort_keys=True),
+                         g.deck or "", g.events, g.id])
+
+
+def print_stats(stats: list[Stats], language: str) -> None:
+    if not stats:
+        print(say(language, "cli.history.none"))
+    for s in stats:
+        wins = " ".join(f"{seat}:{won}" for seat, won in s.wins_by_seat)
+        print(say(language, "cli.history.stats", game=s.game, n=s.played,
+                  average=minutes(s.average_s, language), wins=wins))

@@ -1,0 +1,88 @@
+"""The command line in the table's language: its messages and its --help.
+
+Help texts are written as catalog keys (`help="cli.help.replay"`); the parser
+class of a language renders them, and argparse's own words (usage, headings,
+-h), when it prints the help. A help text that is no key is shown as written.
+The language is chosen before the parser is built: `--language`, else the
+config's `language`, else the system locale (device.texts.language).
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Mapping
+
+from device.config.schema import LANGUAGES, ConfigError, load_config
+import device.texts  # noqa: F401  (registers the texts shown below)
+from device.texts.language import resolve_language
+from engine.core.text import DEFAULT_LANGUAGE, catalog, msg, render
+
+# argparse's own section headings, as it names them, and their keys
+HEADINGS = {"positional arguments": "cli.positionals", "options": "cli.options",
+            "optional arguments": "cli.options"}
+
+
+def say(language: str, key: str, **args) -> str:
+    """A command-line message in `language`."""
+    return render(msg(key, **args), language)
+
+
+def words(language: str, text: str | None) -> str | None:
+    """`text` in `language` if it is a catalog key, else as it is."""
+    return say(language, text) if text in catalog(DEFAULT_LANGUAGE) else text
+
+
+def parser_class(language: str) -> type[argparse.ArgumentParser]:
+    """An ArgumentParser whose help speaks `language`; subparsers inherit the class."""
+
+    class Formatter(argparse.HelpFormatter):
+        def _get_help_string(self, action: argparse.Action) -> str | None:
+            return words(language, action.help)
+
+        def _format_text(self, text: str) -> str:
+            return super()._format_text(words(language, text))
+
+        def start_section(self, heading: str | None) -> None:
+            super().start_section(words(language, HEADINGS.get(heading, heading)))
+
+        def add_usage(self, usage, actions, groups, prefix=None) -> None:
+            if prefix is None:            # argparse passes "" when it builds a subcommand's prog
+                prefix = say(language, "cli.usage")
+            super().add_usage(usage, actions, groups, prefix)
+
+    class Parser(argparse.ArgumentParser):
+        def __init__(self, *args, add_help: bool = True, **kwargs) -> None:
+            kwargs.setdefault("formatter_class", Formatter)
+            super().__init__(*args, add_help=False, **kwargs)
+            if add_help:
+                self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                                  help="cli.help.help")
+
+    return Parser
+
+
+def cli_language(argv: list[str], environ: Mapping[str, str]) -> tuple[str, list[str]]:
+    """The language asked with `--language` (taken out of `argv`), else the config's or the
+    locale's; and the arguments left for the parser."""
+    rest, asked = [], None
+    items = iter(argv)
+    for word in items:
+        if word == "--language" or word.startswith("--language="):
+            asked = word.partition("=")[2] or next(items, "")
+        else:
+            rest.append(word)
+    if asked is not None and asked not in LANGUAGES:
+        rest = ["--language", asked] + rest      # the parser says which values it takes
+    if asked in LANGUAGES:
+        return asked, rest
+    return resolve_language(_config_language(rest), environ), rest
+
+
+def _config_language(argv: list[str]) -> str | None:
+    """The `language` of the config the command will read, when it can be read."""
+    from .run import config_path
+    given = Path(argv[argv.index("--config") + 1]) if "--config" in argv[:-1] else None
+    try:
+        return load_config(config_path(given)).language
+    except ConfigError:
+        return None            # the command itself reports a config it cannot read

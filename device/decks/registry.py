@@ -1,0 +1,368 @@
+"""The deck registry (RULES.md §0.1, DESIGN.md §5): which NFC tag is which card of which deck.
+
+One TOML file per physical deck in `<state_dir>/decks/<name>.toml`:
+
+    deck = "cafe1"
+    family = "palourde"
+    [tags]
+    04A1B2C3D4E5F6 = "clam#1"
+
+and the staff cards in `<state_dir>/staff.toml` (`[staff]` UID = label). A UID
+belongs to one deck or one staff card at most, so a tap names one card. Files
+are written atomically, and re-read when another process (`tabletop deck learn`
+beside the running device) changes them. A file that does not read is reported
+in `problems` and left out, so one bad file never stops the device.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+import tomli_w
+
+import engine
+from device.paths import write_atomic
+from engine.core.registry import canonical_card, decks_of
+
+UID_DIGITS = (8, 14)                 # 4- and 7-byte UIDs, uppercase hex (DESIGN.md §4)
+SIM_PREFIX = "sim-"
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+
+
+class DeckError(ValueError):
+    """A deck operation that cannot be done; the text names the deck, line, tag or card."""
+
+
+class TagTaken(DeckError):
+    """The tag is already enrolled: as a card of some deck, or as a staff card."""
+
+    def __init__(self, uid: str, owner: CardRef | StaffRef):
+        self.uid, self.owner = uid, owner
+        where = f"{owner.card} of deck {owner.deck}" if isinstance(owner, CardRef) else \
+            f"staff card {owner.label}"
+        super().__init__(f"tag {uid} is already {where}")
+
+
+class CardTaken(DeckError):
+    """The deck already has a tag for this card."""
+
+    def __init__(self, deck: str, card: str, uid: str):
+        self.deck, self.card, self.uid = deck, card, uid
+        super().__init__(f"deck {deck} already has {card} (tag {uid})")
+
+
+@dataclass(frozen=True)
+class CardRef:
+    deck: str
+    family: str
+    card: str
+
+
+@dataclass(frozen=True)
+class StaffRef:
+    label: str
+
+
+@dataclass(frozen=True)
+class DeckInfo:
+    name: str
+    family: str
+    size: int                        # tags enrolled, extras (title card, jokers) included
+    missing: tuple[str, ...]         # play cards with no tag yet, in the rules' order
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    family: str
+    tags: dict[str, str]             # UID -> canonical card id
+
+
+@dataclass(frozen=True)
+class Family:
+    """A physical deck family and the cards a complete deck of it holds."""
+
+    name: str
+    games: tuple[str, ...]           # game ids that play it (pirates: auberge, tribord)
+    cards: tuple[str, ...]           # needed for completeness, in the rules' order
+    extras: tuple[str, ...]          # known but optional: the title card, jokers
+
+
+# ---------------------------------------------------------------------------------------------
+# Families and card ids, from the registered games.
+
+def families() -> dict[str, Family]:
+    """Every deck family some registered game plays."""
+    found: dict[str, tuple[list[str], list[str], list[str]]] = {}
+    for spec in engine.all_specs():
+        games, cards, extras = found.setdefault(spec.deck, ([], [], []))
+        games.append(spec.id)
+        cards.extend(c for c in spec.card_ids() if c not in spec.extra_cards and c not in cards)
+        extras.extend(c for c in spec.extra_cards if c not in extras)
+    return {name: Family(name, tuple(g), tuple(c), tuple(e for e in x if e not in c))
+            for name, (g, c, x) in found.items()}
+
+
+def family_for(name: str) -> Family:
+    """The family named `name`, or the one the game `name` plays."""
+    known = families()
+    if name in known:
+        return known[name]
+    for family in known.values():
+        if name in family.games:
+            return family
+    games = sorted(g for f in known.values() for g in f.games)
+    raise DeckError(f"no game or deck family named {name!r} (games: {', '.join(games)})")
+
+
+def card_in(family: str, card: str) -> str | None:
+    """The canonical id of `card` if it is a card of `family`, else None."""
+    canonical = canonical_card(card.strip())
+    return canonical if canonical and family in decks_of(canonical) else None
+
+
+def normalize_uid(text: str) -> str:
+    """A UID as uppercase hex (8 or 14 digits); byte separators (04:A1:..) are dropped."""
+    uid = re.sub(r"[\s:-]", "", str(text)).upper()
+    if len(uid) not in UID_DIGITS or not re.fullmatch(r"[0-9A-F]+", uid):
+        raise DeckError(f"{text!r} is not a tag UID (8 or 14 hex digits)")
+    return uid
+
+
+def check_name(name: str) -> str:
+    if not _NAME.fullmatch(name):
+        raise DeckError(f"{name!r} is not a deck name (letters, digits, - and _, up to 32)")
+    if name.startswith(SIM_PREFIX):
+        raise DeckError(f"deck names starting with {SIM_PREFIX!r} are kept for the simulator")
+    return name
+
+
+# ---------------------------------------------------------------------------------------------
+# The file form.
+
+def deck_text(deck: Deck) -> str:
+    """The TOML of a deck file (also the export form), tags in the rules' card order."""
+    family = families().get(deck.family)
+    order = {card: n for n, card in enumerate(family.cards + family.extras)} if family else {}
+    tags = dict(sorted(deck.tags.items(), key=lambda item: (order.get(item[1], len(order)), item[1])))
+    head = (f"# Tabletop deck {deck.name!r} ({deck.family}): tag UID = card id.\n"
+            f"# {len(tags)} tags. Share it with `tabletop deck import FILE`.\n")
+    return head + tomli_w.dumps({"deck": deck.name, "family": deck.family, "tags": tags})
+
+
+def parse_deck(text: str, name: str | None = None) -> Deck:
+    """A deck from its TOML text, every field checked; errors name the line, tag and card."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckError(str(exc)) from None
+    unknown = sorted(set(data) - {"deck", "family", "tags"})
+    if unknown:
+        raise DeckError(f"line {_line_of(text, unknown[0])}: unknown key {unknown[0]!r} "
+                        f"(a deck has deck, family and [tags])")
+    family = data.get("family")
+    if not isinstance(family, str) or family not in families():
+        raise DeckError(f"line {_line_of(text, 'family')}: family {family!r} is not one of "
+                        f"{', '.join(sorted(families()))}")
+    deck_name = name or data.get("deck")
+    if not isinstance(deck_name, str):
+        raise DeckError("the deck has no name: add deck = \"NAME\"")
+    tags = data.get("tags", {})
+    if not isinstance(tags, dict):
+        raise DeckError(f"line {_line_of(text, 'tags')}: tags must be a table [tags]")
+    return Deck(check_name(deck_name), family, _parse_tags(text, family, tags))
+
+
+def _parse_tags(text: str, family: str, raw: dict) -> dict[str, str]:
+    tags: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    for key, value in raw.items():
+        where = f"line {_line_of(text, key)}"
+        try:
+            uid = normalize_uid(key)
+        except DeckError as exc:
+            raise DeckError(f"{where}: {exc}") from None
+        card = card_in(family, value) if isinstance(value, str) else None
+        if card is None:
+            raise DeckError(f"{where}: tag {uid}: {value!r} is not a {family} card")
+        if uid in tags:
+            raise DeckError(f"{where}: tag {uid} is listed twice")
+        if card in seen:
+            raise DeckError(f"{where}: tag {uid}: {card} is already tag {seen[card]}")
+        tags[uid], seen[card] = card, uid
+    return tags
+
+
+def _line_of(text: str, needle: str) -> int | str:
+    """The number of the first line, comments aside, that mentions `needle` (as written if it can)."""
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if not line.lstrip().startswith("#")]
+    for number, line in lines:
+        if needle in line:
+            return number
+    for number, line in lines:
+        if needle.lower() in line.lower():
+            return number
+    return "?"
+
+
+# ---------------------------------------------------------------------------------------------
+# The registry.
+
+class DeckRegistry:
+    """The decks and staff cards of one state dir."""
+
+    def __init__(self, state_dir: Path):
+        self.state_dir = Path(state_dir)
+        self._stamp: object = None
+        self._decks: dict[str, Deck] = {}
+        self._staff: dict[str, str] = {}
+        self._owners: dict[str, CardRef | StaffRef] = {}
+        self.problems: list[str] = []
+
+    @property
+    def decks_dir(self) -> Path:
+        return self.state_dir / "decks"
+
+    @property
+    def staff_file(self) -> Path:
+        return self.state_dir / "staff.toml"
+
+    # -- reading --------------------------------------------------------------------------------
+    def lookup(self, uid: str) -> CardRef | StaffRef | None:
+        """What a tag is, or None for a tag of no deck (and for a UID that does not parse)."""
+        try:
+            uid = normalize_uid(uid)
+        except DeckError:
+            return None
+        return self._fresh()._owners.get(uid)
+
+    def decks(self) -> list[DeckInfo]:
+        return [self.info(name) for name in sorted(self._fresh()._decks)]
+
+    def deck(self, name: str) -> Deck:
+        try:
+            return self._fresh()._decks[name]
+        except KeyError:
+            raise DeckError(f"no deck named {name!r}") from None
+
+    def info(self, name: str) -> DeckInfo:
+        deck = self.deck(name)
+        have = set(deck.tags.values())
+        cards = families()[deck.family].cards
+        return DeckInfo(name, deck.family, len(deck.tags), tuple(c for c in cards if c not in have))
+
+    def staff(self) -> dict[str, str]:
+        return dict(self._fresh()._staff)
+
+    # -- changing -------------------------------------------------------------------------------
+    def add_tag(self, deck: str, family: str, uid: str, card: str) -> CardRef:
+        """Enrol one tag as `card`, creating the deck if needed; saved before it returns."""
+        uid = normalize_uid(uid)
+        canonical = card_in(family, card)
+        if canonical is None:
+            raise DeckError(f"{card!r} is not a {family} card")
+        owner = self.lookup(uid)
+        if owner is not None:
+            raise TagTaken(uid, owner)
+        current = self._decks.get(deck) or Deck(check_name(deck), family, {})
+        if current.family != family:
+            raise DeckError(f"deck {deck} is a {current.family} deck, not {family}")
+        taken = {c: u for u, c in current.tags.items()}
+        if canonical in taken:
+            raise CardTaken(deck, canonical, taken[canonical])
+        self._save(Deck(deck, family, {**current.tags, uid: canonical}))
+        return CardRef(deck, family, canonical)
+
+    def remove(self, deck: str) -> None:
+        self.deck(deck)
+        (self.decks_dir / f"{deck}.toml").unlink()
+        self._stamp = None
+
+    def export(self, deck: str) -> str:
+        return deck_text(self.deck(deck))
+
+    def import_text(self, text: str, name: str | None = None, replace: bool = False) -> DeckInfo:
+        """Add a deck from its exported text; refused if a tag already belongs elsewhere."""
+        deck = parse_deck(text, name)
+        if deck.name in self._fresh()._decks and not replace:
+            raise DeckError(f"deck {deck.name} exists: remove it first, or import with --replace")
+        for uid in deck.tags:
+            owner = self._owners.get(uid)
+            if owner is not None and getattr(owner, "deck", None) != deck.name:
+                raise DeckError(f"line {_line_of(text, uid)}: {TagTaken(uid, owner)}")
+        self._save(deck)
+        return self.info(deck.name)
+
+    def add_staff(self, uid: str, label: str) -> None:
+        uid, label = normalize_uid(uid), label.strip()
+        if not label:
+            raise DeckError("a staff card needs a label")
+        owner = self.lookup(uid)
+        if owner is not None and not isinstance(owner, StaffRef):
+            raise TagTaken(uid, owner)
+        self._save_staff({**self._staff, uid: label})
+
+    def remove_staff(self, uid: str) -> None:
+        uid = normalize_uid(uid)
+        staff = self.staff()
+        if staff.pop(uid, None) is None:
+            raise DeckError(f"tag {uid} is not a staff card")
+        self._save_staff(staff)
+
+    def _save(self, deck: Deck) -> None:
+        write_atomic(self.decks_dir / f"{deck.name}.toml", deck_text(deck))
+        self._stamp = None
+
+    def _save_staff(self, staff: dict[str, str]) -> None:
+        head = "# Staff cards: tag UID = label. They open the admin menu in kiosk mode.\n"
+        write_atomic(self.staff_file, head + tomli_w.dumps({"staff": dict(sorted(staff.items()))}))
+        self._stamp = None
+
+    # -- loading --------------------------------------------------------------------------------
+    def _fresh(self) -> DeckRegistry:
+        """Re-read the files if any changed since the last look (one stat per file)."""
+        files = sorted(self.decks_dir.glob("*.toml")) if self.decks_dir.is_dir() else []
+        files += [self.staff_file] if self.staff_file.exists() else []
+        stamp = tuple((f.name, s.st_mtime_ns, s.st_size, s.st_ino) for f in files for s in [f.stat()])
+        if stamp != self._stamp:
+            self._load(files)
+            self._stamp = stamp
+        return self
+
+    def _load(self, files: Iterable[Path]) -> None:
+        self._decks, self._staff, self._owners, self.problems = {}, {}, {}, []
+        for path in files:
+            try:
+                if path == self.staff_file:
+                    self._load_staff(path.read_text(encoding="utf-8"))
+                else:
+                    self._load_deck(path)
+            except (DeckError, OSError, UnicodeDecodeError) as exc:
+                self.problems.append(f"{path}: {exc}")
+
+    def _load_deck(self, path: Path) -> None:
+        deck = parse_deck(path.read_text(encoding="utf-8"), path.stem)
+        for uid in deck.tags:
+            if uid in self._owners:
+                raise TagTaken(uid, self._owners[uid])
+        self._decks[deck.name] = deck
+        self._owners.update({uid: CardRef(deck.name, deck.family, card) for uid, card in deck.tags.items()})
+
+    def _load_staff(self, text: str) -> None:
+        try:
+            table = tomllib.loads(text).get("staff", {})
+        except tomllib.TOMLDecodeError as exc:
+            raise DeckError(str(exc)) from None
+        for key, label in table.items():
+            uid = normalize_uid(key)
+            if uid in self._owners:
+                raise TagTaken(uid, self._owners[uid])
+            self._staff[uid] = str(label)
+            self._owners[uid] = StaffRef(str(label))

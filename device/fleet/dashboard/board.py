@@ -1,0 +1,80 @@
+"""The café as the broker tells it: every table's latest state and the day's finished games.
+
+paho's thread feeds `receive`; the web server's threads read `view` and wait for the
+next change with `wait`. A table's events are counted by their `seq`, so a gap (events
+the table's offline buffer had to drop) shows as `missed`.
+"""
+from __future__ import annotations
+
+import datetime
+import re
+import threading
+from typing import Callable
+
+from device.fleet.topics import OFFLINE, ONLINE, decode, table_of
+
+
+def today() -> str:
+    return datetime.date.today().isoformat()
+
+
+class Board:
+    def __init__(self, day: Callable[[], str] = today) -> None:
+        self.day = day
+        self.version = 0
+        self._tables: dict[str, dict] = {}
+        self._finished: dict[tuple, dict] = {}     # keyed, as a QoS 1 message may come twice
+        self._changed = threading.Condition()
+        self.closed = False
+
+    def receive(self, topic: str, payload: bytes) -> None:
+        where = table_of(topic)
+        if where is None:
+            return
+        name, kind = where
+        with self._changed:
+            table = self._tables.setdefault(name, {"name": name, "online": None, "state": None,
+                                                   "last_event": None, "seq": 0, "missed": 0})
+            if kind == "online":
+                table["online"] = {ONLINE: True, OFFLINE: False}.get(bytes(payload))
+            elif (data := decode(payload)) is not None:
+                self._apply(table, kind, data)
+            self.version += 1
+            self._changed.notify_all()
+
+    def _apply(self, table: dict, kind: str, data: dict) -> None:
+        if kind == "state":
+            table["state"] = data
+        elif kind == "finished":
+            self._finished[(data.get("table"), data.get("at"), data.get("game"))] = data
+        elif kind == "events" and isinstance(data.get("seq"), int):
+            seq = data["seq"]
+            if seq == 1 or seq > table["seq"]:  # seq 1: the table restarted and counts again
+                table["missed"] += max(0, seq - table["seq"] - 1) if seq != 1 else 0
+                table["seq"], table["last_event"] = seq, data
+
+    def view(self) -> dict:
+        """Every table (by name) and today's finished games (newest first), as JSON data."""
+        with self._changed:
+            tables = [dict(self._tables[name]) for name in sorted(self._tables, key=_natural)]
+            day = self.day()
+            today = [g for g in self._finished.values() if str(g.get("at", ""))[:10] == day]
+            finished = sorted(today, key=lambda g: str(g.get("at")), reverse=True)
+            return {"version": self.version, "day": day, "tables": tables, "finished": finished}
+
+    def wait(self, version: int, timeout: float) -> bool:
+        """Wait until the board differs from `version` (True) or `timeout` passed (False)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.version != version or self.closed, timeout) \
+                and not self.closed
+
+    def close(self) -> None:
+        """Release every waiting reader: the server is stopping."""
+        with self._changed:
+            self.closed = True
+            self._changed.notify_all()
+
+
+def _natural(name: str) -> list:
+    """table-2 before table-10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]

@@ -1,0 +1,297 @@
+"""One connection to the café's MQTT broker, through paho-mqtt (the optional `fleet` extra).
+
+The caller never waits for the network: `publish` puts the message in a bounded outbox
+and returns. A sender thread hands the messages to paho while the link is up, at most
+IN_FLIGHT unacknowledged at a time; paho's own thread (loop_start) writes them, resends
+what the broker did not acknowledge, and reconnects with backoff when the broker goes
+away. While it is away the outbox keeps the latest value of each retained topic and the
+newest events, the oldest going first.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import threading
+from collections import deque
+from typing import Callable
+
+from .topics import OFFLINE, ONLINE, sync_topic
+
+log = logging.getLogger(__name__)
+
+IN_FLIGHT = 20
+KEEPALIVE_S = 30
+BACKOFF_S = (1, 60)                   # the first retry after 1 s, then doubling up to a minute
+
+
+class FleetUnavailable(RuntimeError):
+    """The fleet cannot work here (paho-mqtt missing) or the broker cannot be reached."""
+
+
+def mqtt_client():
+    """paho's client module, imported only when the fleet is used."""
+    try:
+        import paho.mqtt.client as mqtt
+    except ImportError:
+        raise FleetUnavailable("the fleet needs paho-mqtt: pip install "
+                               "'tabletop-companion[fleet]'") from None
+    return mqtt
+
+
+class Outbox:
+    """Messages waiting for the link: retained topics keep their latest value, events queue."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.dropped = 0
+        self.closed = False
+        self._events: deque[tuple[str, bytes]] = deque()
+        self._retained: dict[str, bytes] = {}
+        self._ready = threading.Condition()
+
+    def __len__(self) -> int:
+        return len(self._events) + len(self._retained)
+
+    def put(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        with self._ready:
+            if retain:
+                self._retained.pop(topic, None)
+                self._retained[topic] = payload
+            else:
+                if len(self._events) >= self.limit:
+                    self._events.popleft()
+                    self.dropped += 1
+                self._events.append((topic, payload))
+            self._ready.notify()
+
+    def take(self, timeout: float) -> tuple[str, bytes, bool] | None:
+        """The next message (retained values first: they are the freshest news), or None."""
+        with self._ready:
+            if not self._ready.wait_for(lambda: len(self) > 0 or self.closed, timeout) \
+                    or not len(self):
+                return None
+            if self._retained:
+                topic = next(iter(self._retained))
+                return topic, self._retained.pop(topic), True
+            return (*self._events.popleft(), False)
+
+    def close(self) -> None:
+        """Stop waiting in `take`: the sender is leaving."""
+        with self._ready:
+            self.closed = True
+            self._ready.notify_all()
+
+    def give_back(self, message: tuple[str, bytes, bool]) -> None:
+        """Put back a message paho would not take, ahead of the others (unless newer news came)."""
+        topic, payload, retain = message
+        with self._ready:
+            if not retain:
+                self._events.appendleft((topic, payload))
+            elif topic not in self._retained:
+                self._retained = {topic: payload, **self._retained}
+            self._ready.notify()
+
+
+class Link:
+    """A broker connection with an outbox; `refused` says why the broker turned us away."""
+
+    def __init__(self, settings, client_id: str, *, online_topic: str | None = None,
+                 subscriptions: tuple[str, ...] = (), on_message: Callable | None = None,
+                 on_up: Callable[["Link"], None] | None = None, clean: bool = True) -> None:
+        self.settings = settings
+        self.where = f"{settings.host}:{settings.port}"
+        self.outbox = Outbox(settings.buffer_events)
+        self.online_topic = online_topic
+        self.subscriptions = subscriptions
+        self.on_message = on_message
+        self.on_up = on_up
+        self.up = threading.Event()
+        self.refused: str | None = None      # credentials or client id refused by the broker
+        self.unreachable: str | None = None
+        self._in_flight = 0
+        self._progress = threading.Condition()
+        self._stopping = threading.Event()
+        self._mqtt = mqtt_client()
+        self._client = self._make_client(self._mqtt, client_id, clean)
+        self._sender = threading.Thread(target=self._send_loop, name=f"fleet-{client_id}",
+                                        daemon=True)
+
+    def _make_client(self, mqtt, client_id: str, clean: bool):
+        s = self.settings
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                             clean_session=clean)
+        if s.username:
+            client.username_pw_set(s.username, s.password)
+        if s.tls:
+            client.tls_set(ca_certs=str(s.ca_file) if s.ca_file else None)
+            client.tls_insecure_set(s.tls_insecure)
+        if self.online_topic:
+            client.will_set(self.online_topic, OFFLINE, qos=1, retain=True)
+        client.reconnect_delay_set(*BACKOFF_S)
+        client.on_connect = self._connected
+        client.on_connect_fail = self._connect_failed
+        client.on_disconnect = self._disconnected
+        client.on_publish = self._acknowledged
+        client.on_message = lambda _c, _u, message: self.on_message(message.topic, message.payload)
+        return client
+
+    # ---- the caller's side -------------------------------------------------------------------
+
+    def start(self) -> Link:
+        self._client.connect_async(self.settings.host, self.settings.port, KEEPALIVE_S)
+        self._client.loop_start()
+        self._sender.start()
+        return self
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        """Queue a message; it goes out when the link is up. Never blocks on the network."""
+        self.outbox.put(topic, payload, retain)
+
+    def wait_up(self, timeout: float) -> bool:
+        """Wait until the broker accepted us, refused us, or `timeout` passed; True if up."""
+        with self._progress:
+            self._progress.wait_for(lambda: self.up.is_set() or self.refused, timeout)
+        return self.up.is_set()
+
+    def close(self, flush_s: float = 3.0) -> bool:
+        """Say offline, send what is queued (for at most `flush_s`, and only while the link
+        is up: a broker that is away is not waited for), then stop.
+
+        True when everything queued reached the broker. A link still making its first
+        connection (a short session ends before it is up) gets up to a second to come up:
+        otherwise the table's last state would never leave it."""
+        if not self.up.is_set() and not (self.refused or self.unreachable):
+            with self._progress:
+                self._progress.wait_for(
+                    lambda: self.up.is_set() or self.refused or self.unreachable, min(flush_s, 1.0))
+        if self.online_topic:
+            self.publish(self.online_topic, OFFLINE, retain=True)
+        with self._progress:
+            self._progress.wait_for(lambda: self._drained() or not self.up.is_set(), flush_s)
+        drained = self._drained()
+        self._stopping.set()
+        self.outbox.close()
+        with self._progress:
+            self._progress.notify_all()
+        self._sender.join(timeout=2.0)
+        self._client.disconnect()
+        self._client.loop_stop()
+        return drained
+
+    def _drained(self) -> bool:
+        return not len(self.outbox) and not self._in_flight
+
+    # ---- paho's thread and the sender thread ---------------------------------------------------
+
+    def _send_loop(self) -> None:
+        while not self._stopping.is_set():
+            with self._progress:
+                free = self._progress.wait_for(
+                    lambda: (self.up.is_set() and self._in_flight < IN_FLIGHT)
+                    or self._stopping.is_set(), 1.0)
+            if not free or self._stopping.is_set():
+                continue
+            message = self.outbox.take(timeout=1.0)
+            if message is not None:
+                self._hand_over(message)
+
+    def _hand_over(self, message: tuple[str, bytes, bool]) -> None:
+        topic, payload, retain = message
+        with self._progress:
+            self._in_flight += 1
+        info = self._client.publish(topic, payload, qos=1, retain=retain)
+        # NO_CONN is fine: paho keeps a QoS 1 message and sends it once reconnected
+        if info.rc not in (self._mqtt.MQTT_ERR_SUCCESS, self._mqtt.MQTT_ERR_NO_CONN):
+            self.outbox.give_back(message)
+            self._acknowledged()
+            self._stopping.wait(0.1)
+
+    def _acknowledged(self, *_args) -> None:
+        with self._progress:
+            self._in_flight = max(0, self._in_flight - 1)
+            self._progress.notify_all()
+
+    def _connected(self, client, _userdata, _flags, reason, _properties) -> None:
+        if reason.is_failure:
+            self._note("refused", f"{self.where} refused us: {reason}")
+            return
+        if self.refused or self.unreachable:
+            log.warning("fleet: connected to %s", self.where)
+        self._note(None, None)
+        for topic in self.subscriptions:
+            client.subscribe(topic, qos=1)
+        if self.online_topic:
+            self.publish(self.online_topic, ONLINE, retain=True)
+        self.up.set()
+        if self.on_up:
+            self.on_up(self)
+        with self._progress:
+            self._progress.notify_all()
+
+    def _connect_failed(self, _client, _userdata) -> None:
+        self._note("unreachable", f"cannot reach the broker at {self.where}")
+
+    def _disconnected(self, _client, _userdata, _flags, reason, _properties) -> None:
+        self.up.clear()
+        with self._progress:
+            self._progress.notify_all()
+        if not self._stopping.is_set() and not self.refused:
+            log.warning("fleet: lost the broker at %s (%s); retrying", self.where, reason)
+
+    def _note(self, kind: str | None, text: str | None) -> None:
+        """Keep the link's trouble, logged once when it changes."""
+        if kind is not None and text != getattr(self, kind):
+            log.error("fleet: %s", text)
+        self.refused = text if kind == "refused" else None
+        self.unreachable = text if kind == "unreachable" else None
+        with self._progress:
+            self._progress.notify_all()
+
+
+def unique_id(prefix: str) -> str:
+    """A client id no other running tool uses (a broker drops the older of two equal ids)."""
+    return f"{prefix}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+# ---- one-shot use, for the command line -------------------------------------------------------
+
+def _opened(link: Link, timeout: float) -> Link:
+    link.start()
+    if not link.wait_up(timeout):
+        link.close(flush_s=0)
+        raise FleetUnavailable(link.refused or link.unreachable or f"no answer from {link.where}")
+    return link
+
+
+def send_retained(settings, messages: list[tuple[str, bytes]], timeout: float = 5.0) -> None:
+    """Publish retained messages and wait until the broker has them all."""
+    link = _opened(Link(settings, unique_id("tabletop-cli")), timeout)
+    for topic, payload in messages:
+        link.publish(topic, payload, retain=True)
+    if not link.close(flush_s=timeout):
+        raise FleetUnavailable(f"the broker at {link.where} did not take every message")
+
+
+def fetch_retained(settings, topic_filter: str, timeout: float = 5.0) -> dict[str, bytes]:
+    """The retained messages under `topic_filter`, read once.
+
+    MQTT marks no end of the retained messages, so after subscribing the link sends
+    itself a marker: the broker delivers in order, so once the marker is back, every
+    retained message has come before it."""
+    client_id = unique_id("tabletop-cli")
+    marker, found, done = sync_topic(client_id), {}, threading.Event()
+
+    def heard(topic: str, payload: bytes) -> None:
+        if topic == marker:
+            done.set()
+        elif payload:
+            found[topic] = payload
+
+    link = _opened(Link(settings, client_id, subscriptions=(topic_filter, marker), on_message=heard,
+                        on_up=lambda up: up.publish(marker, b"sync")), timeout)
+    answered = done.wait(timeout)
+    link.close(flush_s=0)
+    if not answered:
+        raise FleetUnavailable(f"the broker at {link.where} did not answer in time")
+    return found

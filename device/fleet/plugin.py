@@ -1,0 +1,139 @@
+"""The table in the café's fleet: an app plugin that publishes to the MQTT broker.
+
+Under tabletop/<table>/ (device/fleet_topics.py, docs/fleet.md): `state`, retained,
+whenever what the table shows changes (sampled as each frame is built, so the broker
+sees what the players see); `events`, one message per accepted event with a per-table
+`seq`; `finished` once per game that ended with a result; `online`, retained, with a
+last will. Publishing only queues (device/fleet_link.py): the game never waits for the
+network and plays the same with the broker gone. The plugin also offers, at idle, the
+decks and staff cards other tables share (device/fleet_ui.py).
+"""
+from __future__ import annotations
+
+import logging
+import re
+import socket
+
+from device.app import Plugin
+from device.decks.registry import DeckRegistry, StaffRef
+from device.inputs import Placed
+import device.texts  # noqa: F401  (registers the texts shown below)
+from device.ui.game_select import GameSelect
+from engine import Accepted
+from engine.core.text import msg
+
+from .link import FleetUnavailable, Link
+from .screens import ImportOffer
+from .shared import Inbox
+from .table_state import event_record, finished_record, table_state
+from .topics import SHARED_FILTER, encode, table_topic
+
+log = logging.getLogger(__name__)
+
+
+def table_name(settings) -> str:
+    """The configured table name, else the host name made topic-safe."""
+    if settings.table:
+        return settings.table
+    name = re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname().split(".")[0])[:32].strip("-")
+    return name if name and name != "shared" else "table"
+
+
+class FleetPlugin(Plugin):
+    def __init__(self, link, table: str, wall_clock, inbox: Inbox | None = None,
+                 registry=None) -> None:
+        self.link, self.table, self.wall_clock = link, table, wall_clock
+        self.inbox, self.registry = inbox, registry
+        self.seq = 0                             # this table's accepted events since start
+        self._state: dict | None = None          # the last state published, but its time
+        self._game: tuple[object, dict] | None = None   # (session, its last view) while over
+        self._seen: tuple[object, int] = (None, 0)       # (session, its events) at last look
+
+    def _send(self, kind: str, payload: dict, retain: bool = False) -> None:
+        payload = {"table": self.table, "at": self.wall_clock(), **payload}
+        self.link.publish(table_topic(self.table, kind), encode(payload), retain)
+
+    # ---- app hooks -------------------------------------------------------------------------
+
+    def on_outcome(self, app, outcome) -> None:
+        if not isinstance(outcome, Accepted):
+            return
+        session, count = app.session, len(app.session.events)
+        before = self._seen[1] if self._seen[0] is session else count - 1
+        self._seen = (session, count)
+        # the hook hears the outcome only: the session's log says a new input from an undo
+        op, event = ("event", session.last_event()) if count > before else ("undo", None)
+        self.seq += 1
+        self._send("events", {"seq": self.seq, **event_record(app, outcome, op, event)})
+
+    def on_input(self, app, event) -> bool:
+        """While an import is offered, a staff card's tap is its answer (a kiosk would
+        otherwise open its admin menu with it): so this plugin goes first in the list."""
+        if isinstance(app.mode, ImportOffer) and isinstance(event, Placed):
+            ref = app.registry.lookup(event.uid)
+            if isinstance(ref, StaffRef):
+                app.mode.tap(app, event.uid, ref)
+                return True
+        return False
+
+    def tick(self, app) -> None:
+        if self.link.refused:
+            app.faults["fleet"] = msg("fleet.refused")
+        else:
+            app.faults.pop("fleet", None)
+        if self.inbox is not None and self.registry is not None and idle(app):
+            self._offer(app)
+
+    def screen(self, app, screen):
+        state = table_state(app)
+        self._note_finished(app, state["game"])
+        if state != self._state:
+            self._state = state
+            self._send("state", state, retain=True)
+        if app.session is not None and self._seen[0] is not app.session:
+            self._seen = (app.session, len(app.session.events))   # a new or resumed game
+        return screen
+
+    # ---- helpers ---------------------------------------------------------------------------
+
+    def _note_finished(self, app, view: dict | None) -> None:
+        """A game that was over and is left (SELECT on the result, or a new game) is finished."""
+        if self._game is not None and self._game[0] is not app.session:
+            self._send("finished", finished_record(self._game[1]))
+            self._game = None
+        if view is not None and view["over"]:
+            self._game = (app.session, view)
+        elif self._game is not None:
+            self._game = None                    # undone from the result: not finished after all
+
+    def _offer(self, app) -> None:
+        shared = self.inbox.next_offer(self.registry, self.table)
+        if shared is not None:
+            app.set_mode(ImportOffer(shared, self.inbox, self.registry, app.mode))
+
+    def close(self) -> bool:
+        return self.link.close()
+
+
+def idle(app) -> bool:
+    """At game select with nothing on screen over it: an offer interrupts no one."""
+    return app.session is None and app.overlay is None and type(app.mode) is GameSelect
+
+
+def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
+    """The plugin when [fleet] is enabled, connecting in the background; else None.
+
+    Without paho-mqtt the table says so in its log and plays on, unpublished."""
+    settings = config.fleet
+    if not settings.enabled:
+        return None
+    table = table_name(settings)
+    inbox = Inbox()
+    try:
+        link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
+                    subscriptions=(SHARED_FILTER,), on_message=inbox.receive)
+    except FleetUnavailable as exc:
+        log.error("fleet: %s", exc)
+        return None
+    log.info("fleet: table %s publishes to %s", table, link.where)
+    return FleetPlugin(link.start(), table, wall_clock, inbox, DeckRegistry(state_dir))

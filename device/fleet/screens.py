@@ -1,0 +1,52 @@
+"""The one fleet screen on the table: a shared deck or staff list offered at idle.
+
+"New deck cafe2 from table-3: tap a staff card to import". Only a staff card's tap
+imports it; BACK declines, and the offer does not come back until the table that
+shared it shares something new.
+"""
+from __future__ import annotations
+
+from device.decks.registry import DeckError, StaffRef
+import device.texts  # noqa: F401  (registers the texts shown below)
+from device.ui.modes import Mode
+from device.ui.screen import BODY_LINES, Screen, wrap
+from engine.core.text import Msg, msg
+
+from .shared import SharedDeck, import_deck, import_staff, new_staff
+
+
+class ImportOffer(Mode):
+    def __init__(self, shared, inbox, registry, back_to: Mode) -> None:
+        self.shared, self.inbox, self.registry, self.back_to = shared, inbox, registry, back_to
+
+    def screen(self, app) -> Screen:
+        if isinstance(self.shared, SharedDeck):
+            text = app.t("fleet.offer_deck", deck=self.shared.name, table=self.shared.table)
+        else:
+            text = app.t("fleet.offer_staff", n=len(new_staff(self.registry, self.shared)),
+                         table=self.shared.table)
+        lines = wrap(text)[:BODY_LINES - 1] + [app.t("fleet.not_now")]
+        return Screen(app.t("fleet.header"), "", tuple(lines))
+
+    def button(self, app, name: str, held: bool) -> None:
+        if name == "back":
+            self.inbox.dismiss(self.shared)
+            app.set_mode(self.back_to)
+
+    def tap(self, app, uid: str, ref) -> None:
+        if not isinstance(ref, StaffRef):
+            app.show(msg("fleet.staff_needed"))
+            return
+        self.inbox.dismiss(self.shared)       # done or failed, it is not offered again
+        app.set_mode(self.back_to)
+        app.show(self._import(), seconds=4)
+
+    def _import(self) -> Msg:
+        try:
+            if isinstance(self.shared, SharedDeck):
+                info = import_deck(self.registry, self.shared)
+                return msg("fleet.deck_imported", deck=info.name)
+            added, _ = import_staff(self.registry, self.shared)
+            return msg("fleet.staff_imported", n=added)
+        except DeckError as exc:
+            return msg("fleet.import_failed", why=str(exc))

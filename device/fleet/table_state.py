@@ -1,0 +1,56 @@
+"""What a table tells the café: its state, each accepted event, each finished game (as dicts).
+
+The game part is `tabletop status`'s summary (DESIGN.md §6.2) plus whose turn it is,
+so a dashboard and `tabletop status --json` read the same fields.
+"""
+from __future__ import annotations
+
+from device.cli.replay import summary
+from device.kiosk.plugin import Attract
+from device.ui.playing import event_text
+from engine.core.events import event_to_json
+
+
+def activity(app) -> str:
+    """idle (no game), playing, over (the result is shown) or attract (the kiosk's
+    "Still playing?" after a game was left alone)."""
+    if isinstance(app.mode, Attract):
+        return "attract"
+    if app.session is None:
+        return "idle"
+    return "over" if app.session.spec.result(app.session.state) is not None else "playing"
+
+
+def game_view(app) -> dict | None:
+    if app.session is None:
+        return None
+    spec, state = app.session.spec, app.session.state
+    view = summary(spec, state)
+    del view["rejected"]
+    result = spec.result(state)
+    view.update(title=spec.title, deck=app.deck, step=state.seq,
+                turn=None if result else getattr(state, "current", None),
+                headline=app.t(result.headline) if result else None)
+    return view
+
+
+def table_state(app) -> dict:
+    """Everything the retained state message holds, but the time."""
+    return {"activity": activity(app), "game": game_view(app), "display": app.display_level,
+            "faults": {part: app.t(message) for part, message in app.faults.items()}}
+
+
+def event_record(app, outcome, op: str, event) -> dict:
+    """One accepted event: what was done, what the table was told, the step it led to."""
+    spec, state = app.session.spec, app.session.state
+    return {"game": spec.id, "op": op, "step": state.seq,
+            "event": event_to_json(event) if event is not None else None,
+            "text": event_text(app, event) if event is not None else op,
+            "effects": [app.t(effect) for effect in outcome.effects],
+            "turn": getattr(state, "current", None)}
+
+
+def finished_record(view: dict) -> dict:
+    """A finished game from its last game view: the result and every seat's score."""
+    keep = ("game", "title", "deck", "players", "winners", "headline", "details")
+    return {key: view[key] for key in keep}

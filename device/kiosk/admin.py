@@ -1,0 +1,165 @@
+"""The admin menu a staff card opens in kiosk mode, and its screens.
+
+Abort game and House rules (while a game runs), Learn a deck (the walk of
+`tabletop deck learn`, driven by taps on the reader), Brightness, Sound (with
+a buzzer), Language, Restart service and Shut down (through the `system` machine).
+Tapping a staff card again, BACK on the menu, or a long idle closes it.
+"""
+from __future__ import annotations
+
+from device.decks.learning import Enrollment
+from device.decks.registry import DeckError, families
+from device.feedback import sound_switch
+import device.texts  # noqa: F401  (registers the texts shown below)
+from device.texts.language import switch_language
+from device.ui.modes import MenuMode, Mode
+from device.ui.playing import Confirmation, RulesView
+from device.ui.screen import BODY_LINES, Screen, wrap
+from engine.core.text import msg
+
+BRIGHTNESS = (("12", 32), ("25", 64), ("50", 128), ("100", 255))
+
+
+def admin_of(mode) -> AdminMenu | None:
+    """The admin menu `mode` was opened from, following the `back_to` links, if any."""
+    while mode is not None:
+        if isinstance(mode, AdminMenu):
+            return mode
+        mode = getattr(mode, "back_to", None)
+    return None
+
+
+class AdminMenu(MenuMode):
+    title_key = "kiosk.admin"
+
+    def __init__(self, back_to: Mode, system, staff: str) -> None:
+        super().__init__([], back_to=back_to)
+        self.system, self.staff = system, staff
+
+    def header(self, app) -> tuple[str, str]:
+        return app.t(self.title_key), self.staff
+
+    def entries(self, app) -> list[tuple[str, str]]:
+        found = [("abort", "ui.abort"), ("rules", "ui.house_rules")] if app.session else []
+        found += [("learn", "kiosk.learn"), ("brightness", "kiosk.brightness")]
+        switch = sound_switch(app)
+        if switch is not None:
+            found.append(("sound", "ui.sound_on" if switch.sound_on else "ui.sound_off"))
+        return found + [("language", "ui.language"), ("restart", "kiosk.restart"),
+                        ("shutdown", "kiosk.shutdown"), ("close", "kiosk.close")]
+
+    def screen(self, app) -> Screen:
+        self.menu.items = [(key, app.t(label)) for key, label in self.entries(app)]
+        return super().screen(app)
+
+    def take(self, app, key: str) -> None:
+        if key == "abort":
+            app.set_mode(AdminConfirm(self, msg("ui.abort_confirm"),
+                                      lambda: app.end_game(abandoned=True)))
+        elif key == "rules":
+            app.set_mode(RulesView(self))
+        elif key == "learn":
+            app.set_mode(LearnChoice(self))
+        elif key == "brightness":
+            app.set_mode(Brightness(self, app.brightness))
+        elif key == "sound":
+            sound_switch(app).toggle_sound()
+        elif key == "language":
+            switch_language(app)
+        elif key in ("restart", "shutdown"):
+            app.set_mode(AdminConfirm(self, msg(f"kiosk.{key}_confirm"),
+                                      lambda: self.ask(app, key)))
+        else:
+            self.leave(app)
+
+    def ask(self, app, key: str) -> None:
+        why = self.system.restart() if key == "restart" else self.system.poweroff()
+        done = "kiosk.restarting" if key == "restart" else "kiosk.shutting_down"
+        app.show(msg(done) if why is None else msg("kiosk.failed", why=why), seconds=5)
+
+
+class AdminConfirm(Confirmation):
+    """A yes/no question under the admin header (there may be no game to name)."""
+
+    def screen(self, app) -> Screen:
+        return Screen(app.t("kiosk.admin"), "", tuple(wrap(app.t(self.question))[:BODY_LINES]))
+
+
+class Brightness(MenuMode):
+    title_key = "kiosk.brightness"
+
+    def __init__(self, back_to: Mode, current: int | None) -> None:
+        super().__init__([(str(level), "") for _, level in BRIGHTNESS], back_to=back_to)
+        self.current = current
+        self.menu.select_key(str(BRIGHTNESS[-1][1] if current is None else current))
+
+    def screen(self, app) -> Screen:
+        self.menu.items = [(str(level), app.t("kiosk.percent_now" if level == self.current
+                                              else "kiosk.percent", percent=percent))
+                           for percent, level in BRIGHTNESS]
+        return super().screen(app)
+
+    def take(self, app, key: str) -> None:
+        app.brightness = int(key)
+        app.set_mode(self.back_to)
+
+
+def own_decks(registry):
+    """The state dir's registry: the simulator's built-in decks are never learnt."""
+    return getattr(registry, "base", None) or registry
+
+
+def deck_to_learn(registry, family: str) -> str:
+    """The family's first incomplete deck, or a fresh name: `palourde`, `palourde-2`, ..."""
+    decks = [d for d in registry.decks() if d.family == family]
+    unfinished = [d.name for d in decks if not d.complete]
+    if unfinished:
+        return unfinished[0]
+    taken = {d.name for d in registry.decks()}
+    names = [family] + [f"{family}-{n}" for n in range(2, len(taken) + 3)]
+    return next(name for name in names if name not in taken)
+
+
+class LearnChoice(MenuMode):
+    """Which family of deck to learn; each shows the deck the walk will fill."""
+
+    title_key = "kiosk.learn"
+
+    def __init__(self, back_to: Mode) -> None:
+        super().__init__([], back_to=back_to)
+
+    def screen(self, app) -> Screen:
+        registry = own_decks(app.registry)
+        self.prompt = app.t("kiosk.learn_which")
+        self.menu.items = [(family, app.t("kiosk.learn_family", family=family,
+                                          deck=deck_to_learn(registry, family)))
+                           for family in families()]
+        return super().screen(app)
+
+    def take(self, app, key: str) -> None:
+        registry = own_decks(app.registry)
+        try:
+            walk = Enrollment(registry, key, deck_to_learn(registry, key), app.language)
+        except DeckError as exc:
+            app.show(msg("kiosk.failed", why=str(exc)))
+            return
+        app.set_mode(LearnWalk(self.back_to, walk))
+
+
+class LearnWalk(Mode):
+    """"Tap Clam 3/20": each tag tapped is enrolled at once; BACK stops (learning resumes later)."""
+
+    def __init__(self, back_to: Mode, walk: Enrollment) -> None:
+        self.back_to, self.walk = back_to, walk
+        self.said = ""
+
+    def screen(self, app) -> Screen:
+        lines = self.walk.prompt() + ([self.said] if self.said else [])
+        return Screen(app.t("kiosk.admin"), "", tuple(lines[:BODY_LINES]))
+
+    def tap(self, app, uid: str, ref) -> None:
+        _, self.said = self.walk.offer(uid)
+
+    def button(self, app, name: str, held: bool) -> None:
+        if name == "back" or (name == "select" and self.walk.done):
+            app.set_mode(self.back_to)

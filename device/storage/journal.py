@@ -1,0 +1,286 @@
+"""The crash-safe journal: one append-only JSONL file per game (DESIGN.md §5, notes D6).
+
+Line 1 is the header (id, game, players, options, deck, rules version, start
+time). Every accepted operation follows as one line (`op` event, undo or redo,
+`seq`, the state `hash` after it, `in` the input it came from), written and
+fsynced before the screen acknowledges it. A game that ends gets an `end` line
+(finished or abandoned, with the wall-clock time) before it is archived.
+
+Resume replays the lines and checks every hash; a torn last line (a power cut
+mid-write) is dropped and reported; anything else that does not fit raises
+JournalError, and the store keeps the file aside, never resumed silently.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import engine
+from device.paths import write_atomic
+import device.texts  # noqa: F401  (registers the texts shown below)
+from device.ui.game_view import title
+from engine import Session
+from engine.core.codec import config_from_plain, config_to_plain, state_hash
+from engine.core.events import event_from_json, event_to_json
+from engine.core.session import Op
+from engine.core.text import Msg, msg
+
+FORMAT = 1
+STOPS = "TABLETOP_JOURNAL_STOPS"       # crash tests: stop the process around each write
+
+
+class JournalError(Exception):
+    """A journal that cannot be resumed as it is; `reason` says why, for the screen and the log."""
+
+    def __init__(self, reason: Msg) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+
+
+@dataclass
+class Contents:
+    header: dict
+    records: list[dict]
+    torn: bool = False           # the last line was cut short and dropped
+
+
+@dataclass
+class Resumed:
+    header: dict
+    session: Session
+    deck: str | None
+    records: list[dict]
+    torn: bool
+    effects: tuple[Msg, ...]     # what the last operation said on screen
+    end: dict | None             # the end record, when the game ended but was not archived yet
+
+
+def header_for(session: Session, deck: str | None, started: str, source: int | None = None) -> dict:
+    spec = session.spec
+    header = {"journal": FORMAT, "id": uuid.uuid4().hex, "game": spec.id,
+              "config": config_to_plain(session.config), "deck": deck,
+              "rules_version": spec.rules_version, "started": started}
+    if source is not None:
+        header["in"] = source
+    return header
+
+
+def record_for(op: Op, state, source: int | None = None) -> dict:
+    record = {"op": op.kind, "seq": state.seq, "hash": state_hash(state)}
+    if op.event is not None:
+        record["event"] = event_to_json(op.event)
+    if source is not None:
+        record["in"] = source
+    return record
+
+
+def end_record(abandoned: bool, at: str, source: int | None = None) -> dict:
+    record = {"op": "end", "result": "abandoned" if abandoned else "finished", "at": at}
+    if source is not None:
+        record["in"] = source
+    return record
+
+
+def encode(record: dict) -> bytes:
+    """One journal line: canonical JSON and its newline."""
+    return (json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _stop_here(stage: str) -> None:
+    """Crash tests only: say where the write is, then stop, so the test can kill the process here."""
+    if os.environ.get(STOPS) == "1":
+        print(f"journal {stage}", file=sys.stderr, flush=True)
+        os.kill(os.getpid(), signal.SIGSTOP)
+
+
+class Journal:
+    """A journal being written. Lines the disk refuses stay pending and go out with the next
+    write (or `flush`): a full disk damages nothing already saved and loses nothing once
+    there is room again, as long as the process lives."""
+
+    def __init__(self, path: Path, header: dict | None = None) -> None:
+        """Append to the journal at `path`; with a header, a new one not written yet."""
+        self.path = path
+        self._fd: int | None = None
+        self._pending: list[bytes] = []
+        self.error: str | None = None
+        if header is None:
+            self._open()
+        else:
+            self._pending.append(encode(header))
+
+    @classmethod
+    def create(cls, path: Path, header: dict) -> "Journal":
+        """A new journal; if the disk refuses even the header, it waits like any other line."""
+        journal = cls(path, header)
+        journal.flush()
+        return journal
+
+    def _open(self) -> None:
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        self._good_size = os.fstat(self._fd).st_size
+
+    def append(self, record: dict) -> bool:
+        self._pending.append(encode(record))
+        return self.flush()
+
+    def flush(self) -> bool:
+        """Write and fsync what is pending; False (the reason in `error`) if the disk refused."""
+        if not self._pending:
+            return True
+        data = b"".join(self._pending)
+        try:
+            if self._fd is None:         # the header, whole or not at all
+                write_atomic(self.path, data.decode())
+                self._open()
+            else:
+                _write_all(self._fd, data)
+                _stop_here("written")
+                os.fsync(self._fd)
+                self._good_size += len(data)
+        except OSError as exc:
+            self.error = exc.strerror or str(exc)
+            self._cut_back()
+            return False
+        self._pending.clear()
+        self.error = None
+        _stop_here("synced")
+        return True
+
+    @property
+    def unsaved(self) -> int:
+        return len(self._pending)
+
+    def _cut_back(self) -> None:
+        """Cut a partial write back off, so the file never holds a torn line mid-journal."""
+        if self._fd is None:
+            return
+        try:
+            os.ftruncate(self._fd, self._good_size)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        """A last try at what is pending, then let the file go."""
+        self.flush()
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+            self._fd = None
+
+
+def read(path: Path) -> Contents:
+    """Parse a journal; JournalError if it is not one, or is damaged before its last line.
+
+    A last line without its newline was never acknowledged (lines are fsynced whole), so it is
+    dropped even when it happens to be valid JSON: its input is simply taken again.
+    """
+    try:
+        lines = path.read_bytes().split(b"\n")
+    except OSError as exc:
+        raise JournalError(msg("ui.journal_unreadable", why=exc.strerror or exc)) from None
+    torn = lines.pop() != b""
+    parsed = []
+    for n, line in enumerate(lines, 1):
+        try:
+            parsed.append(json.loads(line))
+        except ValueError:
+            raise JournalError(msg("ui.journal_damaged", line=n)) from None
+    if not parsed or not all(isinstance(p, dict) for p in parsed) or \
+            parsed[0].get("journal") != FORMAT:
+        raise JournalError(msg("ui.journal_not_one"))
+    return Contents(parsed[0], parsed[1:], torn)
+
+
+def header(path: Path) -> dict:
+    """Only the header line: enough to know a journal without replaying it."""
+    with open(path, "rb") as f:
+        first = f.readline()
+    try:
+        parsed = json.loads(first)
+    except ValueError:
+        raise JournalError(msg("ui.journal_damaged", line=1)) from None
+    if not isinstance(parsed, dict) or parsed.get("journal") != FORMAT:
+        raise JournalError(msg("ui.journal_not_one"))
+    return parsed
+
+
+def drop_torn_tail(path: Path) -> None:
+    """Cut the file back to its last whole line, so appends start on a clean line."""
+    raw = path.read_bytes()
+    keep = raw.rfind(b"\n") + 1
+    if keep < len(raw):
+        with open(path, "r+b") as f:
+            f.truncate(keep)
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def resume(path: Path) -> Resumed:
+    """Rebuild the game of a journal, checking the rules version and every state hash."""
+    contents = read(path)
+    session = _new_session(contents.header)
+    effects: tuple[Msg, ...] = ()
+    end = None
+    for n, record in enumerate(contents.records, 2):
+        if end is not None:                   # nothing follows the end of a game
+            raise JournalError(msg("ui.journal_damaged", line=n))
+        if record.get("op") == "end":
+            if record.get("result") not in ("finished", "abandoned"):
+                raise JournalError(msg("ui.journal_damaged", line=n))
+            end = record
+        else:
+            effects = _replay(session, record, n)
+    return Resumed(contents.header, session, contents.header.get("deck"), contents.records,
+                   contents.torn, effects, end)
+
+
+def _new_session(header: dict) -> Session:
+    try:
+        spec = engine.get(header.get("game"))
+    except KeyError:
+        raise JournalError(msg("ui.journal_unknown_game", game=header.get("game"))) from None
+    if header.get("rules_version") != spec.rules_version:
+        raise JournalError(msg("ui.journal_rules", game=title(spec),
+                               saved=header.get("rules_version"), now=spec.rules_version))
+    try:
+        return Session(spec, config_from_plain(header["config"]))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise JournalError(msg("ui.journal_damaged", line=1)) from None
+
+
+def _replay(session: Session, record: dict, n: int) -> tuple[Msg, ...]:
+    """Apply one saved operation; its effects, or JournalError if it does not fit."""
+    try:
+        event = event_from_json(record["event"]) if "event" in record else None
+        op = Op(record["op"], event)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise JournalError(msg("ui.journal_damaged", line=n)) from None
+    if op.kind not in ("event", "undo", "redo") or (op.kind == "event") != (event is not None):
+        raise JournalError(msg("ui.journal_damaged", line=n))
+    outcome = session.apply_op(op)
+    if not isinstance(outcome, engine.Accepted) or state_hash(session.state) != record.get("hash"):
+        raise JournalError(msg("ui.journal_mismatch", line=n))
+    return outcome.effects
+
+
+def last_input(path: Path) -> int:
+    """The input number of the last saved line (0 if none): where a re-fed input resumes."""
+    try:
+        contents = read(path)
+    except JournalError:
+        return 0
+    sources = [r["in"] for r in [contents.header, *contents.records] if "in" in r]
+    return sources[-1] if sources else 0

@@ -1,0 +1,70 @@
+"""Which language the table speaks, and the staff's switch between them.
+
+The choice made from a menu is kept in the state dir (`settings.toml`) and wins
+over the config, so a restart keeps it; without one, the config's `language`
+decides; left unset ("auto"), the system locale does: LC_ALL, then LC_MESSAGES,
+then LANG, the first one set, French when it starts with "fr", else English.
+"""
+from __future__ import annotations
+
+import logging
+import tomllib
+from pathlib import Path
+from typing import Mapping
+
+import tomli_w
+
+from device.config.schema import LANGUAGES
+from device.paths import write_atomic
+from engine.core.text import DEFAULT_LANGUAGE
+
+log = logging.getLogger(__name__)
+
+SETTINGS_FILE = "settings.toml"
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def resolve_language(config_value: str | None, environ: Mapping[str, str]) -> str:
+    """The config's language if it names one, else the system locale's."""
+    if config_value in LANGUAGES:
+        return config_value
+    locale = next((environ[name] for name in LOCALE_VARIABLES if environ.get(name)), "")
+    return "fr" if locale.lower().startswith("fr") else DEFAULT_LANGUAGE
+
+
+def table_language(state_dir: Path, config_value: str | None, environ: Mapping[str, str]) -> str:
+    """What the table shows: the staff's last choice, else `resolve_language`."""
+    return saved_language(state_dir) or resolve_language(config_value, environ)
+
+
+def saved_language(state_dir: Path) -> str | None:
+    try:
+        settings = tomllib.loads((state_dir / SETTINGS_FILE).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        log.warning("%s ignored: %s", SETTINGS_FILE, exc)
+        return None
+    language = settings.get("language")
+    return language if language in LANGUAGES else None
+
+
+def remember_language(state_dir: Path, language: str) -> None:
+    """Keep the choice for the next start; a read-only disk only loses that."""
+    path = state_dir / SETTINGS_FILE
+    try:
+        settings = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        settings = {}
+    settings["language"] = language
+    try:
+        write_atomic(path, tomli_w.dumps(settings))
+    except OSError as exc:
+        log.error("language not saved: %s", exc)
+
+
+def switch_language(app) -> None:
+    """The menu's Language item: the next language, at once, and remembered."""
+    current = LANGUAGES.index(app.language) if app.language in LANGUAGES else -1
+    app.language = LANGUAGES[(current + 1) % len(LANGUAGES)]
+    remember_language(app.store.dir, app.language)

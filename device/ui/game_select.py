@@ -1,0 +1,78 @@
+"""Idle: the game select menu, and the offer made when a known card is tapped."""
+from __future__ import annotations
+
+import engine
+from device.texts.language import switch_language
+from engine.core.text import msg
+
+from .game_view import title
+from .modes import MenuMode
+from .wizard import begin_setup
+
+GAME_ORDER = ("palourde", "auberge", "tribord", "tamalou", "flouk")
+
+
+def games() -> list:
+    specs = {spec.id: spec for spec in engine.all_specs()}
+    return [specs[g] for g in GAME_ORDER if g in specs] + \
+        [s for g, s in specs.items() if g not in GAME_ORDER]
+
+
+LANGUAGE_KEY = "__language__"
+
+
+class GameSelect(MenuMode):
+    """Kiosk start: pick a game, or tap any card of a registered deck; the last item switches
+    the table's language."""
+
+    def __init__(self) -> None:
+        super().__init__([(spec.id, "") for spec in games()] + [(LANGUAGE_KEY, "")])
+
+    def header(self, app):
+        return app.t("ui.title"), app.wall_clock()[11:16]
+
+    def screen(self, app):
+        self.menu.items = [(spec.id, app.t(title(spec))) for spec in games()] + \
+            [(LANGUAGE_KEY, app.t("ui.language"))]
+        screen = super().screen(app)
+        rows, highlight = self.menu.window(3)
+        return type(screen)(screen.header, screen.header_right,
+                            tuple(rows) + (app.t("ui.tap_to_start"),), highlight)
+
+    def take(self, app, key: str) -> None:
+        if key == LANGUAGE_KEY:
+            switch_language(app)
+        else:
+            begin_setup(app, engine.get(key))
+
+    def tap(self, app, uid: str, ref) -> None:
+        if ref is None:
+            app.show(msg("ui.unknown_card"))
+        elif not hasattr(ref, "card"):
+            app.show(msg("ui.staff_card"))
+        else:
+            app.set_mode(OfferGame(ref.family, ref.deck))
+
+
+class OfferGame(MenuMode):
+    """"Start <game> with deck <deck>?" — the pirates deck offers both of its games."""
+
+    def __init__(self, family: str, deck: str) -> None:
+        self.specs = [spec for spec in games() if spec.deck == family]
+        super().__init__([(spec.id, "") for spec in self.specs] + [("cancel", "")], "")
+        self.deck = deck
+
+    def screen(self, app):
+        self.menu.items = [(spec.id, app.t(title(spec))) for spec in self.specs] + \
+            [("cancel", app.t("ui.cancel"))]
+        self.prompt = app.t("ui.offer", deck=self.deck)
+        return super().screen(app)
+
+    def take(self, app, key: str) -> None:
+        if key == "cancel":
+            app.set_mode(GameSelect())
+        else:
+            begin_setup(app, engine.get(key), self.deck)
+
+    def leave(self, app) -> None:
+        app.set_mode(GameSelect())

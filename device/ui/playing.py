@@ -1,0 +1,269 @@
+"""Playing a game: the engine's prompt on screen, menus, scores, undo, the result.
+
+SELECT answers the prompt (the highlighted option, or "done"); BACK cancels a
+sub-prompt; DOWN on a prompt without a menu pages to the scores; hold SELECT
+opens the global menu; hold BACK asks to undo the last input. A prompt that
+sets a number (+1/-1) takes UP and DOWN as its steps.
+"""
+from __future__ import annotations
+
+from device.feedback import sound_switch
+from device.texts.language import switch_language
+from engine import Accepted, Cancel, Choose, Confirm, Tap, step
+from engine.core.events import Event
+from engine.core.text import msg
+
+from .game_view import badge, header_name, ranking
+from .house_rules import option_line
+from .menu import Menu
+from .modes import MenuMode, Mode, Page
+from .screen import BODY_LINES, COLUMNS, Screen, fit, wrap
+from .statistics import Statistics
+
+CONFIRM_KEY = "__confirm__"
+STEPPER = ("plus", "minus")       # option keys of a number set with UP/DOWN (a manual Decree)
+
+
+def header(app) -> tuple[str, str]:
+    spec = app.session.spec
+    right = badge(spec.id, dict(app.view()[1].details))
+    return app.t(header_name(spec)), app.t(right) if right else ""
+
+
+def scores_lines(app, room: int) -> list[str]:
+    """`Ann 4  Bob 2  Cy 0` in at most `room` lines: the fewest lines, names shortened to get there."""
+    players = [p for p in app.view()[1].players if p.score is not None]
+    if not players or room < 1:
+        return []
+    for rows in range(1, room + 1):
+        for width in (8, 5, 3, 2):
+            lines = pack([app.t("ui.score_line", name=p.name[:width], score=p.score)
+                          for p in players])
+            if len(lines) <= rows:
+                return lines
+    return lines[:room - 1] + [fit(lines[room - 1] + " …")]     # DOWN shows them all
+
+
+def pack(entries: list[str]) -> list[str]:
+    """Entries two spaces apart, as many to a line as fit."""
+    lines: list[str] = []
+    for entry in entries:
+        if lines and len(lines[-1]) + 2 + len(entry) <= COLUMNS:
+            lines[-1] += "  " + entry
+        else:
+            lines.append(entry)
+    return lines
+
+
+def event_text(app, event: Event) -> str:
+    if isinstance(event, Tap):
+        return app.t("ui.tap_event", card=event.card)
+    if isinstance(event, Choose):
+        return app.t("ui.choose_event", option=event.option)
+    return app.t("ui.select_event" if isinstance(event, Confirm) else "ui.back_event")
+
+
+def ask_undo(app, back_to: Mode) -> None:
+    """Hold BACK: "Undo <last input>?" — or say there is nothing to undo."""
+    last = app.session.last_event()
+    if last is None:
+        app.show(msg("core.nothing_to_undo"))
+    else:
+        app.set_mode(Confirmation(back_to, msg("ui.undo_confirm", what=event_text(app, last)),
+                                  app.undo))
+
+
+def wrong_deck(app, ref) -> bool:
+    """RULES §0.1: a card of this game's family, but of another physical deck."""
+    return (app.deck is not None and ref.family == app.session.spec.deck and ref.deck != app.deck)
+
+
+class Playing(Mode):
+    def __init__(self) -> None:
+        self.menu: Menu | None = None
+        self.stepper = False
+        self._for_seq = -1
+
+    def _refresh_menu(self, app) -> None:
+        """Rebuild the options menu when the state moved on; keep the highlight otherwise."""
+        state = app.session.state
+        if self._for_seq == state.seq and self.menu is not None:
+            return
+        prompt = app.view()[0]
+        self.stepper = prompt.keys() == STEPPER
+        items = [] if self.stepper else [(o.key, app.t(o.label)) for o in prompt.options]
+        if items and isinstance(step(app.session.spec, state, Confirm()), Accepted):
+            items.append((CONFIRM_KEY, app.t("ui.done")))
+        self.menu = Menu(items) if items else None
+        self._for_seq = state.seq
+
+    def screen(self, app) -> Screen:
+        self._refresh_menu(app)
+        spec, state = app.session.spec, app.session.state
+        text = wrap(app.t(app.view()[0].text))
+        left, right = header(app)
+        if self.menu is not None:
+            # The prompt's words first: the menu scrolls in the lines they leave.
+            top = text[:BODY_LINES - 1]
+            rows, highlight = self.menu.window(BODY_LINES - len(top))
+            return Screen(left, right, tuple(top + rows), len(top) + highlight)
+        lines = text[:BODY_LINES]
+        note = spec.reminder(state) if spec.reminder else None
+        lines += scores_lines(app, BODY_LINES - len(lines) - (note is not None))
+        if note is not None:
+            lines = lines[:BODY_LINES - 1] + [app.t(note)]
+        return Screen(left, right, tuple(lines))
+
+    def button(self, app, name: str, held: bool) -> None:
+        self._refresh_menu(app)
+        if held:
+            if name == "select":
+                app.set_mode(GlobalMenu(self))
+            elif name == "back":
+                ask_undo(app, self)
+            return
+        if name in ("up", "down") and self.stepper:
+            app.play(Choose(STEPPER[0 if name == "up" else 1]))
+        elif name in ("up", "down") and self.menu is not None:
+            self.menu.move(-1 if name == "up" else 1)
+        elif name == "down":
+            app.set_mode(Scores(self))
+        elif name == "select":
+            key = self.menu.key if self.menu is not None else CONFIRM_KEY
+            app.play(Confirm() if key == CONFIRM_KEY else Choose(key))
+        elif name == "back":
+            app.play(Cancel())
+
+    def tap(self, app, uid: str, ref) -> None:
+        if ref is None:
+            app.show(msg("ui.unknown_card"))
+        elif not hasattr(ref, "card"):
+            app.show(msg("ui.staff_card"))
+        elif wrong_deck(app, ref):
+            app.show(msg("ui.wrong_deck"))
+        else:
+            app.play(Tap(ref.card))
+
+
+class Scores(Page):
+    """Every player's score."""
+
+    def lines(self, app) -> list[str]:
+        tally = app.view()[1]
+        return [app.t("ui.score_line_out" if p.out else "ui.score_line", name=p.name,
+                      score="-" if p.score is None else p.score) for p in tally.players]
+
+    def screen(self, app) -> Screen:
+        left, _ = header(app)
+        return Screen(left, app.t("ui.scores"), self.window(app))
+
+
+class GlobalMenu(MenuMode):
+    """Hold SELECT: Scores, Undo last, House rules, Sound (with a buzzer), Statistics, Language,
+    Abort game."""
+
+    title_key = "ui.menu"
+
+    def __init__(self, back_to: Mode) -> None:
+        super().__init__([("scores", ""), ("undo", ""), ("rules", ""), ("abort", "")],
+                         back_to=back_to)
+
+    def screen(self, app) -> Screen:
+        labels = {"scores": "ui.scores", "undo": "ui.undo_last", "rules": "ui.house_rules"}
+        switch = sound_switch(app)
+        if switch is not None:
+            labels["sound"] = "ui.sound_on" if switch.sound_on else "ui.sound_off"
+        labels["stats"] = "ui.statistics"
+        labels["language"] = "ui.language"
+        labels["abort"] = "ui.abort"
+        self.menu.items = [(k, app.t(label)) for k, label in labels.items()
+                           if k not in app.staff_only]     # in kiosk mode: the admin menu's
+        return super().screen(app)
+
+    def take(self, app, key: str) -> None:
+        if key == "scores":
+            app.set_mode(Scores(self.back_to))
+        elif key == "undo":
+            app.set_mode(self.back_to)
+            ask_undo(app, self.back_to)
+        elif key == "rules":
+            app.set_mode(RulesView(self.back_to))
+        elif key == "sound":
+            sound_switch(app).toggle_sound()
+        elif key == "language":
+            switch_language(app)
+        elif key == "stats":
+            app.set_mode(Statistics.of(app, self.back_to))
+        else:
+            app.set_mode(Confirmation(self.back_to, msg("ui.abort_confirm"),
+                                      lambda: app.end_game(abandoned=True)))
+
+
+class RulesView(MenuMode):
+    """The house rules of the running game, read-only."""
+
+    title_key = "ui.house_rules"
+
+    def __init__(self, back_to: Mode) -> None:
+        super().__init__([], back_to=back_to)
+
+    def screen(self, app) -> Screen:
+        options = app.session.config.options
+        self.menu.items = [(k, option_line(app, k, v)) for k, v in options]
+        return super().screen(app)
+
+    def take(self, app, key: str) -> None:
+        app.set_mode(self.back_to)
+
+
+class Confirmation(Mode):
+    """A yes/no question: SELECT does it, BACK goes back."""
+
+    def __init__(self, back_to: Mode, question, action) -> None:
+        self.back_to, self.question, self.action = back_to, question, action
+
+    def screen(self, app) -> Screen:
+        left, right = header(app)
+        return Screen(left, right, tuple(wrap(app.t(self.question))[:BODY_LINES]))
+
+    def button(self, app, name: str, held: bool) -> None:
+        if name == "select":
+            app.set_mode(self.back_to)
+            self.action()
+        elif name == "back":
+            app.set_mode(self.back_to)
+
+
+class GameOver(Mode):
+    """The result: winners first and the full tally; SELECT ends the game."""
+
+    def __init__(self) -> None:
+        self.top = 0
+
+    def body(self, app) -> list[str]:
+        """The headline, then one line a player: winners first."""
+        spec, state = app.session.spec, app.session.state
+        result = spec.result(state)
+        rows = ranking(spec.id, app.view()[1], result.winners)
+        unscored = {True: app.t("ui.out"), False: "-"}      # L'Auberge: no scores, only who is out
+        lines = [app.t("ui.rank_line", rank=rank, name=name,
+                       score=unscored[out] if score is None else score)
+                 for rank, name, score, out in rows]
+        return wrap(app.t(result.headline)) + lines
+
+    def screen(self, app) -> Screen:
+        body = self.body(app)[self.top:self.top + BODY_LINES]
+        return Screen(app.t("ui.game_over"), app.t(header_name(app.session.spec)), tuple(body))
+
+    def button(self, app, name: str, held: bool) -> None:
+        if held and name == "back":
+            ask_undo(app, self)
+        elif name == "down":
+            self.top = min(self.top + 1, max(0, len(self.body(app)) - BODY_LINES))
+        elif name == "up":
+            self.top = max(0, self.top - 1)
+        elif name == "select":
+            app.end_game(abandoned=False)
+
+    def tap(self, app, uid: str, ref) -> None:
+        app.show(msg("core.game_over"))

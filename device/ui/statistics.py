@@ -1,0 +1,53 @@
+"""The global menu's Statistics: this game's finished games at this table, from the history.
+
+    |PALOURDE  Statistics|
+    |Games played: 12    |
+    |Average: 18 min     |
+    |Wins by seat:       |
+    |1:5 2:4 3:3         |      (DOWN scrolls; any other button goes back)
+"""
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+
+from device.storage.history import open_history
+
+from .game_view import header_name
+from .modes import Mode, Page
+from .screen import Screen, wrap
+
+
+def stats_lines(app, game: str) -> list[str]:
+    """The game's statistics as screen lines; "no finished game yet" when there is none."""
+    try:
+        with closing(open_history(app.store.dir)) as history:
+            found = history.stats(game)
+    except (sqlite3.Error, OSError):
+        found = []
+    if not found:
+        return wrap(app.t("ui.stats_none"))
+    stats = found[0]
+    lines = [app.t("ui.stats_played", n=stats.played)]
+    if stats.average_s is not None:
+        lines.append(app.t("ui.stats_average", minutes=round(stats.average_s / 60)))
+    seats = " ".join(app.t("ui.stats_seat", seat=seat, wins=won) for seat, won in stats.wins_by_seat)
+    return lines + [app.t("ui.stats_wins")] + wrap(seats)
+
+
+class Statistics(Page):
+    """The lines are read once, when the page opens."""
+
+    def __init__(self, back_to: Mode, lines: list[str]) -> None:
+        super().__init__(back_to)
+        self._lines = lines
+
+    @classmethod
+    def of(cls, app, back_to: Mode) -> "Statistics":
+        return cls(back_to, stats_lines(app, app.session.spec.id))
+
+    def lines(self, app) -> list[str]:
+        return self._lines
+
+    def screen(self, app) -> Screen:
+        return Screen(app.t(header_name(app.session.spec)), app.t("ui.statistics"), self.window(app))
