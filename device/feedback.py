@@ -21,7 +21,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
-from device.config.schema import TimeWindow
+from device.config import TimeWindow
 from engine import Info, Rejected
 from hardware.feedback import PrintedLed, PrintedTones, StatusLed, Tones
 

@@ -16,7 +16,7 @@ import time
 from device.config.pins import button_claims
 from device.ui.render import render
 from device.ui.screen import Screen
-from hardware.display import DisplayConfig as PanelConfig
+from hardware.display import PanelConfig
 from hardware.errors import DisplayError
 from hardware.presence import Presence
 from hardware.reader_loop import ReaderLoop

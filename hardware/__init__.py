@@ -37,7 +37,7 @@ Wiring, in the device::
     buttons = Buttons(events.put, {"UP": 5, "DOWN": 6, "SELECT": 13, "BACK": 19},
                       claims=bus_claims({"SPI0": "the RC522", "I2C1": "the OLED"},
                                         {25: "the RC522 reset line"}))
-    display = open_display(DisplayConfig(controller="sh1106"))
+    display = open_display(PanelConfig(controller="sh1106"))
     display.show(frame)                                    # only changed pages travel
 
 Importing this package, or any module in it, imports no hardware library

@@ -31,7 +31,7 @@ COLUMN_OFFSET = {"ssd1306": 0, "sh1106": 2}
 
 
 @dataclass(frozen=True)
-class DisplayConfig:
+class PanelConfig:
     controller: str = "ssd1306"        # or "sh1106"
     interface: str = "i2c"             # or "spi"
     i2c_port: int = 1
@@ -131,7 +131,7 @@ class OledDisplay:
         log.warning("display: %s (%d errors so far)", self.last_error, self.errors)
 
 
-def open_display(config: DisplayConfig = DisplayConfig(), *, serial_interface: Any = None,
+def open_display(config: PanelConfig = PanelConfig(), *, serial_interface: Any = None,
                  pin_factory: Any = None) -> OledDisplay:
     """Open the bus, initialise the controller, apply the contrast. Raises DisplayError."""
     from luma.core.error import Error as LumaError
@@ -155,7 +155,7 @@ def open_display(config: DisplayConfig = DisplayConfig(), *, serial_interface: A
     return display
 
 
-def _open_bus(config: DisplayConfig, pin_factory: Any, closers: list[Callable[[], None]]) -> Any:
+def _open_bus(config: PanelConfig, pin_factory: Any, closers: list[Callable[[], None]]) -> Any:
     from luma.core.interface.serial import i2c, spi
 
     if config.interface == "i2c":
@@ -169,7 +169,7 @@ def _open_bus(config: DisplayConfig, pin_factory: Any, closers: list[Callable[[]
     raise ValueError(f"display interface must be 'i2c' or 'spi', not {config.interface!r}")
 
 
-def _hint(config: DisplayConfig) -> str:
+def _hint(config: PanelConfig) -> str:
     if config.interface == "spi":
         return ("Enable SPI (dtparam=spi=on), install spidev (pip install 'tabletop-companion[pi]') "
                 "and add the user to the spi and gpio groups")

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from device.config.schema import LANGUAGES
+from device.config import LANGUAGES
 from device.fleet.dashboard import server as dashboard
 from engine.core.script import ScriptError
 from engine.core.text import DEFAULT_LANGUAGE
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def real_reader_tags():
     """`deck learn` on the device itself: tags come from the configured reader."""
-    from device.config.schema import load_config
+    from device.config import load_config
     from device.parts import reader_tags
 
     from .run import config_path

@@ -5,7 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from device.config.schema import ConfigError, example_config, load_config
+from device.config import ConfigFileError, example_config, load_config
 from engine.core.text import DEFAULT_LANGUAGE
 
 from .parser import say
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         config = load_config(args.check)
-    except ConfigError as exc:
+    except ConfigFileError as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
     kiosk = say(args.language, "opt.on" if config.kiosk.enabled else "opt.off")

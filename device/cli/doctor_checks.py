@@ -21,7 +21,7 @@ from pathlib import Path
 
 import engine
 from device.config.pins import buses, pin_conflicts
-from device.config.schema import Config, ConfigError, load_config
+from device.config import Config, ConfigFileError, load_config
 
 MB = 1024 * 1024
 SPACE_FAIL, SPACE_WARN = 20 * MB, 200 * MB
@@ -94,7 +94,7 @@ def config_check(path: Path | None) -> tuple[Check, Config | None]:
         return ok("config", "no config file: the defaults"), Config()
     try:
         config = load_config(path)
-    except ConfigError as exc:
+    except ConfigFileError as exc:
         return Check("FAIL", "config", str(exc),
                      "correct it; `tabletop config --example` shows every key"), None
     kiosk = "on" if config.kiosk.enabled else "off"

@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from device.config.schema import ConfigError, load_config
+from device.config import ConfigFileError, load_config
 from device.decks.registry import DeckError, DeckRegistry
 from device.fleet.link import FleetUnavailable, fetch_retained, send_retained
 from device.fleet.shared import (SharedDeck, SharedStaff, deck_message, import_deck, import_staff,
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         if args.fleet_command == "import-deck":
             return _import_deck(registry, shared, args)
         return _import_staff(registry, shared, args.language)
-    except (ConfigError, DeckError, FleetUnavailable) as exc:
+    except (ConfigFileError, DeckError, FleetUnavailable) as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
 
@@ -118,7 +118,7 @@ def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) 
         message = deck_message(registry, deck, table, wall_clock()) if deck else \
             staff_message(registry, table, wall_clock())
         send_retained(settings, [message])
-    except (ConfigError, FleetUnavailable) as exc:
+    except (ConfigFileError, FleetUnavailable) as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
     if deck:

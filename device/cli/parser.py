@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 from typing import Mapping
 
-from device.config.schema import LANGUAGES, ConfigError, load_config
+from device.config import LANGUAGES, ConfigFileError, load_config
 import device.texts  # noqa: F401  (registers the texts shown below)
 from device.texts.language import resolve_language
 from engine.core.text import DEFAULT_LANGUAGE, catalog, msg, render
@@ -84,5 +84,5 @@ def _config_language(argv: list[str]) -> str | None:
     given = Path(argv[argv.index("--config") + 1]) if "--config" in argv[:-1] else None
     try:
         return load_config(config_path(given)).language
-    except ConfigError:
+    except ConfigFileError:
         return None            # the command itself reports a config it cannot read

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import engine
 from device.app import Companion
-from device.config.schema import ConfigError, load_config
+from device.config import ConfigFileError, load_config
 from device.feedback import open_feedback
 from device.fleet.plugin import open_fleet
 from device.kiosk.plugin import attach
@@ -30,7 +30,7 @@ from device.storage.journal import last_input
 from device.storage.status import latest_journal
 from device.storage.store import GameStore
 from device.texts.language import table_language
-from engine import ConfigError as GameConfigError, Session, make_config
+from engine import ConfigError, Session, make_config
 
 from .parser import say
 
@@ -58,7 +58,7 @@ def wall_clock() -> str:
 def run_command(args) -> int:
     try:
         config = load_config(config_path(args.config))
-    except ConfigError as exc:
+    except ConfigFileError as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
     state_dir = state_dir_for(args.state_dir, config)
@@ -144,7 +144,7 @@ def start_from_flags(app: Companion, args) -> str | None:
     try:
         data = game_data(spec, app.store.dir)
         config = make_config(spec, players, args.first, options, data)
-    except GameConfigError as exc:
+    except ConfigError as exc:
         return str(exc)
     app.start_game(Session(spec, config), decks[0] if decks else None)
     return None

@@ -1,4 +1,4 @@
-"""The device configuration: one TOML file, every key optional, checked in full at start.
+"""The device configuration's keys: one frozen dataclass a section, each key with its parser.
 
 Each setting is a field of a frozen dataclass whose metadata carries its
 one-line description and its parser, so validation, error messages and the
@@ -14,21 +14,15 @@ Default wiring (no two parts share a pin):
 """
 from __future__ import annotations
 
-import difflib
 import re
-import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
-
-import tomli_w
-
-from .pins import pin_conflicts
 
 LANGUAGES = ("en", "fr")
 
 
-class ConfigError(ValueError):
+class ConfigFileError(ValueError):
     """A configuration the device cannot start with; the text names the key at fault."""
 
 
@@ -36,7 +30,7 @@ class ConfigError(ValueError):
 # Value parsers: each takes the raw TOML value and returns the typed one, or raises ValueError
 # with a text that the caller prefixes with the key's name.
 
-def _show(value: object) -> str:
+def show_value(value: object) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     if isinstance(value, bool):
@@ -47,7 +41,7 @@ def _show(value: object) -> str:
 def _int(low: int, high: int, what: str) -> Callable[[object], int]:
     def parse(value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{_show(value)} is not a whole number")
+            raise ValueError(f"{show_value(value)} is not a whole number")
         if not low <= value <= high:
             raise ValueError(f"{value} is not {what} ({low}-{high})")
         return value
@@ -57,14 +51,14 @@ def _int(low: int, high: int, what: str) -> Callable[[object], int]:
 def _one_of(*values: int, note: str = "") -> Callable[[object], int]:
     def parse(value: object) -> int:
         if isinstance(value, bool) or value not in values:
-            raise ValueError(f"{_show(value)} is not one of {', '.join(map(str, values))}{note}")
+            raise ValueError(f"{show_value(value)} is not one of {', '.join(map(str, values))}{note}")
         return int(value)  # type: ignore[arg-type]
     return parse
 
 
 def _seconds(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{_show(value)} is not a number of seconds")
+        raise ValueError(f"{show_value(value)} is not a number of seconds")
     if not 0 <= value <= 86400:
         raise ValueError(f"{value} is not between 0 and 86400 seconds")
     return float(value)
@@ -80,14 +74,14 @@ def _hold(value: object) -> float:
 def _choice(*choices: str) -> Callable[[object], str]:
     def parse(value: object) -> str:
         if value not in choices:
-            raise ValueError(f"{_show(value)} is not one of {', '.join(choices)}")
+            raise ValueError(f"{show_value(value)} is not one of {', '.join(choices)}")
         return str(value)
     return parse
 
 
 def _bool(value: object) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"{_show(value)} is not true or false")
+        raise ValueError(f"{show_value(value)} is not true or false")
     return value
 
 
@@ -98,7 +92,7 @@ def _pin(optional: bool = False) -> Callable[[object], int | None]:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 27:
             hint = ' or "none"' if optional else ""
-            raise ValueError(f"{_show(value)} is not a BCM GPIO number (0-27){hint}")
+            raise ValueError(f"{show_value(value)} is not a BCM GPIO number (0-27){hint}")
         return value
     return parse
 
@@ -111,7 +105,7 @@ def _address(value: object) -> int:
         except ValueError:
             raise ValueError(f'"{value}" is not an I2C address such as 0x3C') from None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{_show(value)} is not an I2C address such as 0x3C")
+        raise ValueError(f"{show_value(value)} is not an I2C address such as 0x3C")
     if not 0x03 <= value <= 0x77:
         raise ValueError(f"{value} is not a valid I2C address (0x03-0x77)")
     return value
@@ -119,7 +113,7 @@ def _address(value: object) -> int:
 
 def _text(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{_show(value)} is not a non-empty string")
+        raise ValueError(f"{show_value(value)} is not a non-empty string")
     return value.strip()
 
 
@@ -166,7 +160,7 @@ def _clock(text: str) -> int:
 
 
 def _window(value: object) -> TimeWindow:
-    bad = ValueError(f'{_show(value)} is not a time range such as "23:00-08:00"')
+    bad = ValueError(f'{show_value(value)} is not a time range such as "23:00-08:00"')
     if not isinstance(value, str) or value.count("-") != 1:
         raise bad
     try:
@@ -330,127 +324,4 @@ SECTIONS: dict[str, type] = {"reader": ReaderConfig, "display": DisplayConfig,
                              "buttons": ButtonsConfig, "kiosk": KioskConfig,
                              "history": HistoryConfig,
                              "feedback": FeedbackConfig, "fleet": FleetConfig}
-_TOP_KEYS = ("language", "state_dir")
-
-
-# ---------------------------------------------------------------------------------------------
-# Loading.
-
-def load_config(path: Path | None) -> Config:
-    """The configuration in `path` (None: the defaults). ConfigError names the file and key."""
-    if path is None:
-        return Config()
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not a text file (TOML is UTF-8)") from None
-    try:
-        return parse_config(text, base=Path(path).parent)
-    except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
-
-
-def parse_config(text: str, base: Path | None = None) -> Config:
-    """The configuration in `text`; a relative `state_dir` is taken from `base` (the file's folder)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(str(exc)) from None
-    if isinstance(data.get("kiosk"), bool):       # `kiosk = true` is short for [kiosk] enabled
-        data["kiosk"] = {"enabled": data["kiosk"]}
-    _refuse_unknown(data, [*_TOP_KEYS, *SECTIONS], "")
-    parts = {name: _section(name, cls, data.get(name, {})) for name, cls in SECTIONS.items()}
-    top = {key: _value(Config, key, data[key], key) for key in _TOP_KEYS if key in data}
-    config = Config(**parts, **top)
-    if config.state_dir is not None and base is not None and not config.state_dir.is_absolute():
-        config = replace(config, state_dir=base / config.state_dir)
-    check(config)
-    return config
-
-
-def check(config: Config) -> Config:
-    """The rules between keys: contrasts, idle steps in order, and no GPIO used twice."""
-    display, kiosk = config.display, config.kiosk
-    if display.dim_contrast > display.contrast:
-        raise ConfigError(f"display.dim_contrast: {display.dim_contrast} is brighter than "
-                          f"display.contrast ({display.contrast})")
-    if kiosk.dim_after_s and kiosk.screensaver_after_s and kiosk.screensaver_after_s <= kiosk.dim_after_s:
-        raise ConfigError(f"kiosk.screensaver_after_s: {kiosk.screensaver_after_s:g} must come after "
-                          f"kiosk.dim_after_s ({kiosk.dim_after_s:g})")
-    for part, name in ((config.reader, "reader"), (display, "display")):
-        if part.spi_bus == 0 and part.spi_device > 1:
-            raise ConfigError(f"{name}.spi_device: SPI0 has chip selects 0 and 1 only")
-    fleet = config.fleet
-    if not fleet.tls and (fleet.ca_file or fleet.tls_insecure):
-        key = "ca_file" if fleet.ca_file else "tls_insecure"
-        raise ConfigError(f"fleet.{key}: set, but fleet.tls is false")
-    problems = pin_conflicts(config)
-    if problems:
-        raise ConfigError(problems[0])
-    return config
-
-
-def _section(name: str, cls: type, table: object) -> Any:
-    if not isinstance(table, dict):
-        raise ConfigError(f"{name}: expected a table [{name}], not {_show(table)}")
-    known = [f.name for f in fields(cls)]
-    _refuse_unknown(table, known, f"{name}.")
-    return cls(**{key: _value(cls, key, value, f"{name}.{key}") for key, value in table.items()})
-
-
-def _value(cls: type, key: str, value: object, label: str) -> Any:
-    spec = next(f for f in fields(cls) if f.name == key)
-    try:
-        return spec.metadata["parse"](value)
-    except ValueError as exc:
-        raise ConfigError(f"{label}: {exc}") from None
-
-
-def _refuse_unknown(table: dict, known: list[str], prefix: str) -> None:
-    for key in table:
-        if key not in known:
-            close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
-            hint = f"; did you mean {prefix}{close[0]}?" if close else f" (known: {', '.join(known)})"
-            raise ConfigError(f"{prefix}{key}: unknown key{hint}")
-
-
-# ---------------------------------------------------------------------------------------------
-# The commented example.
-
-def example_config() -> str:
-    """Every key with its default and a one-line comment; `parse_config` reads it as the defaults."""
-    lines = ["# Tabletop companion configuration (TOML). Every key is optional:",
-             "# the values shown are the defaults. Pins are BCM GPIO numbers.", ""]
-    lines += _example_keys(Config, Config(), _TOP_KEYS)
-    for name, cls in SECTIONS.items():
-        lines += ["", f"# {cls.__doc__.split(': ', 1)[1]}", f"[{name}]"]
-        lines += _example_keys(cls, cls(), [f.name for f in fields(cls)])
-    return "\n".join(lines) + "\n"
-
-
-def _example_keys(cls: type, defaults: object, keys: list[str] | tuple[str, ...]) -> list[str]:
-    """A comment and a `key = default` line per key; an unset key shows its example, commented out
-    unless the example means "unset" (language = "auto")."""
-    lines: list[str] = []
-    for spec in fields(cls):
-        if spec.name not in keys:
-            continue
-        value, example = getattr(defaults, spec.name), spec.metadata["example"]
-        lines.append(f"# {spec.metadata['doc']}")
-        if value is not None:
-            lines.append(_toml_line(spec.name, value))
-        elif spec.metadata["parse"](example) is None:
-            lines.append(_toml_line(spec.name, example))
-        else:
-            lines.append(f"# {_toml_line(spec.name, example)}")
-    return lines
-
-
-def _toml_line(key: str, value: object) -> str:
-    if isinstance(value, int) and not isinstance(value, bool) and key.endswith("address"):
-        return f"{key} = 0x{value:02X}"
-    if isinstance(value, float) and value.is_integer():
-        return f"{key} = {value:.1f}"
-    return tomli_w.dumps({key: value}).strip()
+TOP_KEYS = ("language", "state_dir")

@@ -14,7 +14,7 @@ OLED care (device/screen_care.py) runs with or without kiosk mode.
 from __future__ import annotations
 
 from device.app import Plugin
-from device.config.schema import KioskConfig
+from device.config import KioskConfig
 from device.decks.registry import StaffRef
 from device.inputs import Placed
 import device.texts  # noqa: F401  (registers the texts shown below)

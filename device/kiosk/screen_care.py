@@ -12,7 +12,7 @@ Everything follows from the idle time, so the simulator's `wait` gets it right.
 from __future__ import annotations
 
 from device.app import Plugin
-from device.config.schema import KioskConfig
+from device.config import KioskConfig
 from device.inputs import ButtonHeld, ButtonPressed, Placed
 from device.ui.font import HEIGHT, WIDTH
 from device.ui.game_view import title

@@ -14,7 +14,7 @@ from typing import Mapping
 
 import tomli_w
 
-from device.config.schema import LANGUAGES
+from device.config import LANGUAGES
 from device.paths import write_atomic
 from engine.core.text import DEFAULT_LANGUAGE
 

@@ -16,7 +16,7 @@ import engine
 import seeds
 from device.app import Companion
 from device.cli.run import wall_clock
-from device.config.schema import FleetConfig
+from device.config import FleetConfig
 from device.decks.registry import Deck, DeckRegistry, deck_text, families
 from device.decks.simulated import SimDecks, sim_uid
 from device.fleet.link import Link

@@ -9,12 +9,12 @@ import pytest
 
 from device.cli import config as cli_config
 from device.config.pins import buses, button_claims, pin_conflicts
-from device.config.schema import (SECTIONS, Config, ConfigError, TimeWindow, example_config,
+from device.config import (SECTIONS, Config, ConfigFileError, TimeWindow, example_config,
                                   load_config, parse_config)
 
 
 def error(text: str) -> str:
-    with pytest.raises(ConfigError) as caught:
+    with pytest.raises(ConfigFileError) as caught:
         parse_config(text)
     return str(caught.value)
 
@@ -174,9 +174,9 @@ def test_a_relative_state_dir_is_read_from_the_config_folder(tmp_path):
 def test_load_names_the_file(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text("[buttons]\nup = 40\n")
-    with pytest.raises(ConfigError, match=r"bad\.toml: buttons\.up: 40 is not"):
+    with pytest.raises(ConfigFileError, match=r"bad\.toml: buttons\.up: 40 is not"):
         load_config(path)
-    with pytest.raises(ConfigError, match="cannot read"):
+    with pytest.raises(ConfigFileError, match="cannot read"):
         load_config(tmp_path / "missing.toml")
 
 

@@ -15,7 +15,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 import engine
 from device.app import Companion
 from device.cli import main
-from device.config.schema import Config, parse_config
+from device.config import Config, parse_config
 from device.decks.simulated import SimDecks
 from device.feedback import Feedback, Moment, open_feedback, tone_for
 from device.inputs import ButtonHeld, ButtonPressed, Placed, ReaderBack, ReaderOffline, Removed

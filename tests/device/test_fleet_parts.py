@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from device.config.schema import ConfigError, FleetConfig, example_config, parse_config
+from device.config import ConfigFileError, FleetConfig, example_config, parse_config
 from device.decks.registry import DeckRegistry
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import DashboardServer
@@ -94,7 +94,7 @@ def test_fleet_config_names_the_key_at_fault():
     for text, key in (('table = "a/b"', "fleet.table"), ('table = "shared"', "fleet.table"),
                       ('ca_file = "ca.pem"', "fleet.ca_file"), ("port = 0", "fleet.port"),
                       ("tls_insecure = true", "fleet.tls_insecure"), ("hots = 1", "fleet.hots")):
-        with pytest.raises(ConfigError, match=key):
+        with pytest.raises(ConfigFileError, match=key):
             parse_config(f"[fleet]\n{text}\n")
     assert parse_config('[fleet]\ntls = true\nca_file = "ca.pem"\n').fleet.ca_file.name == "ca.pem"
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from device.config.schema import KioskConfig
+from device.config import KioskConfig
 from device.kiosk.plugin import Attract, attach
 from device.kiosk.system_actions import RecordedSystem
 

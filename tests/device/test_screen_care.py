@@ -1,7 +1,7 @@
 """OLED care through simulator lines and virtual time: dim, a drifting screensaver, night, wake."""
 from __future__ import annotations
 
-from device.config.schema import KioskConfig, TimeWindow
+from device.config import KioskConfig, TimeWindow
 from device.kiosk.screen_care import ScreenCare, bounce
 from device.ui.render import render
 

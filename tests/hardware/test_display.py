@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
-from hardware.display import DisplayConfig, OledDisplay, open_display
+from hardware.display import PanelConfig, OledDisplay, open_display
 from hardware.errors import DisplayError
 from hardware.pages import FULL_FRAME_BYTES, pack_pages
 from tests.hardware.fakes.oled_bus import FakeSMBus, RecordingSerial
@@ -176,7 +176,7 @@ def smbus(monkeypatch):
 
 
 def test_i2c_wire_bytes_partial_against_full_frame(smbus):
-    display = open_display(DisplayConfig(controller="ssd1306", i2c_port=1))
+    display = open_display(PanelConfig(controller="ssd1306", i2c_port=1))
     wire = smbus[0]
     display.show(text_frame("Flouk  P2", "Decree 3?", "mouta 4"))
     full = wire.wire_bytes
@@ -192,7 +192,7 @@ def test_i2c_wire_bytes_partial_against_full_frame(smbus):
 
 def test_open_display_explains_a_missing_i2c_bus():
     with pytest.raises(DisplayError, match="dtparam=i2c_arm=on"):
-        open_display(DisplayConfig(i2c_port=99))
+        open_display(PanelConfig(i2c_port=99))
 
 
 class FakeSpiDev:
@@ -213,7 +213,7 @@ def test_spi_display_drives_dc_and_reset_through_gpiozero(monkeypatch, mock_fact
     spi = FakeSpiDev()
     monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=lambda: spi))
     monkeypatch.setitem(sys.modules, "RPi", None)          # RPi.GPIO must never be needed
-    display = open_display(DisplayConfig(controller="sh1106", interface="spi", dc_pin=24,
+    display = open_display(PanelConfig(controller="sh1106", interface="spi", dc_pin=24,
                                          reset_pin=25, contrast=0x30))
     dc, reset = mock_factory.pin(24), mock_factory.pin(25)
     assert [state for _, state in reset.states][-2:] == [False, True]   # reset pulse

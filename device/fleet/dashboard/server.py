@@ -151,7 +151,7 @@ def add_commands(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from device.cli.run import config_path
-    from device.config.schema import ConfigError, load_config
+    from device.config import ConfigFileError, load_config
     try:
         settings = load_config(config_path(args.config)).fleet
         board = Board()
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
                                  args.port or settings.dashboard_port,
                                  args.token or settings.dashboard_token)
         link = subscribe(settings, board, f"tabletop-dashboard-{socket.gethostname()}")
-    except (ConfigError, ValueError, OSError, FleetUnavailable) as exc:
+    except (ConfigFileError, ValueError, OSError, FleetUnavailable) as exc:
         print(say(args.language, "cli.dashboard.problem", problem=exc), file=sys.stderr)
         return 2
     stop = threading.Event()
