@@ -14,41 +14,17 @@ from typing import Callable
 
 from device.storage.store import GameStore
 from device.ui.screen import BODY_LINES, Screen, wrap
-from engine import Accepted, Info, Rejected, Session
+from engine import Info, Rejected, Session
 from engine.core.text import Msg, msg, render
 
 from .inputs import (ButtonHeld, ButtonPressed, Input, PartStatus, Placed, ReaderBack,
-                     ReaderOffline, Tick)
+                     ReaderOffline, Tapped, Tick)
+from .plugin import Outcome, Plugin
 import device.texts  # noqa: F401  (registers the texts shown below)
 
 log = logging.getLogger(__name__)
 
 MESSAGE_SECONDS = 2.0
-
-
-class Plugin:
-    """A part of the appliance that watches the app: kiosk timers, sounds, the fleet.
-
-    Every hook has a do-nothing default, so a plugin overrides only what it needs.
-    """
-
-    def on_input(self, app, event) -> bool:
-        """Before the app sees an input; True keeps it from the app."""
-        return False
-
-    def on_outcome(self, app, outcome) -> None:
-        """After the engine answered an event (Accepted, Rejected or Info)."""
-
-    def deadline(self, app) -> float | None:
-        """When this plugin next wants `tick` (clock seconds), or None."""
-        return None
-
-    def tick(self, app) -> None:
-        """Time passed; due timers fire."""
-
-    def screen(self, app, screen: Screen) -> Screen:
-        """The last say on what the display shows (dim, screensaver, attract)."""
-        return screen
 
 
 @dataclass
@@ -129,10 +105,16 @@ class Companion:
     # ---- inputs ---------------------------------------------------------------
 
     def handle(self, event: Input) -> None:
-        if isinstance(event, (Placed, ButtonPressed, ButtonHeld)):
+        if isinstance(event, Placed):          # looked up once: plugins and modes get the card
+            event = Tapped(event.uid, self.registry.lookup(event.uid))
+        if isinstance(event, (Tapped, ButtonPressed, ButtonHeld)):
             self.last_input = self.clock()
-        if any(plugin.on_input(self, event) for plugin in self.plugins):
-            return                              # e.g. the first press after sleep only wakes
+        if not any(plugin.on_input(self, event) for plugin in self.plugins):
+            self._take(event)                   # (the first press after sleep only wakes)
+        for plugin in self.plugins:
+            plugin.after_input(self)
+
+    def _take(self, event: Input) -> None:
         if isinstance(event, Tick):
             self.tick()
         elif isinstance(event, (ButtonPressed, ButtonHeld)):
@@ -141,9 +123,9 @@ class Companion:
                 self.overlay = self.overlay.turn(self.clock() + self.overlay.seconds)
                 return
             self.mode.button(self, event.name.lower(), isinstance(event, ButtonHeld))
-        elif isinstance(event, Placed):
+        elif isinstance(event, Tapped):
             self.notice = None
-            self.mode.tap(self, event.uid, self.registry.lookup(event.uid))
+            self.mode.tap(self, event.uid, event.ref)
         elif isinstance(event, ReaderOffline):
             self.part_status(PartStatus("reader", False, event.reason))
         elif isinstance(event, ReaderBack):
@@ -227,24 +209,27 @@ class Companion:
 
     def play(self, event) -> None:
         """Send an event to the engine; journal it if accepted; show what it says."""
-        self._after(self.session.play(event), "event", event)
+        before = self.session.state
+        self._after(Outcome("event", event, self.session.play(event), before, self.session.state))
 
     def undo(self) -> None:
-        self._after(self.session.undo(), "undo", None)
+        before = self.session.state
+        self._after(Outcome("undo", None, self.session.undo(), before, self.session.state))
 
-    def _after(self, outcome, kind: str, event) -> None:
+    def _after(self, outcome: Outcome) -> None:
         from device.ui.playing import GameOver, Playing
-        if isinstance(outcome, Accepted):      # on disk before anything acknowledges it
-            self._disk(self.store.record(kind, event, self.session.state, self.input_no))
+        answer = outcome.answer
+        if outcome.accepted:                   # on disk before anything acknowledges it
+            self._disk(self.store.record(outcome.op, outcome.event, outcome.after, self.input_no))
         for plugin in self.plugins:
             plugin.on_outcome(self, outcome)
-        if isinstance(outcome, (Rejected, Info)):
-            self.show(outcome.msg)
+        if isinstance(answer, (Rejected, Info)):
+            self.show(answer.msg)
             return
-        over = self.session.spec.result(self.session.state) is not None
+        over = self.session.spec.result(outcome.after) is not None
         self.set_mode(GameOver() if over else Playing())
         self.overlay = None                    # an older message never hangs over a new event
-        self.show(*outcome.effects)
+        self.show(*answer.effects)
 
     def _disk(self, error: str | None) -> None:
         if error:

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
 from device.config import TimeWindow
-from engine import Info, Rejected
+from engine import Rejected
 from hardware.feedback import PrintedLed, PrintedTones, StatusLed, Tones
 
-from .app import Plugin
-from .inputs import Placed, ReaderBack, ReaderOffline, Removed
+from .plugin import Outcome, Plugin
+from .inputs import ReaderBack, ReaderOffline, Removed, Tapped
 
 log = logging.getLogger(__name__)
 
@@ -81,26 +81,23 @@ class Feedback(Plugin):
     # ---- app hooks ----------------------------------------------------------------
 
     def on_input(self, app, event) -> bool:
-        if app.session is not None:         # the state before this input, for on_outcome
-            self._note(app.session.spec, app.session.state)
-        if isinstance(event, Placed):
+        if isinstance(event, Tapped):
             self._card_on = True
         elif isinstance(event, Removed):
             self._card_on = False
         elif isinstance(event, (ReaderOffline, ReaderBack)):
             self._reader_ok, self._card_on = isinstance(event, ReaderBack), False
         self._light()
-        if isinstance(event, Placed) and app.registry.lookup(event.uid) is None:
+        if isinstance(event, Tapped) and event.ref is None:
             self._sound("rejected")
         return False
 
-    def on_outcome(self, app, outcome) -> None:
-        if isinstance(outcome, (Rejected, Info)):
-            self._sound("rejected" if isinstance(outcome, Rejected) else "accepted")
+    def on_outcome(self, app, outcome: Outcome) -> None:
+        if not outcome.accepted:
+            self._sound("rejected" if isinstance(outcome.answer, Rejected) else "accepted")
             return
-        before = self._moment
-        after = self._note(app.session.spec, outcome.state)
-        tone = tone_for(before, after)
+        spec = app.session.spec
+        tone = tone_for(self._note(spec, outcome.before), self._note(spec, outcome.after))
         # The turn's player keeps their colour until one of their inputs is taken.
         self._resting = "your_turn" if tone == "turn" else "ready"
         self._light()
@@ -118,7 +115,9 @@ class Feedback(Plugin):
     # ---- inside ---------------------------------------------------------------------
 
     def _note(self, spec, state) -> Moment:
-        if state is not self._state:        # states are immutable: one tally per new state
+        """The moment of a state; the last one is kept, since each state is the next one's
+        `before` (states are immutable: one tally per new state)."""
+        if state is not self._state:
             self._state, self._moment = state, moment(spec, state)
         return self._moment
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from hardware.events import (ButtonHeld, ButtonPressed, Placed, ReaderBack, ReaderOffline,
                              Removed)
@@ -21,8 +22,17 @@ class Tick:
     """Time passed: timers may be due."""
 
 
-Input = (Placed | Removed | ButtonPressed | ButtonHeld | ReaderOffline | ReaderBack | PartStatus
-         | Tick)
+@dataclass(frozen=True)
+class Tapped:
+    """A tag placed on the reader, looked up once by the app: `ref` is the card or staff card it
+    stands for, None when no deck knows it. Plugins and modes receive it as it is."""
+
+    uid: str
+    ref: Any
+
+
+Input = (Placed | Tapped | Removed | ButtonPressed | ButtonHeld | ReaderOffline | ReaderBack
+         | PartStatus | Tick)
 
 __all__ = ["ButtonHeld", "ButtonPressed", "Input", "PartStatus", "Placed", "ReaderBack",
-           "ReaderOffline", "Removed", "Tick"]
+           "ReaderOffline", "Removed", "Tapped", "Tick"]

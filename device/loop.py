@@ -4,28 +4,14 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from typing import Callable, Iterable
+from typing import Callable
 
-from device.sim.lines import SimInputError, SimReaderField, Wait
 from device.ui.render import render
 from device.ui.screen import Screen
 
 from .inputs import Tick
 
 log = logging.getLogger(__name__)
-
-
-class VirtualClock:
-    """Simulated time: it moves only when the input says `wait`."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        self.t = start
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
 
 
 class Frames:
@@ -77,27 +63,6 @@ class Frames:
                     display.dim(level != "normal")
             except Exception as exc:
                 log.error("display contrast failed: %s", exc)
-
-
-def run_sim(app, lines: Iterable[str], clock: VirtualClock, frames: Frames,
-            field: SimReaderField, complain: Callable[[str], None], first: int = 1) -> None:
-    """Drive the app from simulator lines; line numbers (from `first`) are journaled as input
-    numbers."""
-    frames.update(app)
-    for number, line in enumerate(lines, first):
-        app.input_no = number
-        try:
-            actions = field.parse(line)
-        except SimInputError as exc:
-            complain(f"input line {number}: {exc}")
-            continue
-        for action in actions:
-            if isinstance(action, Wait):
-                clock.advance(action.seconds)
-                app.handle(Tick())
-            else:
-                app.handle(action)
-            frames.update(app)
 
 
 def run_forever(app, inputs: "queue.Queue", frames: Frames, clock: Callable[[], float],

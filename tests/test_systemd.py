@@ -18,7 +18,7 @@ import pytest
 
 from device import parts as appliance
 from device.cli import build_parser
-from device.cli.run import start_from_flags
+from device.table import start_from_flags
 from device.config import Config
 from device.inputs import Placed
 from device.loop import Frames, run_forever

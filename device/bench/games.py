@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Iterable
 
 from device.app import Companion
-from device.cli.run import open_registry, start_from_flags
+from device.table import open_registry, start_from_flags
 from device.inputs import ButtonPressed, Placed, Tick
-from device.loop import Frames, VirtualClock
+from device.loop import Frames
+from device.sim.clock import VirtualClock
 from device.storage.store import GameStore
 from device.ui.game_select import games
 from device.ui.playing import CONFIRM_KEY, STEPPER

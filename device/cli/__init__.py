@@ -15,7 +15,9 @@ from engine.core.text import DEFAULT_LANGUAGE
 
 from . import (cards as cli_cards, config as cli_config, deck as cli_deck, fleet as fleet_cli,
                history as cli_history)
-from .parser import cli_language, parser_class, say
+from device.texts import say
+
+from .parser import cli_language, parser_class
 
 
 def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
@@ -69,7 +71,7 @@ def real_reader_tags():
     from device.config import load_config
     from device.parts import reader_tags
 
-    from .run import config_path
+    from device.config import config_path
     return reader_tags(load_config(config_path(None)))
 def replay_command(path: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:
     from .replay import replay_text, report

@@ -8,7 +8,7 @@ from device.paths import default_state_dir
 from device.storage import card_data as cards
 from engine.core.text import DEFAULT_LANGUAGE
 
-from .parser import say
+from device.texts import say
 
 
 def add_commands(subparsers) -> None:

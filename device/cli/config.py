@@ -8,7 +8,7 @@ from pathlib import Path
 from device.config import ConfigFileError, example_config, load_config
 from engine.core.text import DEFAULT_LANGUAGE
 
-from .parser import say
+from device.texts import say
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:

@@ -16,7 +16,7 @@ from device.paths import default_state_dir
 from engine.core.text import DEFAULT_LANGUAGE
 
 from .fleet import broker_options, publish
-from .parser import say
+from device.texts import say
 
 TagSource = Callable[[], Iterable[str]]
 

@@ -22,8 +22,9 @@ from engine.core.text import DEFAULT_LANGUAGE
 
 from . import doctor_checks as checks
 from .doctor_checks import Check
-from .parser import say
-from .run import config_path, state_dir_for
+from device.texts import say
+from device.config import config_path
+from device.table import state_dir_for
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:

@@ -23,7 +23,7 @@ from device.fleet.shared import (SharedDeck, SharedStaff, deck_message, import_d
 from device.fleet.topics import SHARED_FILTER
 from engine.core.text import DEFAULT_LANGUAGE
 
-from .parser import say
+from device.texts import say
 
 
 def broker_options() -> argparse.ArgumentParser:
@@ -49,12 +49,12 @@ def add_commands(subparsers) -> None:
 
 def _config(args):
     """--config, else the installed table's, as `tabletop run` reads it."""
-    from .run import config_path  # the table's own modules load only for these commands
+    from device.config import config_path  # the table's own modules load only for these commands
     return load_config(config_path(args.config))
 
 
 def run(args: argparse.Namespace) -> int:
-    from .run import state_dir_for
+    from device.table import state_dir_for
     try:
         config = _config(args)
         registry = DeckRegistry(state_dir_for(args.state_dir, config))
@@ -111,7 +111,7 @@ def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) 
     """`tabletop deck publish NAME` (deck given) and `tabletop deck staff publish` (deck None)."""
     from device.fleet.plugin import table_name
 
-    from .run import wall_clock
+    from device.table import wall_clock
     try:
         settings = _config(args).fleet
         table = table_name(settings)

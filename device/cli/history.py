@@ -18,7 +18,7 @@ from device.paths import default_state_dir
 from device.storage.history import Game, Stats, open_history
 from engine.core.text import DEFAULT_LANGUAGE
 
-from .parser import say
+from device.texts import say
 
 CSV_COLUMNS = ("game", "started", "ended", "duration_s", "players", "scores", "winners",
                "first", "options", "deck", "events", "id")

@@ -12,19 +12,14 @@ import argparse
 from pathlib import Path
 from typing import Mapping
 
-from device.config import LANGUAGES, ConfigFileError, load_config
-import device.texts  # noqa: F401  (registers the texts shown below)
+from device.config import LANGUAGES, ConfigFileError, config_path, load_config
+from device.texts import say
 from device.texts.language import resolve_language
-from engine.core.text import DEFAULT_LANGUAGE, catalog, msg, render
+from engine.core.text import DEFAULT_LANGUAGE, catalog
 
 # argparse's own section headings, as it names them, and their keys
 HEADINGS = {"positional arguments": "cli.positionals", "options": "cli.options",
             "optional arguments": "cli.options"}
-
-
-def say(language: str, key: str, **args) -> str:
-    """A command-line message in `language`."""
-    return render(msg(key, **args), language)
 
 
 def words(language: str, text: str | None) -> str | None:
@@ -80,7 +75,6 @@ def cli_language(argv: list[str], environ: Mapping[str, str]) -> tuple[str, list
 
 def _config_language(argv: list[str]) -> str | None:
     """The `language` of the config the command will read, when it can be read."""
-    from .run import config_path
     given = Path(argv[argv.index("--config") + 1]) if "--config" in argv[:-1] else None
     try:
         return load_config(config_path(given)).language

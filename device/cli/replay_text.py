@@ -5,7 +5,7 @@ import engine
 from device.ui.game_view import title
 from engine.core.text import DEFAULT_LANGUAGE
 
-from .parser import say
+from device.texts import say
 from .replay import Replay, summary
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 import seeds
-from device.cli.parser import say
+from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE, Msg, msg, render
 from engine.games.flouk_cards import PEOPLES
 from engine.games.tamalou_scoring import label as tamalou_label

@@ -14,12 +14,11 @@ import logging
 import re
 import socket
 
-from device.app import Plugin
+from device.plugin import Outcome, Plugin
 from device.decks.registry import DeckRegistry, StaffRef
-from device.inputs import Placed
+from device.inputs import Tapped
 import device.texts  # noqa: F401  (registers the texts shown below)
 from device.ui.game_select import GameSelect
-from engine import Accepted
 from engine.core.text import msg
 
 from .link import FleetUnavailable, Link
@@ -47,7 +46,6 @@ class FleetPlugin(Plugin):
         self.seq = 0                             # this table's accepted events since start
         self._state: dict | None = None          # the last state published, but its time
         self._game: tuple[object, dict] | None = None   # (session, its last view) while over
-        self._seen: tuple[object, int] = (None, 0)       # (session, its events) at last look
 
     def _send(self, kind: str, payload: dict, retain: bool = False) -> None:
         payload = {"table": self.table, "at": self.wall_clock(), **payload}
@@ -55,24 +53,17 @@ class FleetPlugin(Plugin):
 
     # ---- app hooks -------------------------------------------------------------------------
 
-    def on_outcome(self, app, outcome) -> None:
-        if not isinstance(outcome, Accepted):
-            return
-        session, count = app.session, len(app.session.events)
-        before = self._seen[1] if self._seen[0] is session else count - 1
-        self._seen = (session, count)
-        # the hook hears the outcome only: the session's log says a new input from an undo
-        op, event = ("event", session.last_event()) if count > before else ("undo", None)
-        self.seq += 1
-        self._send("events", {"seq": self.seq, **event_record(app, outcome, op, event)})
+    def on_outcome(self, app, outcome: Outcome) -> None:
+        if outcome.accepted:
+            self.seq += 1
+            self._send("events", {"seq": self.seq, **event_record(app, outcome)})
 
     def on_input(self, app, event) -> bool:
         """While an import is offered, a staff card's tap is its answer (a kiosk would
         otherwise open its admin menu with it): so this plugin goes first in the list."""
-        if isinstance(app.mode, ImportOffer) and isinstance(event, Placed):
-            ref = app.registry.lookup(event.uid)
-            if isinstance(ref, StaffRef):
-                app.mode.tap(app, event.uid, ref)
+        if isinstance(app.mode, ImportOffer) and isinstance(event, Tapped):
+            if isinstance(event.ref, StaffRef):
+                app.mode.tap(app, event.uid, event.ref)
                 return True
         return False
 
@@ -84,15 +75,14 @@ class FleetPlugin(Plugin):
         if self.inbox is not None and self.registry is not None and idle(app):
             self._offer(app)
 
-    def screen(self, app, screen):
+    def after_input(self, app) -> None:
+        """The retained state follows the table after each input and tick, never while a
+        screen is built."""
         state = table_state(app)
         self._note_finished(app, state["game"])
         if state != self._state:
             self._state = state
             self._send("state", state, retain=True)
-        if app.session is not None and self._seen[0] is not app.session:
-            self._seen = (app.session, len(app.session.events))   # a new or resumed game
-        return screen
 
     # ---- helpers ---------------------------------------------------------------------------
 

@@ -40,13 +40,13 @@ def table_state(app) -> dict:
             "faults": {part: app.t(message) for part, message in app.faults.items()}}
 
 
-def event_record(app, outcome, op: str, event) -> dict:
+def event_record(app, outcome) -> dict:
     """One accepted event: what was done, what the table was told, the step it led to."""
-    spec, state = app.session.spec, app.session.state
-    return {"game": spec.id, "op": op, "step": state.seq,
+    event, state = outcome.event, outcome.after
+    return {"game": app.session.spec.id, "op": outcome.op, "step": state.seq,
             "event": event_to_json(event) if event is not None else None,
-            "text": event_text(app, event) if event is not None else op,
-            "effects": [app.t(effect) for effect in outcome.effects],
+            "text": event_text(app, event) if event is not None else outcome.op,
+            "effects": [app.t(effect) for effect in outcome.answer.effects],
             "turn": getattr(state, "current", None)}
 
 

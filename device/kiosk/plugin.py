@@ -13,10 +13,10 @@ OLED care (device/screen_care.py) runs with or without kiosk mode.
 """
 from __future__ import annotations
 
-from device.app import Plugin
+from device.plugin import Plugin
 from device.config import KioskConfig
 from device.decks.registry import StaffRef
-from device.inputs import Placed
+from device.inputs import Tapped
 import device.texts  # noqa: F401  (registers the texts shown below)
 from device.ui.game_select import GameSelect
 from device.ui.modes import MenuMode
@@ -43,14 +43,11 @@ class Kiosk(Plugin):
         self.system = system
 
     def on_input(self, app, event) -> bool:
-        if not isinstance(event, Placed):
-            return False
-        staff = app.registry.lookup(event.uid)
-        if not isinstance(staff, StaffRef):
+        if not isinstance(event, Tapped) or not isinstance(event.ref, StaffRef):
             return False
         app.overlay = None
         admin = admin_of(app.mode)            # a second tap of a staff card closes the menu
-        app.set_mode(admin.back_to if admin else AdminMenu(app.mode, self.system, staff.label))
+        app.set_mode(admin.back_to if admin else AdminMenu(app.mode, self.system, event.ref.label))
         return True
 
     def deadline(self, app) -> float | None:

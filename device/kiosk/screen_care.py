@@ -11,9 +11,9 @@ Everything follows from the idle time, so the simulator's `wait` gets it right.
 """
 from __future__ import annotations
 
-from device.app import Plugin
+from device.plugin import Plugin
 from device.config import KioskConfig
-from device.inputs import ButtonHeld, ButtonPressed, Placed
+from device.inputs import ButtonHeld, ButtonPressed, Tapped
 from device.ui.font import HEIGHT, WIDTH
 from device.ui.game_view import title
 from device.ui.render import SIZE
@@ -45,7 +45,7 @@ class ScreenCare(Plugin):
     # ---- hooks --------------------------------------------------------------------
 
     def on_input(self, app, event) -> bool:
-        if not isinstance(event, (Placed, ButtonPressed, ButtonHeld)):
+        if not isinstance(event, (Tapped, ButtonPressed, ButtonHeld)):
             return False
         was_asleep = self.stage in ASLEEP
         self._update(app)                      # the app counted this input: awake again

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from device.cli.parser import say
+from device.texts import say
 from device.cli.replay import summary
 from device.cli.replay_text import summary_lines
 from engine.core.text import DEFAULT_LANGUAGE

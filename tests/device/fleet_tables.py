@@ -15,7 +15,7 @@ from pathlib import Path
 import engine
 import seeds
 from device.app import Companion
-from device.cli.run import wall_clock
+from device.table import wall_clock
 from device.config import FleetConfig
 from device.decks.registry import Deck, DeckRegistry, deck_text, families
 from device.decks.simulated import SimDecks, sim_uid
@@ -24,7 +24,9 @@ from device.fleet.plugin import FleetPlugin
 from device.fleet.shared import Inbox
 from device.fleet.table_state import game_view, table_state
 from device.fleet.topics import SHARED_FILTER, table_topic
-from device.loop import Frames, VirtualClock, run_sim
+from device.loop import Frames
+from device.sim.clock import VirtualClock
+from device.sim.play import run_sim
 from device.sim.lines import SimReaderField
 from device.storage.store import GameStore
 from device.ui.playing import CONFIRM_KEY

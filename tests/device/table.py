@@ -10,8 +10,10 @@ import argparse
 import textwrap
 
 from device.app import Companion
-from device.cli.run import open_registry, start_from_flags
-from device.loop import Frames, VirtualClock, run_sim
+from device.table import open_registry, start_from_flags
+from device.loop import Frames
+from device.sim.clock import VirtualClock
+from device.sim.play import run_sim
 from device.sim.lines import SimReaderField
 from device.storage.store import GameStore
 from device.ui.screen import COLUMNS

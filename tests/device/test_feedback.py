@@ -18,8 +18,10 @@ from device.cli import main
 from device.config import Config, parse_config
 from device.decks.simulated import SimDecks
 from device.feedback import Feedback, Moment, open_feedback, tone_for
-from device.inputs import ButtonHeld, ButtonPressed, Placed, ReaderBack, ReaderOffline, Removed
-from device.loop import VirtualClock
+from device.inputs import (ButtonHeld, ButtonPressed, Placed, ReaderBack, ReaderOffline, Removed,
+                           Tapped)
+from device.plugin import Outcome
+from device.sim.clock import VirtualClock
 from device.storage.store import GameStore
 from engine import Accepted, Info, Rejected, Session, Tally, make_config, msg
 from engine.core.outcomes import Result
@@ -61,8 +63,19 @@ def table(state: dict, known: bool = True) -> SimpleNamespace:
 def accept(plugin: Feedback, app, **details) -> None:
     """One input the engine takes, moving the game to a state with these details."""
     plugin.on_input(app, ButtonPressed("SELECT"))
-    app.session.state = dict(details)
-    plugin.on_outcome(app, Accepted(app.session.state))
+    before, app.session.state = app.session.state, dict(details)
+    plugin.on_outcome(app, Outcome("event", None, Accepted(app.session.state), before,
+                                   app.session.state))
+
+
+def answered(answer) -> Outcome:
+    """An input the engine refused or only answered: the state stays."""
+    return Outcome("event", None, answer, None, None)
+
+
+def placed(app, uid: str) -> Tapped:
+    """A tag on the reader, as the app hands it on: looked up in the table's decks."""
+    return Tapped(uid, app.registry.lookup(uid))
 
 
 def plugin_on(state: dict, **kwargs) -> tuple[Feedback, Recorder, Recorder, SimpleNamespace]:
@@ -87,8 +100,8 @@ def test_each_answer_of_the_engine_sounds():
     plugin, tones, _, app = plugin_on({"current": "Ann", "round": 1})
     accept(plugin, app, current="Ann", round=1)
     accept(plugin, app, current="Bob", round=1)
-    plugin.on_outcome(app, Rejected("E_SAME_CARD", msg("core.game_over")))
-    plugin.on_outcome(app, Info(msg("core.game_over")))
+    plugin.on_outcome(app, answered(Rejected("E_SAME_CARD", msg("core.game_over"))))
+    plugin.on_outcome(app, answered(Info(msg("core.game_over"))))
     accept(plugin, app, current="Ann", round=2)
     accept(plugin, app, current="Ann", round=2, over=True)
     assert tones.asked == ["accepted", "turn", "rejected", "accepted", "round_end", "game_end"]
@@ -97,21 +110,21 @@ def test_each_answer_of_the_engine_sounds():
 def test_a_tag_no_deck_knows_is_refused_with_a_tone():
     plugin, tones, _, app = plugin_on({"current": "Ann"})
     app.registry.lookup = lambda uid: None
-    plugin.on_input(app, Placed("DEADBEEF"))
+    plugin.on_input(app, placed(app, "DEADBEEF"))
     assert tones.asked == ["rejected"]
 
 
 def test_the_led_tells_reader_card_and_turn():
     plugin, _, led, app = plugin_on({"current": "Ann"})
-    plugin.on_input(app, Placed("04A1B2C3"))
+    plugin.on_input(app, placed(app, "04A1B2C3"))
     accept(plugin, app, current="Bob")               # the turn passes while the card lies there
-    plugin.on_outcome(app, Rejected("E_X", msg("core.game_over")))
+    plugin.on_outcome(app, answered(Rejected("E_X", msg("core.game_over"))))
     plugin.on_input(app, Removed("04A1B2C3"))
-    plugin.on_input(app, Placed("04A1B2C3"))
+    plugin.on_input(app, placed(app, "04A1B2C3"))
     plugin.on_input(app, Removed("04A1B2C3"))        # a refused tap keeps Bob's colour
     accept(plugin, app, current="Bob")               # Bob's input is taken: the turn goes on
     plugin.on_input(app, ReaderOffline("no answer"))
-    plugin.on_input(app, Placed("04A1B2C3"))
+    plugin.on_input(app, placed(app, "04A1B2C3"))
     plugin.on_input(app, ReaderBack())
     assert led.asked == ["ready", "card_seen", "your_turn", "card_seen", "your_turn", "ready",
                          "error", "ready"]
@@ -140,7 +153,7 @@ def test_the_loop_does_not_wait_for_the_tune():
     factory = MockFactory(pin_class=MockPWMPin)
     tones = Tones(12, pin_factory=factory, wait=held_wait)
     plugin = Feedback(tones)
-    plugin.on_outcome(table({}), Rejected("E_X", msg("core.game_over")))
+    plugin.on_outcome(table({}), answered(Rejected("E_X", msg("core.game_over"))))
     assert started.wait(5)                  # the tune is under way on its own thread...
     assert not release.is_set() and factory.pin(12).frequency == 220.0   # ...and still sounds
     release.set()

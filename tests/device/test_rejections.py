@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from device.app import Plugin
+from device.plugin import Plugin
 from device.decks.registry import DeckRegistry
 from engine import Rejected
 
@@ -29,8 +29,8 @@ class Refusals(Plugin):
         self.codes: list[str] = []
 
     def on_outcome(self, app, outcome) -> None:
-        if isinstance(outcome, Rejected):
-            self.codes.append(outcome.code)
+        if isinstance(outcome.answer, Rejected):
+            self.codes.append(outcome.answer.code)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from device.cli.parser import say
+from device.texts import say
 from device.fleet.link import FleetUnavailable, Link
 from device.fleet.topics import TABLE_FILTERS
 from engine.core.text import DEFAULT_LANGUAGE
@@ -150,7 +150,7 @@ def add_commands(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.cli.run import config_path
+    from device.config import config_path
     from device.config import ConfigFileError, load_config
     try:
         settings = load_config(config_path(args.config)).fleet

@@ -1,0 +1,94 @@
+"""A table assembled from its configuration: the deck registry, the game store and its history,
+the app in the table's language, and the plugins the configuration asks for.
+
+The app core knows none of the plugins: this is the one place that picks them (screen care
+always; kiosk mode, feedback parts and the fleet when configured).
+"""
+from __future__ import annotations
+
+import datetime
+import os
+import time
+from pathlib import Path
+
+import engine
+from engine import ConfigError, Session, make_config
+
+from .app import Companion
+from .decks.registry import DeckRegistry
+from .decks.simulated import SimDecks
+from .feedback import open_feedback
+from .fleet.plugin import open_fleet
+from .kiosk.plugin import attach
+from .kiosk.system_actions import RecordedSystem, Systemctl
+from .paths import default_state_dir
+from .sim.clock import VirtualClock
+from .storage.card_data import game_data
+from .storage.history import keep_history
+from .storage.store import GameStore
+from .texts import say
+from .texts.language import table_language
+
+
+def wall_clock() -> str:
+    return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def state_dir_for(given: Path | None, config) -> Path:
+    """--state-dir, else the config's `state_dir`, else the default."""
+    return given or (config.state_dir if config is not None else None) or default_state_dir()
+
+
+def hardware_present(config) -> bool:
+    """The configured reader's device node exists (the only sure sign of a Pi build)."""
+    reader = config.reader
+    if reader.kind == "sim":
+        return False
+    if reader.kind == "pn532":
+        return Path(reader.serial_port).exists()
+    return Path(f"/dev/spidev{reader.spi_bus}.{reader.spi_device}").exists()
+
+
+def open_registry(state_dir: Path, sim: bool):
+    registry = DeckRegistry(state_dir)
+    return SimDecks(registry) if sim else registry
+
+
+def assemble(config, state_dir: Path, *, sim: bool, out=None) -> Companion:
+    """The app of a table, with its plugins; in the simulator, on virtual time and printed parts."""
+    store = GameStore(state_dir, config.history.keep_journals)
+    keep_history(store)
+    app = Companion(registry=open_registry(state_dir, sim), store=store,
+                    clock=VirtualClock() if sim else time.monotonic, wall_clock=wall_clock,
+                    language=table_language(state_dir, config.language, os.environ))
+    attach(app, config.kiosk, RecordedSystem() if sim else Systemctl())
+    feedback = open_feedback(config, sim=sim, out=out)
+    if feedback is not None:
+        app.plugins.append(feedback)
+    fleet = open_fleet(config, state_dir, wall_clock)
+    if fleet is not None:          # first: while it offers a shared deck, a staff tap answers it
+        app.plugins.insert(0, fleet)
+    return app
+
+
+def start_from_flags(app: Companion, args) -> str | None:
+    """--game/--players/--first/--option: the meaning of the script directives."""
+    try:
+        spec = engine.get(args.game)
+    except KeyError as exc:
+        return str(exc.args[0])
+    players = [p for p in (args.players or "").split(",") if p]
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            return say(app.language, "cli.run.option_form", item=item)
+        options[key] = value
+    decks = [d.name for d in app.registry.decks() if d.family == spec.deck]
+    try:
+        data = game_data(spec, app.store.dir)
+        config = make_config(spec, players, args.first, options, data)
+    except ConfigError as exc:
+        return str(exc)
+    app.start_game(Session(spec, config), decks[0] if decks else None)
+    return None
