@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from device.storage.store import GameStore
+from device.ui.game_select import GameSelect
+from device.ui.playing import GameOver, Playing
 from device.ui.screen import BODY_LINES, Screen, wrap
 from engine import Info, Rejected, Session
 from engine.core.text import Msg, msg, render
@@ -65,7 +67,6 @@ class Companion:
 
     def __init__(self, *, registry, store: GameStore, clock: Callable[[], float],
                  wall_clock: Callable[[], str], language: str = "en") -> None:
-        from device.ui.game_select import GameSelect
         self.registry = registry
         self.store = store
         self.clock = clock
@@ -178,10 +179,13 @@ class Companion:
     def set_mode(self, mode) -> None:
         self.mode = mode
 
+    def home(self) -> None:
+        """Back to the game select, as the table rests between games."""
+        self.set_mode(GameSelect())
+
     # ---- the game ---------------------------------------------------------------
 
     def start_game(self, session: Session, deck: str | None) -> None:
-        from device.ui.playing import Playing
         self.session, self.deck = session, deck
         error = self.store.start(session, deck, self.wall_clock(), self.input_no)
         self._disk(error)
@@ -194,7 +198,6 @@ class Companion:
         message over it, so whatever comes next does what it would have done. Only the
         header says the game was resumed (or lost an unsaved last entry), until the next input.
         """
-        from device.ui.playing import GameOver, Playing
         resumed, problem = self.store.resume()
         if problem:
             self.show(msg("ui.kept_aside", why=problem), seconds=6)
@@ -217,7 +220,6 @@ class Companion:
         self._after(Outcome("undo", None, self.session.undo(), before, self.session.state))
 
     def _after(self, outcome: Outcome) -> None:
-        from device.ui.playing import GameOver, Playing
         answer = outcome.answer
         if outcome.accepted:                   # on disk before anything acknowledges it
             self._disk(self.store.record(outcome.op, outcome.event, outcome.after, self.input_no))
@@ -239,8 +241,7 @@ class Companion:
             self.faults.pop("disk", None)
 
     def end_game(self, abandoned: bool) -> None:
-        from device.ui.game_select import GameSelect
         if self.session is not None:
             self.store.finish(abandoned, self.wall_clock(), self.input_no)
         self.session, self.deck = None, None
-        self.set_mode(GameSelect())
+        self.home()

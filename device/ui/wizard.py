@@ -83,8 +83,7 @@ class Step(MenuMode):
         return app.t(header_name(self.setup.spec)), ""
 
     def leave(self, app) -> None:
-        from .game_select import GameSelect
-        app.set_mode(GameSelect())
+        app.home()
 
     def done(self, app) -> None:
         next_step(app, self.setup, type(self))
@@ -192,5 +191,4 @@ class Instruction(Mode):
         if name == "select":
             start(app, self.setup)
         elif name == "back":
-            from .game_select import GameSelect
-            app.set_mode(GameSelect())
+            app.home()
