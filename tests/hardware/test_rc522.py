@@ -68,7 +68,7 @@ def test_no_card_times_out_in_the_chip_without_sleeping(chip, reader, sleeps):
     before = chip.transfers
     assert reader.poll() is None
     assert sleeps == []                          # the chip's timer ended the exchange
-    assert chip.transfers - before == 7          # six register writes, one ComIrqReg read
+    assert chip.transfers - before == 9          # eight register writes, one ComIrqReg read
 
 
 def test_removal_and_return(chip, reader):
