@@ -9,10 +9,18 @@ misreads the datasheet fails here. It is the SPI object too: `xfer2` speaks
 the datasheet's SPI framing, one address byte then data, bursts included.
 
 Modelled: FIFO and FlushBuffer, Set1 semantics of ComIrqReg and DivIrqReg,
-Transceive started by StartSend, the TAuto timer ending a silent exchange,
+Transceive started by StartSend with the TxLastBits in BitFramingReg at that
+moment, the TAuto timer ending a silent exchange,
 collisions (ErrorReg.CollErr), CalcCRC, SoftReset with PowerDown, the antenna
 powering cards on and off, the IRQ pin. Faults: failing SPI transfers, a
 wedged chip that stops ending exchanges until it is reset, a dead chip.
+
+Datasheet §9.3.1.14 (BitFramingReg) and §10.3.1.8 (Transceive) read two ways on when StartSend starts sending, so there
+are two chip models. `FakeMFRC522`: any write of StartSend = 1 while Transceive
+is active sends. `StrictMFRC522`: StartSend is a stored bit; sending starts
+when it goes from 0 to 1 while Transceive is active, or at once when
+Transceive is written while it is still 1. A driver that works on both is
+right whichever way a given chip behaves.
 """
 from __future__ import annotations
 
@@ -30,6 +38,7 @@ RESET_VALUES = {COMMAND: 0x20, COM_IEN: 0x80, COM_IRQ: 0x14, CONTROL: 0x10, 0x0E
                 CRC_RESULT_H: 0xFF, CRC_RESULT_L: 0xFF, 0x24: 0x26, RF_CFG: 0x48, 0x27: 0x88}
 
 IDLE_CMD, CALC_CRC, TRANSCEIVE, SOFT_RESET = 0x00, 0x03, 0x0C, 0x0F
+START_SEND, TX_LAST_BITS = 0x80, 0x07
 POWER_DOWN, TX_IRQ, RX_IRQ, ERR_IRQ, TIMER_IRQ, CRC_IRQ, COLL_ERR = 0x10, 0x40, 0x20, 0x02, 0x01, 0x04, 0x08
 
 
@@ -73,8 +82,13 @@ class FakeCard:
 
     def receive(self, frame: bytes, last_bits: int) -> bytes | None:
         self.frames.append(frame)
-        if last_bits == 7 and len(frame) == 1:
-            return self._short_frame(frame[0])
+        if last_bits:
+            # An incomplete last byte is only a command in a 7-bit short frame;
+            # anything else sent that way is noise the card does not answer.
+            if last_bits == 7 and len(frame) == 1:
+                return self._short_frame(frame[0])
+            self._leave()
+            return None
         if self.state == "READY":
             return self._ready(frame)
         if self.state == "ACTIVE" and frame == b"\x50\x00" + crc_a(b"\x50\x00"):
@@ -84,7 +98,7 @@ class FakeCard:
         return None
 
     def _short_frame(self, command: int) -> bytes | None:
-        wakes = {0x26: ("IDLE",), 0x52: ("IDLE", "HALT")}[command]
+        wakes = {0x26: ("IDLE",), 0x52: ("IDLE", "HALT")}.get(command, ())
         if self.state in wakes:
             self.from_halt, self.state, self.level = self.state == "HALT", "READY", 0
             return self.atqa
@@ -129,6 +143,7 @@ class FakeMFRC522:
         self.irq_line: Callable[[bool], None] | None = None
         self.closed = False
         self.soft_resets = 0
+        self.writes: list[tuple[int, int]] | None = None   # a list records every register write
         self._reset_registers()
 
     # --- the field --------------------------------------------------------------
@@ -192,6 +207,8 @@ class FakeMFRC522:
         return self.regs[register]
 
     def _write(self, register: int, value: int) -> None:
+        if self.writes is not None:
+            self.writes.append((register, value))
         if register in (COM_IRQ, DIV_IRQ):
             marked = value & 0x7F
             self.regs[register] = self.regs[register] | marked if value & 0x80 else self.regs[register] & ~marked
@@ -209,10 +226,23 @@ class FakeMFRC522:
             if self.field_on and not was_on:
                 for card in self.cards:
                     card.power_up()
+        elif register == BIT_FRAMING:
+            self._write_bit_framing(value)
         else:
             self.regs[register] = value
-            if register == BIT_FRAMING and value & 0x80 and self.regs[COMMAND] & 0x0F == TRANSCEIVE:
-                self._transceive()
+
+    @property
+    def _transceive_active(self) -> bool:
+        return self.regs[COMMAND] & 0x0F == TRANSCEIVE
+
+    def _write_bit_framing(self, value: int) -> None:
+        """This model: every write of StartSend = 1 during Transceive sends."""
+        self.regs[BIT_FRAMING] = value
+        if value & START_SEND and self._transceive_active:
+            self._transceive()
+
+    def _transceive_written(self) -> None:
+        """This model: Transceive waits for StartSend to be written."""
 
     def _command(self, value: int) -> None:
         command = value & 0x0F
@@ -228,11 +258,13 @@ class FakeMFRC522:
             self.fifo.clear()
             self.regs[CRC_RESULT_L], self.regs[CRC_RESULT_H] = low, high
             self.regs[DIV_IRQ] |= CRC_IRQ
+        elif command == TRANSCEIVE:
+            self._transceive_written()
 
     # --- the RF exchange --------------------------------------------------------
 
     def _transceive(self) -> None:
-        frame, last_bits = bytes(self.fifo), self.regs[BIT_FRAMING] & 0x07
+        frame, last_bits = bytes(self.fifo), self.regs[BIT_FRAMING] & TX_LAST_BITS
         self.fifo.clear()
         self.regs[ERROR] = 0
         self.regs[COM_IRQ] |= TX_IRQ
@@ -273,3 +305,27 @@ class FakeMFRC522:
                    or self.regs[DIV_IRQ] & self.regs[DIV_IEN] & 0x14)
         inverted = self.regs[COM_IEN] & 0x80
         self.irq_line(not pending if inverted else bool(pending))
+
+
+class StrictMFRC522(FakeMFRC522):
+    """StartSend as a stored bit (the other reading of datasheet §9.3.1.14).
+
+    Sending starts on StartSend going 0 -> 1 while Transceive is active, or at
+    once when Transceive is written while StartSend is still 1; either way with
+    the TxLastBits then in BitFramingReg. A driver that leaves StartSend set
+    sends its next frame the moment it writes Transceive, with the previous
+    frame's TxLastBits, and the card does not answer.
+    """
+
+    def _write_bit_framing(self, value: int) -> None:
+        rising = value & START_SEND and not self.regs[BIT_FRAMING] & START_SEND
+        self.regs[BIT_FRAMING] = value
+        if rising and self._transceive_active:
+            self._transceive()
+
+    def _transceive_written(self) -> None:
+        if self.regs[BIT_FRAMING] & START_SEND:
+            self._transceive()
+
+
+CHIP_MODELS = (FakeMFRC522, StrictMFRC522)

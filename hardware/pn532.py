@@ -5,8 +5,12 @@ with an ACK frame, then with the response frame when it is done (§6.2). The
 reader survives a noisy line: it drops whatever is waiting before a command,
 skips bytes until a start code, checks LCS and DCS, asks for a resend (NACK)
 of a damaged response and repeats a command the PN532 NACKed, a bounded number
-of times each. A timeout or a confused dialogue raises `ReaderError`; the next
-poll wakes the PN532 and configures it again.
+of times each. A response lost on the line (the PN532 acknowledged, then
+nothing came) is recovered in the same poll: the host aborts the command with
+an ACK frame (§6.2.1.3) and sends it again, up to `response_retries` times. A
+response that stays damaged is no card, not an error. Silence through every
+retry, or a confused dialogue, raises `ReaderError`; the next poll wakes the
+PN532 and configures it again.
 """
 from __future__ import annotations
 
@@ -55,6 +59,14 @@ class _Damaged(Exception):
     """A frame with a wrong LCS or DCS."""
 
 
+class _Timeout(ReaderError):
+    """Nothing, or too little, came from the PN532 within the port's timeout."""
+
+
+class _Corrupt(ReaderError):
+    """Every copy of a response failed its checksum: the poll finds no card."""
+
+
 def encode_frame(data: bytes) -> bytes:
     """A normal information frame around TFI + PD0..PDn."""
     length = len(data)
@@ -69,15 +81,19 @@ class PN532UART:
 
     ``passive_retries`` goes to RFConfiguration MaxRetries: how often the PN532
     tries to activate a card before InListPassiveTarget answers "no target"
-    (0xFF would make it wait forever). ``attempts`` bounds resends.
+    (0xFF would make it wait forever). ``attempts`` bounds resends after a NACK
+    or a damaged frame; ``response_retries`` bounds how often a command whose
+    response never came is aborted and sent again.
     """
 
-    def __init__(self, port: Any, *, passive_retries: int = 1, attempts: int = 3):
+    def __init__(self, port: Any, *, passive_retries: int = 1, attempts: int = 3,
+                 response_retries: int = 2):
         if not 0 <= passive_retries < 0xFF:
             raise ValueError("passive_retries must be 0..254: 255 means wait for ever")
         self._port = port
         self._passive_retries = passive_retries
         self._attempts = attempts
+        self._response_retries = response_retries
         self._ready = False
         self.firmware: tuple[int, int, int, int] | None = None
 
@@ -87,6 +103,9 @@ class PN532UART:
             if not self._ready:
                 self._start()
             answer = self._call(Cmd.InListPassiveTarget, bytes([1, BRTY_106K_TYPE_A]))
+        except _Corrupt as exc:
+            log.debug("PN532: %s", exc)
+            return None
         except OSError:
             self._ready = False
             raise
@@ -111,12 +130,21 @@ class PN532UART:
     def _call(self, command: int, params: bytes = b"") -> bytes:
         """Send a command, wait for its ACK and response, return the response data."""
         frame = encode_frame(bytes([HOST_TO_PN532, command]) + params)
-        try:
-            self._send(frame)
-            return self._response(command)
-        except ReaderError:
-            self._port.write(ACK)   # aborts whatever the PN532 is still doing
-            raise
+        for _ in range(1 + self._response_retries):
+            try:
+                self._send(frame)
+                return self._response(command)
+            except _Timeout:
+                # Lost on the line, or the PN532 is still busy: an ACK frame
+                # aborts whatever it is doing, so the command can go again.
+                self._port.write(ACK)
+                log.debug("PN532: no answer to command 0x%02X, aborting and sending it again",
+                          command)
+            except ReaderError:
+                self._port.write(ACK)
+                raise
+        raise ReaderError(f"PN532 timed out {1 + self._response_retries} times on command "
+                          f"0x{command:02X}: check wiring, power and the HSU mode switches")
 
     def _send(self, frame: bytes) -> None:
         for _ in range(self._attempts):
@@ -139,11 +167,14 @@ class PN532UART:
         raise ReaderError("PN532 sent no ACK")
 
     def _response(self, command: int) -> bytes:
-        for _ in range(self._attempts):
+        damaged = False
+        for attempt in range(1, self._attempts + 1):
             try:
                 reply = self._frame()
             except _Damaged:
-                self._port.write(NACK)       # asks the PN532 to send the response again
+                damaged = True
+                if attempt < self._attempts:
+                    self._port.write(NACK)   # asks the PN532 to send the response again
                 continue
             if isinstance(reply, (_Ack, _Nack)):
                 continue
@@ -152,6 +183,8 @@ class PN532UART:
             if reply[:2] == bytes([PN532_TO_HOST, command + 1]):
                 return reply[2:]
             log.debug("PN532: unexpected frame %s", reply.hex())
+        if damaged:
+            raise _Corrupt(f"response to command 0x{command:02X} kept failing its checksum")
         raise ReaderError(f"PN532 gave no usable response to command 0x{command:02X}")
 
     # --- frame reading (§6.2.1) -------------------------------------------------
@@ -183,7 +216,7 @@ class PN532UART:
     def _read(self, count: int) -> bytes:
         data = self._port.read(count)
         if len(data) < count:
-            raise ReaderError("PN532 timed out: check wiring, power and the HSU mode switches")
+            raise _Timeout("PN532 timed out")
         return data
 
 
@@ -193,7 +226,8 @@ def _target_uid(answer: bytes) -> str | None:
         return None
     # NbTg, Tg, SENS_RES (2), SEL_RES, NFCIDLength, NFCID1...
     if len(answer) < 6 or answer[5] not in iso14443.UID_LENGTHS or len(answer) < 6 + answer[5]:
-        raise ReaderError(f"malformed InListPassiveTarget answer {answer.hex()}")
+        log.debug("PN532: malformed InListPassiveTarget answer %s", answer.hex())
+        return None     # a garbled answer is no card, as a corrupt frame is
     return iso14443.uid_hex(answer[6:6 + answer[5]])
 
 

@@ -57,14 +57,42 @@ IRqInv = 0x80                                      # ComIEnReg: IRQ pin low when
 IRQPushPull = 0x80                                 # DivIEnReg
 Set1 = 0x80                                        # ComIrqReg: 1 sets, 0 clears the marked bits
 RxIRq, IdleIRq, ErrIRq, TimerIRq = 0x20, 0x10, 0x02, 0x01
-FlushBuffer = 0x80                                 # FIFOLevelReg
-StartSend = 0x80                                   # BitFramingReg
-RxLastBits = 0x07                                  # ControlReg
+ALL_COM_IRQS = 0x7F                                # ComIrqReg bits 6..0, every request
+FlushBuffer = 0x80                                 # FIFOLevelReg: empties the FIFO
+FIFOLevel = 0x7F                                   # FIFOLevelReg: bytes held
+RxLastBits = 0x07                                  # ControlReg: valid bits of the last byte
 BufferOvfl, CollErr, ParityErr, ProtocolErr = 0x10, 0x08, 0x02, 0x01
 Tx1RFEn, Tx2RFEn = 0x01, 0x02                      # TxControlReg: antenna drivers
 Force100ASK = 0x40                                 # TxASKReg
 TAuto = 0x80                                       # TModeReg
 RxGainMask = 0x70                                  # RFCfgReg bits 6..4
+
+# BitFramingReg (§9.3.1.14) and the Transceive command (§10.3.1.8). TxLastBits is how many bits of the last byte go on
+# air (0 = all 8). StartSend starts the transmission of a Transceive; chips
+# differ on whether it acts when written or is a stored bit that Transceive
+# also acts on, so every frame writes TxLastBits with StartSend = 0 before
+# Transceive, sets StartSend after it and clears it when the exchange ends.
+StartSend = 0x80
+TxLastBits = 0x07
+
+# TxModeReg / RxModeReg (§9.3.2.3, §9.3.2.4): TxCRCEn and RxCRCEn (bit 7) clear,
+# because CRC_A is added and checked on the host; TxSpeed / RxSpeed (bits 6..4)
+# 000 = 106 kBd, the only ISO 14443A rate a card must support.
+TxCRCEn = RxCRCEn = 0x80
+SPEED_106K = 0b000 << 4
+
+# ModeReg (§9.3.2.2), reset value 0x3F. MSBFirst (bit 7) clear: CRC coprocessor
+# LSB first, as CRC_A is. TxWaitRF (bit 5): the transmitter starts only once
+# the RF field is up, so the first WUPA after the antenna comes on is not lost.
+# PolMFin (bit 3): MFIN active high (MFIN is not wired). CRCPreset (bits 1..0)
+# 01 = 6363h, CRC_A's preset. Reserved bits 4 and 2 stay at their reset 1.
+TxWaitRF, PolMFin, CRCPreset6363 = 0x20, 0x08, 0b01
+MODE_RESERVED = 0x14
+MODE = TxWaitRF | PolMFin | CRCPreset6363 | MODE_RESERVED          # 0x3D
+
+# SPI address byte (§8.1.2.3): bit 7 is 1 to read, bits 6..1 the register, bit 0 zero.
+SPI_READ = 0x80
+SPI_ADDRESS = 0x7E
 
 EXCHANGE_DONE = RxIRq | IdleIRq | ErrIRq | TimerIRq
 
@@ -143,8 +171,8 @@ class RC522:
         self._self_test()
         # 106 kBd ISO 14443A framing with no hardware CRC: CRC_A is checked on the
         # host, which costs no SPI transfers.
-        self._write(TxModeReg, 0x00)
-        self._write(RxModeReg, 0x00)
+        self._write(TxModeReg, SPEED_106K)     # TxCRCEn clear
+        self._write(RxModeReg, SPEED_106K)     # RxCRCEn clear
         # TAuto: the timer starts when transmission ends and stops when a card
         # answers, so an empty field ends in TimerIRq without host timing.
         self._write(TModeReg, TAuto | TIMER_PRESCALER >> 8)
@@ -152,7 +180,7 @@ class RC522:
         self._write(TReloadRegH, self._reload >> 8)
         self._write(TReloadRegL, self._reload & 0xFF)
         self._write(TxASKReg, Force100ASK)   # type A needs 100 % ASK modulation
-        self._write(ModeReg, 0x3D)           # TxWaitRF: send only once the field is up
+        self._write(ModeReg, MODE)
         self._write(RFCfgReg, self._read(RFCfgReg) & ~RxGainMask | self._gain_code << 4)
         if self._irq_pin is not None:
             self._write(ComIEnReg, IRqInv | RxIRq | ErrIRq | TimerIRq)
@@ -241,13 +269,11 @@ class RC522:
 
     def _transceive(self, frame: bytes, last_bits: int = 0) -> tuple[bytes, int]:
         """Send a frame, return the answer and the valid bits of its last byte (0 = all 8)."""
-        self._write(CommandReg, Command.Idle)
-        self._write(ComIrqReg, ~Set1 & 0x7F)     # clear every interrupt request
-        self._write(FIFOLevelReg, FlushBuffer)
-        self._write(FIFODataReg, *frame)
-        self._write(CommandReg, Command.Transceive)
-        self._write(BitFramingReg, StartSend | last_bits)
+        self._start_transceive(frame, last_bits)
         irq = self._wait_for_exchange()
+        # The exchange is over: StartSend back to 0, so no later Transceive can
+        # find it still set and send at once.
+        self._write(BitFramingReg, last_bits)
         if not irq & (RxIRq | ErrIRq):
             raise _Silence()
         error = self._read(ErrorReg)
@@ -255,9 +281,20 @@ class RC522:
             raise _RfError("collision: more than one card in the field")
         if error & (BufferOvfl | ParityErr | ProtocolErr):
             raise _RfError(f"ErrorReg 0x{error:02X}")
-        length = self._read(FIFOLevelReg) & 0x7F
-        answer = self._read_fifo(length)
+        answer = self._read_fifo(self._read(FIFOLevelReg) & FIFOLevel)
         return answer, self._read(ControlReg) & RxLastBits
+
+    def _start_transceive(self, frame: bytes, last_bits: int) -> None:
+        """Start the Transceive command (§10.3.1.8) with this frame's BitFramingReg."""
+        self._write(CommandReg, Command.Idle)           # stop whatever ran before
+        self._write(ComIrqReg, ~Set1 & ALL_COM_IRQS)    # clear every interrupt request
+        self._write(FIFOLevelReg, FlushBuffer)
+        self._write(FIFODataReg, *frame)
+        # This frame's TxLastBits with StartSend = 0: a chip that keeps StartSend
+        # would otherwise start on the Transceive write with stale framing.
+        self._write(BitFramingReg, last_bits & TxLastBits)
+        self._write(CommandReg, Command.Transceive)
+        self._write(BitFramingReg, StartSend | last_bits & TxLastBits)
 
     def _wait_for_exchange(self) -> int:
         for _ in range(self._irq_checks):
@@ -273,15 +310,15 @@ class RC522:
     # --- SPI framing (datasheet §8.1.2): address byte, then data ---------------
 
     def _write(self, register: int, *values: int) -> None:
-        self._spi.xfer2([register << 1 & 0x7E, *values])
+        self._spi.xfer2([register << 1 & SPI_ADDRESS, *values])
 
     def _read(self, register: int) -> int:
-        return self._spi.xfer2([0x80 | register << 1, 0])[1]
+        return self._spi.xfer2([SPI_READ | register << 1 & SPI_ADDRESS, 0])[1]
 
     def _read_fifo(self, count: int) -> bytes:
         if count == 0:
             return b""
-        address = 0x80 | FIFODataReg << 1
+        address = SPI_READ | FIFODataReg << 1 & SPI_ADDRESS
         return bytes(self._spi.xfer2([address] * count + [0])[1:])
 
 

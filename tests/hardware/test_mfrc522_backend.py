@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from hardware.errors import ReaderError
-from hardware.fake_rc522 import FakeCard, FakeMFRC522
+from hardware.fake_rc522 import CHIP_MODELS, FakeCard, FakeMFRC522
 from hardware.mfrc522_backend import load_mfrc522, open_mfrc522
 from hardware.mfrc522_peer import run_read_loop
 from tests.hardware.fakes.rpi_modules import fake_modules
@@ -30,9 +30,9 @@ def evict(monkeypatch, *prefixes):
         monkeypatch.delitem(sys.modules, name)
 
 
-@pytest.fixture
-def chip(monkeypatch):
-    chip = FakeMFRC522()
+@pytest.fixture(params=CHIP_MODELS, ids=lambda model: model.__name__)
+def chip(monkeypatch, request):
+    chip = request.param()
     evict(monkeypatch, "mfrc522")
     modules = fake_modules(chip)
     for name, module in modules.items():

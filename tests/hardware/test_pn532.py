@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 import serial
@@ -75,7 +76,7 @@ def test_a_damaged_response_is_asked_for_again(line, reader):
     _, fake = line
     reader.poll()
     fake.uid = CLASSIC
-    fake.damage_next_response = True
+    fake.damage_responses = 1
     assert reader.poll() == CLASSIC.hex().upper()
     assert fake.nacks_received == 1
 
@@ -91,7 +92,7 @@ def test_silence_raises_and_the_next_poll_wakes_it_again(line, reader):
     _, fake = line
     reader.poll()
     fake.mute = True
-    with pytest.raises(ReaderError, match="timed out"):
+    with pytest.raises(ReaderError, match="timed out 3 times"):
         reader.poll()
     fake.mute = False
     fake.commands.clear()
@@ -131,3 +132,70 @@ def test_open_pn532_opens_the_port_it_is_given():
 def test_open_pn532_explains_a_missing_port():
     with pytest.raises(ReaderError, match="enable_uart=1"):
         open_pn532("/dev/no-such-serial-port")
+
+
+# --- a response lost after its ACK (UM0701-02 §6.2.1.3: the host aborts with ACK) ---
+
+def test_one_lost_response_is_recovered_in_the_same_poll(line, reader):
+    _, fake = line
+    reader.poll()
+    fake.commands.clear()
+    fake.uid = CLASSIC
+    fake.lose_responses = 1
+    assert reader.poll() == CLASSIC.hex().upper()
+    assert fake.commands == [0x4A, 0x4A]           # sent again after...
+    assert fake.aborts == 1                          # ...an ACK aborted the first
+
+
+def test_two_lost_responses_are_within_the_retries(line, reader):
+    _, fake = line
+    reader.poll()
+    fake.commands.clear()
+    fake.uid = NTAG
+    fake.lose_responses = 2
+    assert reader.poll() == NTAG.hex().upper()
+    assert fake.commands == [0x4A] * 3 and fake.aborts == 2
+
+
+def test_permanent_silence_after_the_ack_raises_after_the_bounded_retries(line, reader):
+    _, fake = line
+    reader.poll()
+    fake.commands.clear()
+    fake.uid = CLASSIC
+    fake.lose_responses = sys.maxsize
+    with pytest.raises(ReaderError, match="timed out 3 times on command 0x4A"):
+        reader.poll()
+    assert fake.wait_for(lambda: fake.aborts == 3)  # every attempt aborted, the last too
+    assert fake.commands == [0x4A] * 3
+    fake.lose_responses = 0
+    assert reader.poll() == CLASSIC.hex().upper()   # woken, configured, read
+
+
+@pytest.mark.parametrize("uid", [CLASSIC, NTAG], ids=["4-byte", "7-byte"])
+def test_a_card_held_on_the_reader_is_reported_on_every_poll(line, reader, uid):
+    line[1].uid = uid
+    assert [reader.poll() for _ in range(10)] == [uid.hex().upper()] * 10
+
+
+@pytest.mark.parametrize("uid, digits", [(CLASSIC, 8), (NTAG, 14)], ids=["4-byte", "7-byte"])
+def test_uids_are_exactly_uppercase_hex_of_their_length(line, reader, uid, digits):
+    line[1].uid = uid
+    read = reader.poll()
+    assert len(read) == digits and read == read.upper() and bytes.fromhex(read) == uid
+
+
+def test_a_response_that_stays_damaged_is_no_card_not_an_error(line, reader):
+    _, fake = line
+    reader.poll()
+    fake.uid = CLASSIC
+    fake.damage_responses = 3                        # the response and both resends
+    assert reader.poll() is None
+    assert fake.nacks_received == 2
+    assert reader.poll() == CLASSIC.hex().upper()
+
+
+def test_a_malformed_target_list_is_no_card(line, reader):
+    _, fake = line
+    reader.poll()
+    fake.handle = lambda command, params: bytes([0x4B, 0x01, 0x01, 0x00, 0x04, 0x08, 9, 1, 2])
+    assert reader.poll() is None

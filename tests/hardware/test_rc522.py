@@ -1,14 +1,19 @@
-"""The RC522 driver against a register-level fake MFRC522 and ISO 14443-3 cards."""
+"""The RC522 driver against a register-level fake MFRC522 and ISO 14443-3 cards.
+
+Every test runs on both chip models of the fake: StartSend acting when written
+(`FakeMFRC522`) and StartSend as a stored bit (`StrictMFRC522`).
+"""
 from __future__ import annotations
 
+import re
 import sys
 import types
 
 import pytest
 
-from hardware import rc522
+from hardware import iso14443, rc522
 from hardware.errors import ReaderError
-from hardware.fake_rc522 import FakeCard, FakeMFRC522
+from hardware.fake_rc522 import CHIP_MODELS, FakeCard, FakeMFRC522, StrictMFRC522
 from hardware.rc522 import RC522, open_rc522
 from tests.hardware.fakes.rpi_modules import FakeSpiDev
 
@@ -16,9 +21,9 @@ CLASSIC = "04A22B91"
 NTAG = "04112233445566"
 
 
-@pytest.fixture
-def chip():
-    return FakeMFRC522()
+@pytest.fixture(params=CHIP_MODELS, ids=lambda model: model.__name__)
+def chip(request):
+    return request.param()
 
 
 @pytest.fixture
@@ -68,7 +73,7 @@ def test_no_card_times_out_in_the_chip_without_sleeping(chip, reader, sleeps):
     before = chip.transfers
     assert reader.poll() is None
     assert sleeps == []                          # the chip's timer ended the exchange
-    assert chip.transfers - before == 7          # six register writes, one ComIrqReg read
+    assert chip.transfers - before == 9          # eight register writes, one ComIrqReg read
 
 
 def test_removal_and_return(chip, reader):
@@ -199,3 +204,112 @@ def test_factory_explains_a_missing_spi_device(monkeypatch):
     monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=Missing))
     with pytest.raises(ReaderError, match="dtparam=spi=on"):
         open_rc522()
+
+
+# --- the register sequence of one frame (datasheet §9.3.1.14, §10.3.1.8) -------
+
+def frames_as_written(writes):
+    """The register writes of each exchange, split where CommandReg is set to Idle."""
+    frames = []
+    for register, value in writes:
+        if register == rc522.CommandReg and value == rc522.Command.Idle:
+            frames.append([])
+        if frames:
+            frames[-1].append((register, value))
+    return frames
+
+
+def test_every_frame_frames_startsend_around_the_transceive_command(chip, reader):
+    chip.place(FakeCard(NTAG))
+    chip.writes = []
+    assert reader.poll() == NTAG
+    frames = frames_as_written(chip.writes)
+    assert len(frames) == 6                      # WUPA, 2 x (anticollision, SELECT), HLTA
+    for frame, last_bits in zip(frames, [7, 0, 0, 0, 0, 0]):
+        framing = [(r, v) for r, v in frame if r in (rc522.BitFramingReg, rc522.CommandReg)]
+        assert framing == [(rc522.CommandReg, rc522.Command.Idle),
+                           (rc522.BitFramingReg, last_bits),               # StartSend = 0
+                           (rc522.CommandReg, rc522.Command.Transceive),
+                           (rc522.BitFramingReg, rc522.StartSend | last_bits),
+                           (rc522.BitFramingReg, last_bits)]               # cleared at the end
+    assert not chip.regs[rc522.BitFramingReg] & rc522.StartSend
+
+
+class PreviousSequence(RC522):
+    """The exchange as this driver wrote it before: Transceive first, then
+    StartSend with TxLastBits in one write, StartSend never cleared."""
+
+    def _transceive(self, frame, last_bits=0):
+        self._write(rc522.CommandReg, rc522.Command.Idle)
+        self._write(rc522.ComIrqReg, ~rc522.Set1 & 0x7F)
+        self._write(rc522.FIFOLevelReg, rc522.FlushBuffer)
+        self._write(rc522.FIFODataReg, *frame)
+        self._write(rc522.CommandReg, rc522.Command.Transceive)
+        self._write(rc522.BitFramingReg, rc522.StartSend | last_bits)
+        irq = self._wait_for_exchange()
+        if not irq & (rc522.RxIRq | rc522.ErrIRq):
+            raise rc522._Silence()
+        answer = self._read_fifo(self._read(rc522.FIFOLevelReg) & 0x7F)
+        return answer, self._read(rc522.ControlReg) & rc522.RxLastBits
+
+
+@pytest.mark.parametrize("uid", [CLASSIC, NTAG])
+def test_the_previous_sequence_reads_no_card_when_startsend_is_stored(sleeps, uid):
+    strict, lenient = StrictMFRC522(), FakeMFRC522()
+    for chip in (strict, lenient):
+        chip.place(FakeCard(uid))
+    # Anticollision goes out on the Transceive write, still with WUPA's 7 bits.
+    assert [PreviousSequence(strict, sleep=sleeps.append).poll() for _ in range(3)] == [None] * 3
+    assert PreviousSequence(lenient, sleep=sleeps.append).poll() == uid   # why it went unseen
+
+
+def test_the_strict_model_sends_when_transceive_finds_startsend_set(sleeps):
+    chip = StrictMFRC522()
+    card = chip.place(FakeCard(CLASSIC))
+    chip.xfer2([rc522.TxControlReg << 1, rc522.Tx1RFEn | rc522.Tx2RFEn])
+    chip.xfer2([rc522.BitFramingReg << 1, rc522.StartSend | 7])    # no Transceive yet: nothing
+    chip.xfer2([rc522.FIFODataReg << 1, iso14443.WUPA])
+    assert card.frames == []
+    chip.xfer2([rc522.CommandReg << 1, rc522.Command.Transceive])
+    assert card.frames == [b"\x52"] and card.state == "READY"
+
+
+class WrongFraming(RC522):
+    """Sends every frame with all 8 bits of its last byte, WUPA included."""
+
+    def _transceive(self, frame, last_bits=0):
+        return super()._transceive(frame, 0)
+
+
+def test_a_wupa_sent_as_eight_bits_is_not_answered(chip, sleeps):
+    card = chip.place(FakeCard(CLASSIC))
+    assert WrongFraming(chip, sleep=sleeps.append).poll() is None
+    assert card.frames == [b"\x52"] and card.state == "IDLE"
+
+
+def test_a_card_ignores_a_standard_frame_sent_with_seven_last_bits():
+    card = FakeCard(CLASSIC)
+    assert card.receive(b"\x52", 7) == card.atqa
+    assert card.receive(bytes([iso14443.SEL_CL1, iso14443.NVB_ANTICOLLISION]), 7) is None
+    assert card.state == "IDLE"                  # noise sent the READY card back
+
+
+@pytest.mark.parametrize("uid, digits", [("04a22b91", 8), ("04b1c2d3e4f5a6", 14)])
+def test_uids_are_exactly_uppercase_hex_of_their_length(chip, reader, uid, digits):
+    chip.place(FakeCard(uid))
+    read = reader.poll()
+    assert re.fullmatch(f"[0-9A-F]{{{digits}}}", read) and read == uid.upper()
+
+
+@pytest.mark.parametrize("uid", [CLASSIC, NTAG])
+def test_a_card_held_through_many_polls_is_reported_on_each(chip, reader, uid):
+    chip.place(FakeCard(uid))
+    assert [reader.poll() for _ in range(10)] == [uid] * 10
+
+
+@pytest.mark.parametrize("fault", ["corrupt_bcc", "corrupt_crc"])
+def test_a_corrupted_cl1_of_a_four_byte_uid_is_none(chip, reader, fault):
+    card = chip.place(FakeCard(CLASSIC))
+    setattr(card, fault, True)
+    assert [reader.poll() for _ in range(3)] == [None] * 3
+    assert reader.rf_errors == 3

@@ -3,8 +3,10 @@
 It sleeps until it hears the HSU wake-up preamble (55 55), checks LCS and DCS
 of every command frame, answers a damaged one with NACK, a good one with ACK
 then the response frame, and resends its last response when the host NACKs.
-Knobs inject the faults a real line has: garbage before the ACK, a NACK, a
-damaged response, silence.
+Knobs inject the faults a real line has: garbage before the ACK, a NACK,
+damaged responses, responses lost after their ACK, silence. A host ACK frame
+aborts the command in progress, as on the chip; `wait_for` lets a test wait
+for the fake to have heard something without sleeping.
 """
 from __future__ import annotations
 
@@ -33,13 +35,21 @@ class FakePN532(threading.Thread):
         self.nacks_sent = self.nacks_received = 0
         self.garbage = b""               # written before every ACK
         self.nack_next = False           # refuse the next good command once
-        self.damage_next_response = False
+        self.damage_responses = 0        # the next N responses sent (resends too) are damaged
+        self.lose_responses = 0          # the next N commands are ACKed, their response lost
+        self.aborts = 0                  # host ACK frames heard: "abort the current command"
         self.mute = False                # hear everything, answer nothing
         self.max_retries: int | None = None
         self.error_on: set[int] = set()  # commands answered with an error frame
         self._buffer = b""
         self._last_response = b""
         self._halt = threading.Event()   # not `_stop`: that would shadow Thread._stop
+        self._heard = threading.Condition()
+
+    def wait_for(self, predicate, timeout: float = 2.0) -> bool:
+        """Block until `predicate()` holds after something the fake heard, or time out."""
+        with self._heard:
+            return self._heard.wait_for(predicate, timeout)
 
     def stop(self) -> None:
         self._halt.set()
@@ -58,6 +68,8 @@ class FakePN532(threading.Thread):
             if self.awake and not self.mute:
                 self._buffer += chunk
                 self._drain()
+            with self._heard:
+                self._heard.notify_all()
 
     def _drain(self) -> None:
         while True:
@@ -69,7 +81,10 @@ class FakePN532(threading.Thread):
                 self._buffer = self._buffer[start + 4:]
                 if (length, check) == (0xFF, 0x00):
                     self.nacks_received += 1
-                    os.write(self.fd, self._last_response)
+                    self._send_response()
+                else:
+                    self.aborts += 1
+                    self._last_response = b""    # nothing left to resend
                 continue
             if (length + check) & 0xFF:
                 self._refuse(start + 4)
@@ -98,10 +113,16 @@ class FakePN532(threading.Thread):
         os.write(self.fd, self.garbage + ACK)
         data = self.handle(command, params)
         self._last_response = ERROR_FRAME if data is None else frame(data)
+        if self.lose_responses:
+            self.lose_responses -= 1         # the host waits in vain for this one
+            return
+        self._send_response()
+
+    def _send_response(self) -> None:
         response = self._last_response
-        if self.damage_next_response:
-            self.damage_next_response = False
-            response = response[:-2] + bytes([response[-2] ^ 0xFF, 0x00])
+        if response and self.damage_responses:
+            self.damage_responses -= 1
+            response = response[:-2] + bytes([response[-2] ^ 0xFF, 0x00])   # wrong DCS
         os.write(self.fd, response)
 
     def handle(self, command: int, params: bytes) -> bytes | None:
