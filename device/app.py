@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass
 from typing import Callable
 
+import device.texts  # noqa: F401  (registers the texts shown below)
 from device.storage.store import GameStore
 from device.ui.game_select import GameSelect
 from device.ui.playing import GameOver, Playing
@@ -22,7 +23,6 @@ from engine.core.text import Msg, msg, render
 from .inputs import (ButtonHeld, ButtonPressed, Input, PartStatus, Placed, ReaderBack,
                      ReaderOffline, Tapped, Tick)
 from .plugin import Outcome, Plugin
-import device.texts  # noqa: F401  (registers the texts shown below)
 
 log = logging.getLogger(__name__)
 

@@ -25,8 +25,8 @@ from device.config import TimeWindow
 from engine import Rejected
 from hardware.feedback import PrintedLed, PrintedTones, StatusLed, Tones
 
-from .plugin import Outcome, Plugin
 from .inputs import ReaderBack, ReaderOffline, Removed, Tapped
+from .plugin import Outcome, Plugin
 
 log = logging.getLogger(__name__)
 

@@ -1,14 +1,20 @@
-"""`tabletop replay`: run an event script (DESIGN.md §6.2) through a Session.
+"""`tabletop replay`: run an event script through a Session, and print what each line did.
 
 A rejected event does not stop the replay: it is recorded with its line and
 the next line runs. Directive errors raise ScriptError ("line N: reason").
 """
 from __future__ import annotations
 
+import json
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import engine
 import seeds
+from device.storage.summary import summary
+from device.texts import say
+from device.ui.game_view import title
 from engine import Accepted, ConfigError, Info, Rejected, Session
 from engine.core.script import Script, ScriptError, ScriptStep, parse_script
 from engine.core.spec import GameConfig, GameSpec
@@ -99,19 +105,51 @@ def report(replay: Replay) -> dict:
     return out
 
 
-def summary(spec: GameSpec, state, language: str = DEFAULT_LANGUAGE) -> dict:
-    """Game, tally, prompt and result of a state, in the §6.2 form (also `tabletop status`).
+def print_replay(replay: Replay, out=print) -> None:
+    for record in replay.records:
+        mark = {"ok": " ", "info": "i", "rejected": "!"}[record.verdict]
+        code = f" {record.code}" if record.code else ""
+        texts = " / ".join(m.replace("\n", " ") for m in record.messages)
+        out(f"{record.line:4} {mark} {record.text:<22}{code} {texts}".rstrip())
+    out("")
+    for line in tally_lines(replay.session.spec, replay.session.state, replay.language):
+        out(line)
 
-    Only the prompt's text follows `language`: ids, keys and names are the same in all."""
-    tally = spec.tally(state)
-    result = spec.result(state)
-    prompt = spec.prompt(state)
-    return {
-        "game": spec.id,
-        "over": result is not None,
-        "winners": list(result.winners) if result else [],
-        "players": [{"name": p.name, "score": p.score, "out": p.out} for p in tally.players],
-        "prompt": {"id": prompt.id, "text": prompt.text.text(language), "options": list(prompt.keys())},
-        "rejected": [],
-        "details": dict(tally.details),
-    }
+
+def tally_lines(spec, state, language: str = DEFAULT_LANGUAGE) -> list[str]:
+    return summary_lines(summary(spec, state, language), language)
+
+
+def summary_lines(info: dict, language: str) -> list[str]:
+    """`Palourde: next: Bob: flip 2 cards`, a line a player, then the winners once it is over."""
+    game = title(engine.get(info["game"])).text(language)
+    lines = [say(language, "cli.tally.over", game=game) if info["over"] else
+             say(language, "cli.tally.next", game=game, prompt=info["prompt"]["text"].replace("\n", " "))]
+    for p in info["players"]:
+        key = "cli.tally.player_out" if p["out"] else "cli.tally.player"
+        lines.append(say(language, key, name=p["name"], score="-" if p["score"] is None else p["score"]))
+    if info["over"]:
+        lines.append(winners_line(info["winners"], language))
+    return lines
+
+
+def winners_line(winners: list[str], language: str) -> str:
+    return say(language, "cli.winners", names=winners) if winners else say(language, "cli.no_winners")
+
+
+def replay_command(path: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        print(say(language, "cli.cannot_read", path=path, why=exc.strerror), file=sys.stderr)
+        return 2
+    try:
+        result = replay_text(text, language=language)
+    except ScriptError as exc:
+        print(f"{path}: {exc}", file=sys.stderr)
+        return 2
+    if as_json:
+        print(json.dumps(report(result), ensure_ascii=False))
+    else:
+        print_replay(result)
+    return 0

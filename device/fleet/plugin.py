@@ -14,10 +14,10 @@ import logging
 import re
 import socket
 
-from device.plugin import Outcome, Plugin
+import device.texts  # noqa: F401  (registers the texts shown below)
 from device.decks.registry import DeckRegistry, StaffRef
 from device.inputs import Tapped
-import device.texts  # noqa: F401  (registers the texts shown below)
+from device.plugin import Outcome, Plugin
 from device.ui.game_select import GameSelect
 from engine.core.text import msg
 

@@ -5,7 +5,7 @@ so a dashboard and `tabletop status --json` read the same fields.
 """
 from __future__ import annotations
 
-from device.cli.replay import summary
+from device.storage.summary import summary
 from device.kiosk.plugin import Attract
 from device.ui.playing import event_text
 from engine.core.events import event_to_json

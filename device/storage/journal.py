@@ -20,9 +20,9 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+import device.texts  # noqa: F401  (registers the texts shown below)
 import engine
 from device.paths import write_atomic
-import device.texts  # noqa: F401  (registers the texts shown below)
 from device.ui.game_view import title
 from engine import Session
 from engine.core.codec import config_from_plain, config_to_plain, state_hash

@@ -18,7 +18,7 @@ from device.cli import main
 from device.config import Config, parse_config
 from device.decks.simulated import SimDecks
 from device.feedback import Feedback, Moment, open_feedback, tone_for
-from device.inputs import (ButtonHeld, ButtonPressed, Placed, ReaderBack, ReaderOffline, Removed,
+from device.inputs import (ButtonHeld, ButtonPressed, ReaderBack, ReaderOffline, Removed,
                            Tapped)
 from device.plugin import Outcome
 from device.sim.clock import VirtualClock

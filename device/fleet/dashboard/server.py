@@ -1,4 +1,4 @@
-"""`tabletop dashboard`: every table of the café, live, in a browser. Read-only.
+"""The dashboard's server: every table of the café, live, in a browser. Read-only.
 
 It subscribes to the tables' topics on the broker (a persistent session, so the broker
 keeps what the tables say while the dashboard is away) and serves one page that follows
@@ -9,24 +9,18 @@ unless told otherwise; on any other address it asks for a token.
 """
 from __future__ import annotations
 
-import argparse
 import hmac
 import ipaddress
 import json
 import logging
-import signal
 import socket
-import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from device.texts import say
-from device.fleet.link import FleetUnavailable, Link
+from device.fleet.link import Link
 from device.fleet.topics import TABLE_FILTERS
-from engine.core.text import DEFAULT_LANGUAGE
 
 from .board import Board
 
@@ -136,38 +130,3 @@ def subscribe(settings, board: Board, client_id: str) -> Link:
     """The board's feed: the tables' topics, in a session the broker keeps while we are away."""
     return Link(settings, client_id, subscriptions=TABLE_FILTERS, on_message=board.receive,
                 clean=False).start()
-
-
-# ---- the command -----------------------------------------------------------------------------
-
-def add_commands(subparsers) -> None:
-    parser = subparsers.add_parser("dashboard", help="cli.help.dashboard")
-    parser.add_argument("--config", type=Path, help="cli.help.fleet_config")
-    parser.add_argument("--host", help="cli.help.dashboard_host")
-    parser.add_argument("--port", type=int, help="cli.help.dashboard_port")
-    parser.add_argument("--token", help="cli.help.dashboard_token")
-    parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
-
-
-def run(args: argparse.Namespace) -> int:
-    from device.config import config_path
-    from device.config import ConfigFileError, load_config
-    try:
-        settings = load_config(config_path(args.config)).fleet
-        board = Board()
-        server = DashboardServer(board, args.host or settings.dashboard_host,
-                                 args.port or settings.dashboard_port,
-                                 args.token or settings.dashboard_token)
-        link = subscribe(settings, board, f"tabletop-dashboard-{socket.gethostname()}")
-    except (ConfigFileError, ValueError, OSError, FleetUnavailable) as exc:
-        print(say(args.language, "cli.dashboard.problem", problem=exc), file=sys.stderr)
-        return 2
-    stop = threading.Event()
-    for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, lambda *_: stop.set())
-    server.start()
-    print(say(args.language, "cli.dashboard.on", url=server.url, broker=link.where), flush=True)
-    stop.wait()
-    server.close()
-    link.close(flush_s=0)
-    return 0

@@ -1,0 +1,47 @@
+"""`tabletop dashboard`: serve the café's live page of every table (device.fleet.dashboard)."""
+from __future__ import annotations
+
+import argparse
+import signal
+import socket
+import sys
+import threading
+from pathlib import Path
+
+from device.config import ConfigFileError, config_path, load_config
+from device.fleet.dashboard.board import Board
+from device.fleet.dashboard.server import DashboardServer, subscribe
+from device.fleet.link import FleetUnavailable
+from device.texts import say
+from engine.core.text import DEFAULT_LANGUAGE
+
+
+def add_commands(subparsers) -> None:
+    parser = subparsers.add_parser("dashboard", help="cli.help.dashboard")
+    parser.add_argument("--config", type=Path, help="cli.help.fleet_config")
+    parser.add_argument("--host", help="cli.help.dashboard_host")
+    parser.add_argument("--port", type=int, help="cli.help.dashboard_port")
+    parser.add_argument("--token", help="cli.help.dashboard_token")
+    parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = load_config(config_path(args.config)).fleet
+        board = Board()
+        server = DashboardServer(board, args.host or settings.dashboard_host,
+                                 args.port or settings.dashboard_port,
+                                 args.token or settings.dashboard_token)
+        link = subscribe(settings, board, f"tabletop-dashboard-{socket.gethostname()}")
+    except (ConfigFileError, ValueError, OSError, FleetUnavailable) as exc:
+        print(say(args.language, "cli.dashboard.problem", problem=exc), file=sys.stderr)
+        return 2
+    stop = threading.Event()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_: stop.set())
+    server.start()
+    print(say(args.language, "cli.dashboard.on", url=server.url, broker=link.where), flush=True)
+    stop.wait()
+    server.close()
+    link.close(flush_s=0)
+    return 0
