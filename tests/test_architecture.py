@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from .import_graph import breaches, cycles, import_graph
+
 ROOT = Path(__file__).resolve().parent.parent
 
 ENGINE_FORBIDDEN = {"random", "time", "datetime", "os", "io", "pathlib", "socket", "logging",
@@ -47,3 +49,56 @@ def test_checker_sees_forbidden_imports(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text("import os.path\nfrom time import monotonic\nfrom . import sibling\n")
     assert imported_modules(sample) == {"os", "time"}
+
+
+# ---- the import graph: no cycle anywhere, and imports between rooms go one way ----------------
+
+PACKAGES = ("engine", "hardware", "device")
+APP_CORE = ("device.app", "device.plugin", "device.inputs", "device.loop")
+LAYERS = [
+    (("engine",), ("hardware", "device")),
+    (("hardware",), ("engine", "device")),
+    (("device.storage",), ("device.ui", "device.cli", "device.kiosk", "device.fleet")),
+    (("device.loop",), ("device.sim",)),
+    # fleet, kiosk (with screen care) and feedback plug in through device.plugin
+    (APP_CORE, ("device.fleet", "device.kiosk", "device.feedback", "device.table")),
+    (("device.ui",), ("device.cli", "device.fleet", "device.kiosk", "device.table")),
+]
+
+
+def test_no_module_takes_part_in_an_import_cycle():
+    assert cycles(import_graph(ROOT, PACKAGES)) == []
+
+
+def test_imports_between_rooms_go_one_way():
+    assert breaches(import_graph(ROOT, PACKAGES), LAYERS) == []
+
+
+def test_at_most_twelve_modules_stay_at_the_top_of_device():
+    top = sorted(p.name for p in (ROOT / "device").glob("*.py"))
+    assert len(top) <= 12, top
+
+
+def plant(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_a_cycle_hidden_inside_a_function_is_found(tmp_path):
+    plant(tmp_path, {"device/__init__.py": "", "device/ui/__init__.py": "",
+                     "device/app.py": "from device.ui import play\n",
+                     "device/ui/play.py": "def later():\n    from .. import app\n",
+                     "device/ui/menu.py": "from . import play\n"})
+    assert cycles(import_graph(tmp_path, ("device",))) == [["device.app", "device.ui.play"]]
+
+
+def test_a_breach_of_the_layers_is_found(tmp_path):
+    plant(tmp_path, {"device/__init__.py": "", "device/storage/__init__.py": "",
+                     "device/ui/__init__.py": "", "device/ui/screen.py": "",
+                     "device/storage/journal.py":
+                         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                         "    from device.ui.screen import Screen\n"})
+    assert breaches(import_graph(tmp_path, ("device",)), LAYERS) == [
+        "device.storage.journal -> device.ui.screen"]
