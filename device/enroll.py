@@ -14,8 +14,8 @@ from typing import Callable, Iterable
 
 import seeds
 from engine.core.text import DEFAULT_LANGUAGE, Msg, msg, render
-from engine.games.flouk_cards import PEOPLES
-from engine.games.tamalou_scoring import label as tamalou_label
+from engine.games.flouk.cards import PEOPLES
+from engine.games.tamalou.scoring import label as tamalou_label
 
 from .cli_text import say
 from .decks import (CardRef, DeckError, DeckRegistry, Family, StaffRef, check_name, family_for,

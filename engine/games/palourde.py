@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..core import seats as S
+from ..core.seats import PerSeat, add, next_seat, of, per_seat, with_value
 from ..core.events import Choose, Confirm, Tap
 from ..core.options import Options, OptionSpec, option
 from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
@@ -67,7 +67,7 @@ class State:
     beach_down: frozenset[str]
     ht_up: frozenset[str]
     removed: frozenset[str]           # discarded, or in a basket
-    clams: S.PerSeat
+    clams: PerSeat
     first_flip: str | None = None
     peek_reminder: str | None = None  # who peeked with Shrimps (AMB-P15)
 
@@ -86,11 +86,11 @@ def seat_of_basket(state: State, card: str) -> str | None:
 
 
 def clams_of(state: State, seat: str) -> int:
-    return S.of(state.clams, seat)
+    return of(state.clams, seat)
 
 
 def next_player(state: State) -> str:
-    return S.next_seat(state.seats, state.current)
+    return next_seat(state.seats, state.current)
 
 
 def new_turn(state: State, seat: str) -> State:
@@ -120,7 +120,7 @@ def initial(config: GameConfig) -> State:
     players = config.players
     state = State(seq=0, phase=JOIN, options=config.options, seats=players,
                   baskets=tuple(range(1, len(players) + 1)), current=None, beach_down=BEACH,
-                  ht_up=frozenset(), removed=frozenset(), clams=S.per_seat(players, 0))
+                  ht_up=frozenset(), removed=frozenset(), clams=per_seat(players, 0))
     if players:
         state = dataclasses.replace(state, phase=FLIP1, current=config.first or players[0])
     return state
@@ -211,7 +211,7 @@ def basket_overboard(state: State, card: str):
     lost = clams_of(state, state.current)
     state = dataclasses.replace(state, beach_down=state.beach_down - {card},
                                 removed=state.removed | {card},
-                                clams=S.with_value(state.clams, state.current, 0))
+                                clams=with_value(state.clams, state.current, 0))
     text = msg("pa.overboard", n=lost) if lost else msg("pa.overboard_empty")
     return new_turn(state, state.current), (text,)
 
@@ -236,7 +236,7 @@ def bank(state: State, cards: tuple[str, str], gain: int = 0) -> State:
     """The pair's cards leave the Beach (into a basket or the discard); `gain` clams scored."""
     return dataclasses.replace(state, beach_down=state.beach_down - set(cards),
                                removed=state.removed | set(cards),
-                               clams=S.add(state.clams, state.current, gain), first_flip=None)
+                               clams=add(state.clams, state.current, gain), first_flip=None)
 
 
 def resolve_pair(state: State, c1: str, c2: str):
@@ -280,7 +280,7 @@ def rob(state: State, victim: str | None):
         return Rejected(E_NOT_ELIGIBLE, msg("pa.rob_yourself"))
     if victim not in eligible_victims(state):
         return Rejected(E_NOT_ELIGIBLE, msg("pa.no_clams", name=victim))
-    clams = S.add(S.add(state.clams, victim, -1), state.current, 1)
+    clams = add(add(state.clams, victim, -1), state.current, 1)
     state = dataclasses.replace(state, clams=clams)
     return pass_turn(state), (msg("pa.stolen", name=victim),)
 

@@ -6,25 +6,25 @@ matching the top. Tamalou! gives every opponent one last turn; then each
 square is revealed by taps and scored. The device sees the discard and the
 reveal; it infers how many cards each square and the pile hold.
 
-Metadata and state: tamalou_state.py. Card facts and scoring: tamalou_scoring.py.
-What the table sees: tamalou_prompts.py.
+Metadata and state: state.py. Card facts and scoring: scoring.py.
+What the table sees: prompts.py.
 """
 from __future__ import annotations
 
 import dataclasses
 
-from ..core import seats as S
-from ..core.events import Cancel, Choose, Confirm, Tap
-from ..core.options import option
-from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
+from ...core.seats import add, clockwise_from, next_seat, of, per_seat
+from ...core.events import Cancel, Choose, Confirm, Tap
+from ...core.options import option
+from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
                              E_SAME_CARD, Rejected)
-from ..core.registry import register
-from ..core.spec import GameConfig, GameSpec, kind_of
-from ..core.text import add_catalog, msg
-from ..text import en_tamalou, fr_tamalou
-from .tamalou_prompts import hint, prompt, reminder, result, round_headline, tally
-from .tamalou_scoring import label, match_over, round_winners, snap_matches
-from .tamalou_state import (ALLOWED, CALL, COMPONENTS, DEAL, DECK_SIZE, DRAWN, GIVE_UP, HAND,
+from ...core.registry import register
+from ...core.spec import GameConfig, GameSpec, kind_of
+from ...core.text import add_catalog, msg
+from ...text import en_tamalou, fr_tamalou
+from .prompts import hint, prompt, reminder, result, round_headline, tally
+from .scoring import label, match_over, round_winners, snap_matches
+from .state import (ALLOWED, CALL, COMPONENTS, DEAL, DECK_SIZE, DRAWN, GIVE_UP, HAND,
                             HOLDING, JOKERS, KEEP, MISMATCH, OPENING, OPTIONS, OVER, PENALTY_WHO,
                             PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, can_draw, count_of,
                             drawn_actions, holders, match_mode, round_scores, swap_targets, top,
@@ -40,14 +40,14 @@ def new_round(state: State, first: str, number: int) -> State:
     """Just dealt: 4 cards each, the rest in the pile; the opening discard is tapped next."""
     return replace(state, phase=OPENING, first=first, current=first, round=number,
                    pile=DECK_SIZE - HAND * len(state.seats), discard=(),
-                   counts=S.per_seat(state.seats, HAND), caller=None, final_queue=(), played=None,
+                   counts=per_seat(state.seats, HAND), caller=None, final_queue=(), played=None,
                    target=None, snapped=None, revealed=(), tapping=())
 
 
 def initial(config: GameConfig) -> State:
     seats, first = config.players, config.first or config.players[0]
     blank = State(seq=0, phase=OPENING, options=config.options, seats=seats, first=first,
-                  current=first, pile=0, discard=(), counts=(), totals=S.per_seat(seats, 0))
+                  current=first, pile=0, discard=(), counts=(), totals=per_seat(seats, 0))
     return new_round(blank, first, 1)
 
 
@@ -167,7 +167,7 @@ def end_turn(state: State, effects: tuple):
 def pass_turn(state: State, effects: tuple = ()):
     """The next seat; in the last round the next in the final queue, then the reveal."""
     if state.caller is None:
-        return replace(state, phase=TURN, current=S.next_seat(state.seats, state.current)), effects
+        return replace(state, phase=TURN, current=next_seat(state.seats, state.current)), effects
     queue = tuple(seat for seat in state.final_queue if seat != state.current)
     if not queue:
         state = replace(state, phase=REVEAL, final_queue=(), current=state.seats[0], tapping=())
@@ -180,7 +180,7 @@ def call(state: State):
 
     AMB-TA12: the claim is not checked now; AMB-TA15: an empty square may call too.
     """
-    queue = S.clockwise_from(state.seats, state.current)[1:]
+    queue = clockwise_from(state.seats, state.current)[1:]
     state = replace(state, phase=TURN, caller=state.current, final_queue=queue, current=queue[0])
     return state, (msg("tm.called", name=state.caller),)
 
@@ -213,7 +213,7 @@ def judge_snap(state: State, who: str):
         return Rejected(E_NOT_EXPECTED, msg("core.not_a_choice"))
     card, state = state.snapped, replace(state, phase=TURN, snapped=None)
     if snap_matches(card, top(state), option(state.options, "snap_match")):
-        state = replace(push(state, card), counts=S.add(state.counts, who, -1))
+        state = replace(push(state, card), counts=add(state.counts, who, -1))
         return state, (msg("tm.good_snap", name=who, n=count_of(state, who)),)
     if not can_draw(state):
         return state, (msg("tm.wrong_snap_no_card"),)
@@ -229,7 +229,7 @@ def give_penalty(state: State, who: str):
 
 def penalise(state: State, who: str, text):
     state, effects = draw_card(state)
-    return replace(state, counts=S.add(state.counts, who, 1)), effects + (text,)
+    return replace(state, counts=add(state.counts, who, 1)), effects + (text,)
 
 
 # ---- reveal and scoring (§4.4 REVEAL, §4.5) ------------------------------------------
@@ -252,7 +252,7 @@ def reveal_done(state: State):
 def commit_reveal(state: State):
     revealed = state.revealed + ((state.current, state.tapping),)
     state = replace(state, revealed=revealed, tapping=())
-    effects = (msg("tm.scored", name=state.current, n=S.of(round_scores(state), state.current)),)
+    effects = (msg("tm.scored", name=state.current, n=of(round_scores(state), state.current)),)
     if len(revealed) < len(state.seats):
         return replace(state, phase=REVEAL, current=state.seats[len(revealed)]), effects
     return end_round(state, effects)
@@ -264,8 +264,8 @@ def end_round(state: State, effects: tuple):
     added = scores
     winners = round_winners(scores, state.caller, option(state.options, "all_must_be_le5"))
     if winners != (state.caller,):
-        added = S.add(scores, state.caller, option(state.options, "caller_fail_penalty"))
-    totals = tuple((seat, total + S.of(added, seat)) for seat, total in state.totals)
+        added = add(scores, state.caller, option(state.options, "caller_fail_penalty"))
+    totals = tuple((seat, total + of(added, seat)) for seat, total in state.totals)
     state = replace(state, totals=totals, history=state.history + (added,))
     if match_over(option(state.options, "match"), state.round, totals):
         state = replace(state, phase=OVER)
@@ -276,7 +276,7 @@ def end_round(state: State, effects: tuple):
 
 def next_round(state: State):
     """§4.5: the first player moves one seat clockwise each round."""
-    return new_round(state, S.next_seat(state.seats, state.first), state.round + 1), ()
+    return new_round(state, next_seat(state.seats, state.first), state.round + 1), ()
 
 
 # ---- the reducer: one handler per phase and event -------------------------------
@@ -321,7 +321,7 @@ def invariants(state: State) -> list[str]:
         problems.append("a card twice in the discard")
     if (state.phase == OPENING) != (not state.discard):
         problems.append("the discard is empty after the opening, or not before it")
-    sums = tuple((seat, sum(S.of(added, seat) for added in state.history)) for seat in state.seats)
+    sums = tuple((seat, sum(of(added, seat) for added in state.history)) for seat in state.seats)
     finished = state.round if state.phase in (DEAL, OVER) else state.round - 1
     if sums != state.totals or len(state.history) != finished:
         problems.append("totals are not the sum of the finished rounds")

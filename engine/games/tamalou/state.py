@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import seats as S
-from ..core.events import Cancel, Choose, Confirm, Tap
-from ..core.options import Options, OptionSpec, option
-from .tamalou_scoring import (BLIND_SWAP, CARDS, LOOK_AND_SWAP, LOOK_OPPONENT, LOOK_OWN,
+from ...core.seats import of
+from ...core.events import Cancel, Choose, Confirm, Tap
+from ...core.options import Options, OptionSpec, option
+from .scoring import (BLIND_SWAP, CARDS, LOOK_AND_SWAP, LOOK_OPPONENT, LOOK_OWN,
                               check_match, points, power)
 
 # §4.1: 52 single cards; jokers are registered but not used (TM-01).
@@ -78,7 +78,7 @@ class State:
 
 
 def count_of(state: State, seat: str) -> int:
-    return S.of(state.counts, seat)
+    return of(state.counts, seat)
 
 
 def top(state: State) -> str | None:

@@ -4,27 +4,29 @@ Each round the players are dealt 4 cards, keep 2 and pass 1 to each side.
 In 3 turns everyone reveals one card together and the device resolves them in
 a fixed order: Decrees, normal Flouks, Chiefs, Actions. Chiefs and Actions go
 by white number. What the rulebook leaves to the printed cards comes from the
-café's card data (flouk_cards); what the device cannot see is reported by hand.
+café's card data (cards.py); what the device cannot see is reported by hand.
 The game ends when 4 cards each can no longer be dealt; the largest village wins.
 """
 from __future__ import annotations
 
 import dataclasses
 
-from ..core import seats as S
-from ..core.events import Cancel, Choose, Confirm, Tap
-from ..core.options import Options, OptionSpec, option
-from ..core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
-from ..core.registry import register
-from ..core.spec import GameConfig, GameSpec
-from ..core.text import add_catalog, msg
-from ..text import en_flouk, fr_flouk
-from . import flouk_effects as E
-from . import flouk_resolve as R
-from . import flouk_scoring as F
-from .flouk_cards import COMPONENTS, check_data, default_info, read_cards
-from .flouk_prompts import DEAL_KEY, END_GAME, NO_CARD, hint, prompt, tally
-from .flouk_state import (ADJUST, CARDS_DEALT, CENSUS, DEAL, DISCARD, EFFECT_CARD, EFFECT_TARGET,
+from ...core.seats import per_seat
+from ...core.events import Cancel, Choose, Confirm, Tap
+from ...core.options import Options, OptionSpec, option
+from ...core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
+from ...core.registry import register
+from ...core.spec import GameConfig, GameSpec
+from ...core.text import add_catalog, msg
+from ...text import en_flouk, fr_flouk
+from .effects import (choose_destination, choose_source, choose_target, effect_back, effect_choose,
+                      face_down_from, face_down_to, pick_card, report_back, report_choose,
+                      report_done, report_tap)
+from . import resolve
+from . import scoring
+from .cards import COMPONENTS, check_data, default_info, read_cards
+from .prompts import DEAL_KEY, END_GAME, NO_CARD, hint, prompt, tally
+from .state import (ADJUST, CARDS_DEALT, CENSUS, DEAL, DISCARD, EFFECT_CARD, EFFECT_TARGET,
                           FACE_DOWN_FROM, FACE_DOWN_TO, LAST, ORDER, OVER, PILE_CHECK, REPORT,
                           REPORT_DEST, REPORT_FROM, RESOLVE, REVEAL, SURE, State, add_hidden, hand,
                           hidden_count, hidden_places, invariants, where)
@@ -66,15 +68,15 @@ def initial(config: GameConfig) -> State:
     players = config.players
     return State(seq=0, phase=DEAL, options=config.options, seats=players,
                  card_data=tuple(c for c in cards if c != default_info(c.card)),
-                 hands=S.per_seat(players, 0), villages=S.per_seat(players, ()),
-                 decrees=S.per_seat(players, None), adjust=S.per_seat(players, 0))
+                 hands=per_seat(players, 0), villages=per_seat(players, ()),
+                 decrees=per_seat(players, None), adjust=per_seat(players, 0))
 
 
 def deal(state: State):
     """The one confirmation a round: discard, deal 4 each and pass (AMB-F2 for 2 players)."""
     state = dataclasses.replace(
         state, phase=REVEAL, pile=state.pile - CARDS_DEALT * len(state.seats),
-        hands=S.per_seat(state.seats, CARDS_DEALT), round=state.round + 1, turn=1,
+        hands=per_seat(state.seats, CARDS_DEALT), round=state.round + 1, turn=1,
         current=state.seats[0], pile_changed=False)
     return state, (msg("fl.dealt", n=state.round, pile=state.pile),)
 
@@ -84,7 +86,7 @@ def pile_check(state: State, key: str):
     if key == DEAL_KEY:
         return deal(state)
     if key == END_GAME:
-        return F.start_final(state)
+        return scoring.start_final(state)
     return Rejected(E_NOT_EXPECTED, msg("core.use_buttons"))
 
 
@@ -127,7 +129,7 @@ def record(state: State, card: str | None, effects: tuple):
     """Note the reveal; the last one of the turn starts the resolution."""
     state = dataclasses.replace(state, revealed=state.revealed + ((state.current, card),))
     if len(state.revealed) == len(state.seats):
-        return R.start(state, effects)
+        return resolve.start(state, effects)
     return dataclasses.replace(state, current=state.seats[len(state.revealed)]), effects
 
 
@@ -141,27 +143,27 @@ HANDLERS = {
     Rejected(E_NOT_EXPECTED, msg("fl.hint.reveal")),
     (SURE, Confirm): lambda s, e: sure_no_card(s),
     (SURE, Cancel): lambda s, e: (dataclasses.replace(s, phase=REVEAL), ()),
-    (ORDER, Choose): lambda s, e: R.choose_first(s, e.option),
-    (EFFECT_TARGET, Choose): lambda s, e: E.choose_target(s, e.option),
-    (EFFECT_CARD, Tap): lambda s, e: E.pick_card(s, e.card),
-    (EFFECT_CARD, Choose): lambda s, e: E.effect_choose(s, e.option),
-    (EFFECT_CARD, Cancel): lambda s, e: E.effect_back(s),
-    (REPORT, Tap): lambda s, e: E.report_tap(s, e.card),
-    (REPORT, Choose): lambda s, e: E.report_choose(s, e.option),
-    (REPORT, Confirm): lambda s, e: E.report_done(s),
-    (REPORT_DEST, Choose): lambda s, e: E.choose_destination(s, e.option),
-    (REPORT_FROM, Choose): lambda s, e: E.choose_source(s, e.option),
-    (FACE_DOWN_FROM, Choose): lambda s, e: E.face_down_from(s, e.option),
-    (FACE_DOWN_TO, Choose): lambda s, e: E.face_down_to(s, e.option),
-    (LAST, Confirm): lambda s, e: F.start_final(s),
-    (CENSUS, Tap): lambda s, e: F.census_tap(s, e.card),
-    (CENSUS, Confirm): lambda s, e: F.census_done(s),
-    (ADJUST, Choose): lambda s, e: F.adjust(s, e.option),
-    (ADJUST, Confirm): lambda s, e: F.next_adjust(s, s.current, ()),
-    (REPORT_DEST, Cancel): lambda s, e: E.report_back(s),
-    (REPORT_FROM, Cancel): lambda s, e: E.report_back(s),
-    (FACE_DOWN_FROM, Cancel): lambda s, e: E.report_back(s),
-    (FACE_DOWN_TO, Cancel): lambda s, e: E.report_back(s),
+    (ORDER, Choose): lambda s, e: resolve.choose_first(s, e.option),
+    (EFFECT_TARGET, Choose): lambda s, e: choose_target(s, e.option),
+    (EFFECT_CARD, Tap): lambda s, e: pick_card(s, e.card),
+    (EFFECT_CARD, Choose): lambda s, e: effect_choose(s, e.option),
+    (EFFECT_CARD, Cancel): lambda s, e: effect_back(s),
+    (REPORT, Tap): lambda s, e: report_tap(s, e.card),
+    (REPORT, Choose): lambda s, e: report_choose(s, e.option),
+    (REPORT, Confirm): lambda s, e: report_done(s),
+    (REPORT_DEST, Choose): lambda s, e: choose_destination(s, e.option),
+    (REPORT_FROM, Choose): lambda s, e: choose_source(s, e.option),
+    (FACE_DOWN_FROM, Choose): lambda s, e: face_down_from(s, e.option),
+    (FACE_DOWN_TO, Choose): lambda s, e: face_down_to(s, e.option),
+    (LAST, Confirm): lambda s, e: scoring.start_final(s),
+    (CENSUS, Tap): lambda s, e: scoring.census_tap(s, e.card),
+    (CENSUS, Confirm): lambda s, e: scoring.census_done(s),
+    (ADJUST, Choose): lambda s, e: scoring.adjust(s, e.option),
+    (ADJUST, Confirm): lambda s, e: scoring.next_adjust(s, s.current, ()),
+    (REPORT_DEST, Cancel): lambda s, e: report_back(s),
+    (REPORT_FROM, Cancel): lambda s, e: report_back(s),
+    (FACE_DOWN_FROM, Cancel): lambda s, e: report_back(s),
+    (FACE_DOWN_TO, Cancel): lambda s, e: report_back(s),
 }
 
 
@@ -169,7 +171,7 @@ def play(state: State, event):
     """Validate and apply one event; a finished power or effect resumes the resolution."""
     outcome = HANDLERS[(state.phase, type(event))](state, event)
     if isinstance(outcome, tuple) and outcome[0].phase == RESOLVE:
-        return R.advance(*outcome)
+        return resolve.advance(*outcome)
     return outcome
 
 
@@ -180,6 +182,6 @@ SPEC = register(GameSpec(
     id="flouk", title="Flouk", deck="flouk", min_players=3, max_players=5,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
-    result=F.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
+    result=scoring.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
     max_events=3000,
 ))

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.options import ConfigError
-from ..core.spec import card_ids, kind_of
+from ...core.options import ConfigError
+from ...core.spec import card_ids, kind_of
 
 PEOPLES = ("mouta", "faar", "bloup", "napil", "parok")
 NEUTRAL = "neutral"
