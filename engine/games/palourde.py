@@ -10,14 +10,15 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..core.seats import PerSeat, add, next_seat, of, per_seat, with_value
 from ..core.events import Choose, Confirm, Tap
-from ..core.options import Options, OptionSpec, option
+from ..core.options import OptionSpec, option
 from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
                              E_SAME_CARD, Info, Option, PlayerLine, Prompt, Rejected, Result,
                              Tally)
 from ..core.registry import register
+from ..core.seats import PerSeat, add, next_seat, of, per_seat, with_value
 from ..core.spec import GameConfig, GameSpec, card_ids, kind_of
+from ..core.table import Table
 from ..core.text import add_catalog, msg
 from ..text import en_palourde, fr_palourde
 
@@ -57,13 +58,10 @@ OPTIONS = (
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    seq: int
-    phase: str
-    options: Options
-    seats: tuple[str, ...]            # clockwise, in join order
+class State(Table):
+    """The table in a Palourde game: seats in join order; `current` is None until play starts."""
+
     baskets: tuple[int, ...]          # the Basket index each seat holds
-    current: str | None
     beach_down: frozenset[str]
     ht_up: frozenset[str]
     removed: frozenset[str]           # discarded, or in a basket

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.seats import per_seat
 from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import Options, OptionSpec, option
 from ...core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
 from ...core.registry import register
+from ...core.seats import per_seat
 from ...core.spec import GameConfig, GameSpec
 from ...core.text import add_catalog, msg
 from ...text import en_flouk, fr_flouk
@@ -66,7 +66,7 @@ def initial(config: GameConfig) -> State:
     """Play starts at round 1's deal confirmation, with all 100 cards in the pile."""
     cards = read_cards(config.data)
     players = config.players
-    return State(seq=0, phase=DEAL, options=config.options, seats=players,
+    return State(seq=0, phase=DEAL, options=config.options, seats=players, current=None,
                  card_data=tuple(c for c in cards if c != default_info(c.card)),
                  hands=per_seat(players, 0), villages=per_seat(players, ()),
                  decrees=per_seat(players, None), adjust=per_seat(players, 0))

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.seats import add, of
 from ...core.outcomes import E_ILLEGAL, E_NOT_EXPECTED, E_SAME_CARD, Rejected, Result
+from ...core.seats import add, of
 from ...core.text import msg
 from .cards import ACTION, CHIEF, DECREE, FLOUK, MANUAL, Scoring, people_of_id, type_of
 from .state import (ADJUST, CENSUS, DISCARD, OVER, PILE, State, add_hidden, decree, flag,

@@ -10,8 +10,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ...core.options import option
 from ...core.seats import add, clockwise_from, of, with_value
-from ...core.options import Options, option
+from ...core.table import Table
 from ...core.text import Msg, msg
 from .cards import (CHIEF, DECK_SIZE, DECREE, FLOUK, MANUAL, CardInfo, default_info,
                           people_of_id, type_of)
@@ -31,13 +32,8 @@ PILE, DISCARD = "pile", "discard"
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    seq: int
-    phase: str
-    options: Options
-    seats: tuple[str, ...]                            # clockwise
+class State(Table):
     card_data: tuple[CardInfo, ...]                   # printed data that differs from the default
-    current: str | None = None                        # who the prompt addresses
     pile: int = DECK_SIZE
     round: int = 0
     turn: int = 0

@@ -12,12 +12,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-from ...core.seats import add, per_seat, with_value
 from ...core.events import Cancel, Choose, Tap
 from ...core.options import option
 from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
                              E_SAME_CARD, Rejected)
 from ...core.registry import register
+from ...core.seats import add, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec
 from ...core.text import Msg, add_catalog, msg
 from ...text import en_auberge, fr_auberge

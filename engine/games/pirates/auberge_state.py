@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.seats import next_seat, of
 from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.options import Options, OptionSpec, option
+from ...core.options import OptionSpec, option
+from ...core.seats import next_seat, of
+from ...core.table import Table
 from .deck import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, value
 
 HAND_DEALT = 3                     # §2.2: deal 3 each
@@ -44,12 +45,7 @@ OPTIONS = (
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    seq: int
-    phase: str
-    options: Options
-    seats: tuple[str, ...]                          # clockwise
-    current: str
+class State(Table):
     out: frozenset[str]                             # eliminated pirates
     fronts: tuple[tuple[str, tuple[str, ...]], ...]  # face-up rows, in placing order
     hands: tuple[tuple[str, int], ...]              # hidden: counts only

@@ -12,13 +12,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ...core.seats import add, next_seat, of, per_seat, with_value
 from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import Options, OptionSpec, option
 from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, Option,
                              PlayerLine, Prompt, Rejected, Result, Tally)
 from ...core.registry import register
+from ...core.seats import add, next_seat, of, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec
+from ...core.table import Table
 from ...core.text import Msg, add_catalog, msg
 from ...text import en_tribord, fr_tribord
 from .deck import (COMPONENTS, DECK, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair,
@@ -51,12 +52,7 @@ OPTIONS = (
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    seq: int
-    phase: str
-    options: Options
-    seats: tuple[str, ...]                    # clockwise
-    current: str
+class State(Table):
     button: str
     round: int
     tokens: tuple[tuple[str, int], ...]

@@ -5,9 +5,9 @@ instructions, and reveal taps show only how many cards and their sum.
 """
 from __future__ import annotations
 
-from ...core.seats import next_seat, of
 from ...core.options import option
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
+from ...core.seats import next_seat, of
 from ...core.text import msg
 from .scoring import LOOK_AND_SWAP, label, lowest, points, round_winners
 from .state import (CALL, DEAL, DRAWN, GIVE_UP, KEEP, MISMATCH, OPENING, OVER, PENALTY_WHO,

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.seats import of
 from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.options import Options, OptionSpec, option
+from ...core.options import OptionSpec, option
+from ...core.seats import of
+from ...core.table import Table
 from .scoring import (BLIND_SWAP, CARDS, LOOK_AND_SWAP, LOOK_OPPONENT, LOOK_OWN,
                               check_match, points, power)
 
@@ -55,13 +56,10 @@ ALLOWED = {
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    seq: int
-    phase: str
-    options: Options
-    seats: tuple[str, ...]                  # clockwise
+class State(Table):
+    """`current` is the turn's player, or who is revealing."""
+
     first: str                              # who opens this round (moves each round, §4.5)
-    current: str                            # the turn's player, or who is revealing
     pile: int                               # face-down cards left to draw
     discard: tuple[str, ...]                # face up, top last: every card here was tapped
     counts: tuple[tuple[str, int], ...]     # cards in each square (inferred, §4.6)

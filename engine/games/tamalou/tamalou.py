@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.seats import add, clockwise_from, next_seat, of, per_seat
 from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import option
 from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
                              E_SAME_CARD, Rejected)
 from ...core.registry import register
+from ...core.seats import add, clockwise_from, next_seat, of, per_seat
 from ...core.spec import GameConfig, GameSpec, kind_of
 from ...core.text import add_catalog, msg
 from ...text import en_tamalou, fr_tamalou
