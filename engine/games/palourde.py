@@ -15,6 +15,7 @@ from ..core.options import OptionSpec, option
 from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
                              E_SAME_CARD, Info, Option, PlayerLine, Prompt, Rejected, Result,
                              Tally)
+from ..core.phases import PhaseTable, on_button, on_card, on_option
 from ..core.registry import register
 from ..core.seats import PerSeat, add, next_seat, of, per_seat, with_value
 from ..core.spec import GameConfig, GameSpec, card_ids, kind_of
@@ -35,17 +36,6 @@ BIRD_FOOD = ("clam", "crab", "shell", "shrimp")   # §1.4: a Bird eats these
 # Phases (§1.5)
 JOIN, FIRST, SETUP_BEACH = "join", "first", "beach"
 FLIP1, FLIP2, VICTIM, STORM, OVER = "flip1", "flip2", "victim", "storm", "over"
-
-ALLOWED = {
-    JOIN: frozenset({Tap, Confirm}),
-    FIRST: frozenset({Tap, Choose}),
-    SETUP_BEACH: frozenset({Confirm}),
-    FLIP1: frozenset({Tap}),
-    FLIP2: frozenset({Tap}),
-    VICTIM: frozenset({Tap, Choose}),
-    STORM: frozenset({Confirm}),
-    OVER: frozenset(),
-}
 
 OPTIONS = (
     OptionSpec("replay_after_clam_pair", False, note="AMB-P11"),
@@ -146,9 +136,13 @@ def close_join(state: State):
 
 def choose_first(state: State, seat: str | None):
     """AMB-P3: the table names the youngest; the device never asks for ages."""
-    if seat is None:
+    if seat not in state.seats:
         return Rejected(E_NOT_ELIGIBLE, msg("pa.not_playing"))
     return dataclasses.replace(state, phase=SETUP_BEACH, current=seat), ()
+
+
+def beach_laid(state: State):
+    return dataclasses.replace(state, phase=FLIP1), ()
 
 
 # ---- flipping (§1.5) ---------------------------------------------------------
@@ -285,35 +279,41 @@ def rob(state: State, victim: str | None):
 
 # ---- the reducer -----------------------------------------------------------
 
-def play(state: State, event):
-    """Validate and apply one event of the phases above."""
-    phase = state.phase
-    if isinstance(event, Tap):
-        if phase == JOIN:
-            return join(state, event.card)
-        if phase == FIRST:
-            if kind_of(event.card) != "basket":
-                return Rejected(E_NOT_EXPECTED, msg("pa.tap_basket"))
-            return choose_first(state, seat_of_basket(state, event.card))
-        if phase == VICTIM:
-            if kind_of(event.card) != "basket":
-                return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
-            victim = seat_of_basket(state, event.card)
-            return rob(state, victim) if victim else Rejected(E_NOT_ELIGIBLE, msg("pa.not_playing"))
-        return flip(state, event.card)
-    if isinstance(event, Choose):
-        if phase == FIRST:
-            return choose_first(state, event.option if event.option in state.seats else None)
-        if event.option == "no_steal":
-            return pass_turn(state), (msg("pa.no_steal"),)
-        if event.option not in state.seats:
-            return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
-        return rob(state, event.option)
-    if phase == JOIN:
-        return close_join(state)
-    if phase == SETUP_BEACH:
-        return dataclasses.replace(state, phase=FLIP1), ()
-    return storm_done(state)
+def tap_first(state: State, card: str):
+    """FIRST by tap: the youngest player's Basket."""
+    if kind_of(card) != "basket":
+        return Rejected(E_NOT_EXPECTED, msg("pa.tap_basket"))
+    return choose_first(state, seat_of_basket(state, card))
+
+
+def tap_victim(state: State, card: str):
+    """VICTIM by tap: the robbed player's Basket."""
+    if kind_of(card) != "basket":
+        return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
+    victim = seat_of_basket(state, card)
+    return rob(state, victim) if victim else Rejected(E_NOT_ELIGIBLE, msg("pa.not_playing"))
+
+
+def choose_victim(state: State, key: str):
+    """VICTIM by menu: a player, or no theft at all."""
+    if key == "no_steal":
+        return pass_turn(state), (msg("pa.no_steal"),)
+    if key not in state.seats:
+        return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
+    return rob(state, key)
+
+
+TABLE = PhaseTable({
+    JOIN: {Tap: on_card(join), Confirm: on_button(close_join)},
+    FIRST: {Tap: on_card(tap_first),
+            Choose: on_option(choose_first)},
+    SETUP_BEACH: {Confirm: on_button(beach_laid)},
+    FLIP1: {Tap: on_card(flip)},
+    FLIP2: {Tap: on_card(flip)},
+    VICTIM: {Tap: on_card(tap_victim), Choose: on_option(choose_victim)},
+    STORM: {Confirm: on_button(storm_done)},
+    OVER: {},
+})
 
 
 def hint(state: State):
@@ -397,7 +397,7 @@ def invariants(state: State) -> list[str]:
         problems.append(f"clams not conserved: banked {banked}, out {clams_out}, down {clams_down}")
     if len(state.ht_up) > HIGH_TIDES_TO_END:
         problems.append("more than 3 High Tides up")
-    if state.phase not in ALLOWED:
+    if state.phase not in TABLE:
         problems.append(f"unknown phase {state.phase}")
     return problems
 
@@ -408,7 +408,7 @@ add_catalog("fr", fr_palourde.TEXT)
 SPEC = register(GameSpec(
     id="palourde", title="Palourde", deck="palourde", min_players=2, max_players=5,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
-    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=("title",), joins_by_tap=True,
     max_events=400, reminder=reminder,
 ))

@@ -14,6 +14,7 @@ import dataclasses
 from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import Options, OptionSpec, option
 from ...core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
+from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import per_seat
 from ...core.spec import GameConfig, GameSpec
@@ -43,17 +44,6 @@ OPTIONS = (
     OptionSpec("tie_rule", "shared", kind="choice", choices=("shared", "none"), note="AMB-F12"),
     OptionSpec("final_census", False, note="§5.4 FINAL"),
 )
-
-ALLOWED = {
-    DEAL: frozenset({Confirm}), PILE_CHECK: frozenset({Choose}), REVEAL: frozenset({Tap, Choose}),
-    SURE: frozenset({Confirm, Cancel}), ORDER: frozenset({Choose}), EFFECT_TARGET: frozenset({Choose}),
-    EFFECT_CARD: frozenset({Tap, Choose, Cancel}), REPORT: frozenset({Tap, Choose, Confirm}),
-    REPORT_DEST: frozenset({Choose, Cancel}), REPORT_FROM: frozenset({Choose, Cancel}),
-    FACE_DOWN_FROM: frozenset({Choose, Cancel}), FACE_DOWN_TO: frozenset({Choose, Cancel}),
-    LAST: frozenset({Confirm}), CENSUS: frozenset({Tap, Confirm}),
-    ADJUST: frozenset({Choose, Confirm}), OVER: frozenset(),
-}
-
 
 def player_limits(options: Options) -> tuple[int, int]:
     """AMB-F1: 3-5 by default; 2 and 6 with the options."""
@@ -112,7 +102,10 @@ def reveal(state: State, card: str):
     return record(add_hidden(state, source, -1), card, (msg("fl.hand_was_empty", name=seat),))
 
 
-def no_card(state: State):
+def no_card(state: State, key: str):
+    """The menu's "no card": asked to be sure while the count says the player holds some."""
+    if key != NO_CARD:
+        return Rejected(E_NOT_EXPECTED, msg("fl.hint.reveal"))
     if hand(state, state.current) > 0:
         return dataclasses.replace(state, phase=SURE), ()
     return record(state, None, ())
@@ -125,6 +118,10 @@ def sure_no_card(state: State):
     return record(dataclasses.replace(state, phase=REVEAL), None, ())
 
 
+def not_sure(state: State):
+    return dataclasses.replace(state, phase=REVEAL), ()
+
+
 def record(state: State, card: str | None, effects: tuple):
     """Note the reveal; the last one of the turn starts the resolution."""
     state = dataclasses.replace(state, revealed=state.revealed + ((state.current, card),))
@@ -135,41 +132,31 @@ def record(state: State, card: str | None, effects: tuple):
 
 # ---- the reducer ---------------------------------------------------------------------
 
-HANDLERS = {
-    (DEAL, Confirm): lambda s, e: deal(s),
-    (PILE_CHECK, Choose): lambda s, e: pile_check(s, e.option),
-    (REVEAL, Tap): lambda s, e: reveal(s, e.card),
-    (REVEAL, Choose): lambda s, e: no_card(s) if e.option == NO_CARD else
-    Rejected(E_NOT_EXPECTED, msg("fl.hint.reveal")),
-    (SURE, Confirm): lambda s, e: sure_no_card(s),
-    (SURE, Cancel): lambda s, e: (dataclasses.replace(s, phase=REVEAL), ()),
-    (ORDER, Choose): lambda s, e: resolve.choose_first(s, e.option),
-    (EFFECT_TARGET, Choose): lambda s, e: choose_target(s, e.option),
-    (EFFECT_CARD, Tap): lambda s, e: pick_card(s, e.card),
-    (EFFECT_CARD, Choose): lambda s, e: effect_choose(s, e.option),
-    (EFFECT_CARD, Cancel): lambda s, e: effect_back(s),
-    (REPORT, Tap): lambda s, e: report_tap(s, e.card),
-    (REPORT, Choose): lambda s, e: report_choose(s, e.option),
-    (REPORT, Confirm): lambda s, e: report_done(s),
-    (REPORT_DEST, Choose): lambda s, e: choose_destination(s, e.option),
-    (REPORT_FROM, Choose): lambda s, e: choose_source(s, e.option),
-    (FACE_DOWN_FROM, Choose): lambda s, e: face_down_from(s, e.option),
-    (FACE_DOWN_TO, Choose): lambda s, e: face_down_to(s, e.option),
-    (LAST, Confirm): lambda s, e: scoring.start_final(s),
-    (CENSUS, Tap): lambda s, e: scoring.census_tap(s, e.card),
-    (CENSUS, Confirm): lambda s, e: scoring.census_done(s),
-    (ADJUST, Choose): lambda s, e: scoring.adjust(s, e.option),
-    (ADJUST, Confirm): lambda s, e: scoring.next_adjust(s, s.current, ()),
-    (REPORT_DEST, Cancel): lambda s, e: report_back(s),
-    (REPORT_FROM, Cancel): lambda s, e: report_back(s),
-    (FACE_DOWN_FROM, Cancel): lambda s, e: report_back(s),
-    (FACE_DOWN_TO, Cancel): lambda s, e: report_back(s),
-}
+TABLE = PhaseTable({
+    DEAL: {Confirm: on_button(deal)},
+    PILE_CHECK: {Choose: on_option(pile_check)},
+    REVEAL: {Tap: on_card(reveal), Choose: on_option(no_card)},
+    SURE: {Confirm: on_button(sure_no_card), Cancel: on_button(not_sure)},
+    ORDER: {Choose: on_option(resolve.choose_first)},
+    EFFECT_TARGET: {Choose: on_option(choose_target)},
+    EFFECT_CARD: {Tap: on_card(pick_card), Choose: on_option(effect_choose),
+                  Cancel: on_button(effect_back)},
+    REPORT: {Tap: on_card(report_tap), Choose: on_option(report_choose),
+             Confirm: on_button(report_done)},
+    REPORT_DEST: {Choose: on_option(choose_destination), Cancel: on_button(report_back)},
+    REPORT_FROM: {Choose: on_option(choose_source), Cancel: on_button(report_back)},
+    FACE_DOWN_FROM: {Choose: on_option(face_down_from), Cancel: on_button(report_back)},
+    FACE_DOWN_TO: {Choose: on_option(face_down_to), Cancel: on_button(report_back)},
+    LAST: {Confirm: on_button(scoring.start_final)},
+    CENSUS: {Tap: on_card(scoring.census_tap), Confirm: on_button(scoring.census_done)},
+    ADJUST: {Choose: on_option(scoring.adjust), Confirm: on_button(scoring.adjust_done)},
+    OVER: {},
+})
 
 
 def play(state: State, event):
     """Validate and apply one event; a finished power or effect resumes the resolution."""
-    outcome = HANDLERS[(state.phase, type(event))](state, event)
+    outcome = TABLE.play(state, event)
     if isinstance(outcome, tuple) and outcome[0].phase == RESOLVE:
         return resolve.advance(*outcome)
     return outcome
@@ -181,7 +168,7 @@ add_catalog("fr", fr_flouk.TEXT)
 SPEC = register(GameSpec(
     id="flouk", title="Flouk", deck="flouk", min_players=3, max_players=5,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
-    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    allowed=TABLE.allowed, hint=hint, play=play, prompt=prompt, tally=tally,
     result=scoring.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
     max_events=3000,
 ))

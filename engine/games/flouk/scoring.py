@@ -87,6 +87,11 @@ def next_adjust(state: State, after: str | None, effects: tuple):
     return state, effects + (result(state).headline,)
 
 
+def adjust_done(state: State):
+    """SELECT on a manual Decree screen: on to the next one."""
+    return next_adjust(state, state.current, ())
+
+
 def adjust(state: State, key: str):
     """UP/DOWN on the manual Decree screen: `plus` or `minus` one inhabitant."""
     if key not in ("plus", "minus"):

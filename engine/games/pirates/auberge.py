@@ -12,17 +12,18 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-from ...core.events import Cancel, Choose, Tap
+from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import option
 from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
                              E_SAME_CARD, Rejected)
+from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import add, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec
 from ...core.text import Msg, add_catalog, msg
 from ...text import en_auberge, fr_auberge
 from .auberge_prompts import hint, invariants, prompt, result, tally
-from .auberge_state import (ACCUSE_TAPS, ACTIONS, ALLOWED, ATTACK_CARD, CHALLENGE_CARD, HAND_DEALT,
+from .auberge_state import (ACCUSE_TAPS, ACTIONS, ATTACK_CARD, CHALLENGE_CARD, HAND_DEALT,
                             OLDEST, OPENING, OPTIONS, OVER, RESHUFFLE, TARGET, TURN, VERDICT,
                             VERDICTS, State, front, hand, legal_actions, lowest_openers,
                             next_active, on_table, players_in)
@@ -231,22 +232,23 @@ def eliminate(state: State, loser: str, successor: Callable[[State], str], effec
 
 # ---- the reducer -----------------------------------------------------------
 
-TAPS = {OPENING: open_card, ATTACK_CARD: attack_card, CHALLENGE_CARD: challenge_card,
-        ACCUSE_TAPS: accused_tap}
-CHOICES = {OLDEST: choose_oldest, TURN: choose_action, TARGET: choose_target, VERDICT: choose_verdict}
+def back_to_turn(state: State):
+    """BACK returns to TURN until the action commits."""
+    return start_turn(state, state.current), ()
 
 
-def play(state: State, event):
-    """Validate and apply one event; `allowed` has already filtered the event types."""
-    if isinstance(event, Tap):
-        return TAPS[state.phase](state, event.card)
-    if isinstance(event, Choose):
-        return CHOICES[state.phase](state, event.option)
-    if isinstance(event, Cancel):       # BACK returns to TURN until the action commits
-        return start_turn(state, state.current), ()
-    if state.phase == RESHUFFLE:
-        return reshuffle(state)
-    return judge_taps(state)
+TABLE = PhaseTable({
+    OPENING: {Tap: on_card(open_card)},
+    OLDEST: {Choose: on_option(choose_oldest)},
+    TURN: {Choose: on_option(choose_action)},
+    TARGET: {Choose: on_option(choose_target), Cancel: on_button(back_to_turn)},
+    ATTACK_CARD: {Tap: on_card(attack_card), Cancel: on_button(back_to_turn)},
+    CHALLENGE_CARD: {Tap: on_card(challenge_card), Cancel: on_button(back_to_turn)},
+    ACCUSE_TAPS: {Tap: on_card(accused_tap), Confirm: on_button(judge_taps), Cancel: on_button(back_to_turn)},
+    VERDICT: {Choose: on_option(choose_verdict), Cancel: on_button(back_to_turn)},
+    RESHUFFLE: {Confirm: on_button(reshuffle), Cancel: on_button(back_to_turn)},
+    OVER: {},
+})
 
 
 add_catalog("en", en_auberge.TEXT)
@@ -256,7 +258,7 @@ SPEC = register(GameSpec(
     id="auberge", title="L'Auberge des pirates", deck=DECK_FAMILY,
     min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
-    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, max_events=1500,
     player_limits=lambda options: (MIN_PLAYERS, option(options, "max_players")),
 ))

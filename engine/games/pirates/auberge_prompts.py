@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.text import Msg, msg
-from .auberge_state import (ACCUSE_TAPS, ALLOWED, OLDEST, OPENING, OVER, RESHUFFLE, TARGET, TURN,
+from .auberge_state import (ACCUSE_TAPS, OLDEST, OPENING, OVER, PHASES, RESHUFFLE, TARGET, TURN,
                             VERDICT, VERDICTS, State, front, hand, legal_actions, lowest_openers,
                             targets)
 from .deck import DECK, DECK_SIZE, card_order, has_pair
@@ -81,6 +81,6 @@ def invariants(state: State) -> list[str]:
     if taps and (state.phase != ACCUSE_TAPS or len(taps) > hand(state, state.target)
                  or set(taps) & set(seen)):
         problems.append("accused hand taps kept outside an open accusation")
-    if state.phase not in ALLOWED or state.current in state.out:
+    if state.phase not in PHASES or state.current in state.out:
         problems.append(f"bad phase {state.phase} or current {state.current}")
     return problems

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import OptionSpec, option
 from ...core.seats import next_seat, of
 from ...core.table import Table
@@ -16,18 +15,8 @@ OPENING, OLDEST, TURN, TARGET = "opening", "oldest", "turn", "target"
 ATTACK_CARD, CHALLENGE_CARD = "attack_card", "challenge_card"
 ACCUSE_TAPS, VERDICT, RESHUFFLE, OVER = "accuse_taps", "verdict", "reshuffle", "over"
 
-ALLOWED = {
-    OPENING: frozenset({Tap}),
-    OLDEST: frozenset({Choose}),
-    TURN: frozenset({Choose}),
-    TARGET: frozenset({Choose, Cancel}),
-    ATTACK_CARD: frozenset({Tap, Cancel}),
-    CHALLENGE_CARD: frozenset({Tap, Cancel}),
-    ACCUSE_TAPS: frozenset({Tap, Confirm, Cancel}),
-    VERDICT: frozenset({Choose, Cancel}),
-    RESHUFFLE: frozenset({Confirm, Cancel}),
-    OVER: frozenset(),
-}
+PHASES = (OPENING, OLDEST, TURN, TARGET, ATTACK_CARD, CHALLENGE_CARD, ACCUSE_TAPS, VERDICT, RESHUFFLE,
+          OVER)
 
 ACTIONS = ("attack", "challenge", "accuse", "draw")
 VERDICTS = ("pair", "no_pair")

@@ -16,6 +16,7 @@ from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import Options, OptionSpec, option
 from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, Option,
                              PlayerLine, Prompt, Rejected, Result, Tally)
+from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import add, next_seat, of, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec
@@ -27,14 +28,6 @@ from .deck import (COMPONENTS, DECK, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PL
 
 # Phases (§3.4); each is also its prompt id, but AWAIT_DRAW's prompt is "draw".
 COMMON, DECIDE, AWAIT_DRAW, RESHUFFLE, OVER = "common", "decide", "await_draw", "reshuffle", "over"
-
-ALLOWED = {
-    COMMON: frozenset({Tap}),
-    DECIDE: frozenset({Choose}),
-    AWAIT_DRAW: frozenset({Tap, Cancel}),
-    RESHUFFLE: frozenset({Confirm}),
-    OVER: frozenset(),
-}
 
 OPEN, BLOCKED, OUT = "open", "blocked", "out"       # a pirate's status in the round
 COMMON_CARDS = 2                                   # §3.4 ROUND_SETUP step 2
@@ -227,15 +220,18 @@ def reshuffle(state: State):
 
 # ---- the reducer -----------------------------------------------------------
 
-def play(state: State, event):
-    """Validate and apply one event; `allowed` has already filtered the event types."""
-    if isinstance(event, Tap):
-        return common_card(state, event.card) if state.phase == COMMON else drawn_card(state, event.card)
-    if isinstance(event, Choose):
-        return decide(state, event.option)
-    if isinstance(event, Cancel):        # BACK before the tap: nothing paid
-        return dataclasses.replace(state, phase=DECIDE), ()
-    return reshuffle(state)
+def back_to_decide(state: State):
+    """BACK before the tap: nothing paid."""
+    return dataclasses.replace(state, phase=DECIDE), ()
+
+
+TABLE = PhaseTable({
+    COMMON: {Tap: on_card(common_card)},
+    DECIDE: {Choose: on_option(decide)},
+    AWAIT_DRAW: {Tap: on_card(drawn_card), Cancel: on_button(back_to_decide)},
+    RESHUFFLE: {Confirm: on_button(reshuffle)},
+    OVER: {},
+})
 
 
 def hint(state: State) -> Msg:
@@ -305,7 +301,7 @@ def invariants(state: State) -> list[str]:
     total = sum(n for _, n in state.tokens) + state.pot
     if total != total_tokens(state.options, len(state.seats)) or min(n for _, n in state.tokens) < 0:
         problems.append(f"tokens not conserved: {total}")
-    if {v for _, v in state.rstatus} - {OPEN, BLOCKED, OUT} or state.phase not in ALLOWED:
+    if {v for _, v in state.rstatus} - {OPEN, BLOCKED, OUT} or state.phase not in TABLE:
         problems.append("bad round status or phase")
     if (state.phase == RESHUFFLE) != (state.resume is not None):
         problems.append("a reshuffle without a phase to return to")
@@ -319,6 +315,6 @@ SPEC = register(GameSpec(
     id="tribord", title="A tribord!", deck=DECK_FAMILY,
     min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
-    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, max_events=3000,
 ))

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import OptionSpec, option
 from ...core.seats import of
 from ...core.table import Table
@@ -36,23 +35,6 @@ KEEP, PLAYED = "keep", "played"
 POWER, SNAP_WHO, PENALTY_WHO, CALL = "power", "snap_who", "penalty_who", "call"
 REVEAL, MISMATCH, DEAL, OVER = "reveal", "mismatch", "deal", "over"
 HOLDING = (DRAWN, KEEP, PLAYED)         # the drawn card is in a hand, seen by nobody but its owner
-
-ALLOWED = {
-    OPENING: frozenset({Tap}),
-    TURN: frozenset({Tap, Choose}),     # a tap nobody asked for is a snap
-    GIVE_UP: frozenset({Tap, Cancel}),
-    DRAWN: frozenset({Choose}),         # the draw is physical: no going back
-    KEEP: frozenset({Tap, Cancel}),
-    PLAYED: frozenset({Tap, Cancel}),
-    POWER: frozenset({Choose, Confirm}),
-    SNAP_WHO: frozenset({Choose, Cancel}),
-    PENALTY_WHO: frozenset({Choose, Cancel}),
-    CALL: frozenset({Choose}),
-    REVEAL: frozenset({Tap, Confirm}),
-    MISMATCH: frozenset({Confirm, Cancel}),
-    DEAL: frozenset({Confirm}),
-    OVER: frozenset(),
-}
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import option
 from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
                              E_SAME_CARD, Rejected)
+from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import add, clockwise_from, next_seat, of, per_seat
 from ...core.spec import GameConfig, GameSpec, kind_of
@@ -24,7 +25,7 @@ from ...core.text import add_catalog, msg
 from ...text import en_tamalou, fr_tamalou
 from .prompts import hint, prompt, reminder, result, round_headline, tally
 from .scoring import label, match_over, round_winners, snap_matches
-from .state import (ALLOWED, CALL, COMPONENTS, DEAL, DECK_SIZE, DRAWN, GIVE_UP, HAND,
+from .state import (CALL, COMPONENTS, DEAL, DECK_SIZE, DRAWN, GIVE_UP, HAND,
                             HOLDING, JOKERS, KEEP, MISMATCH, OPENING, OPTIONS, OVER, PENALTY_WHO,
                             PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, can_draw, count_of,
                             drawn_actions, holders, match_mode, round_scores, swap_targets, top,
@@ -285,26 +286,31 @@ def back_to(phase: str):
     return lambda state: (replace(state, phase=phase, snapped=None), ())
 
 
-ON_TAP = {OPENING: open_discard, TURN: snap, GIVE_UP: give_up, KEEP: keep, PLAYED: play_drawn,
-          REVEAL: reveal_tap}
-ON_CHOOSE = {TURN: choose_action, DRAWN: choose_drawn, POWER: name_target, SNAP_WHO: judge_snap,
-             PENALTY_WHO: give_penalty, CALL: answer_call}
-ON_CONFIRM = {POWER: power_done, REVEAL: reveal_done, MISMATCH: commit_reveal, DEAL: next_round}
-ON_CANCEL = {GIVE_UP: back_to(TURN), KEEP: back_to(DRAWN), PLAYED: back_to(DRAWN),
-             SNAP_WHO: back_to(TURN), PENALTY_WHO: back_to(TURN), MISMATCH: back_to(REVEAL)}
+def tapped(handler):
+    """A tap handler; no phase takes the jokers (TM-01)."""
+    def run(state: State, card: str):
+        if kind_of(card) == "joker":
+            return Rejected(E_NOT_EXPECTED, msg("tm.jokers_not_used"))
+        return handler(state, card)
+    return on_card(run)
 
 
-def play(state: State, event):
-    if isinstance(event, Tap):
-        if kind_of(event.card) == "joker":
-            return Rejected(E_NOT_EXPECTED, msg("tm.jokers_not_used"))     # TM-01
-        return ON_TAP[state.phase](state, event.card)
-    if isinstance(event, Choose):
-        return ON_CHOOSE[state.phase](state, event.option)
-    if isinstance(event, Confirm):
-        return ON_CONFIRM[state.phase](state)
-    assert isinstance(event, Cancel)
-    return ON_CANCEL[state.phase](state)
+TABLE = PhaseTable({
+    OPENING: {Tap: tapped(open_discard)},
+    TURN: {Tap: tapped(snap), Choose: on_option(choose_action)},     # a tap nobody asked for is a snap
+    GIVE_UP: {Tap: tapped(give_up), Cancel: on_button(back_to(TURN))},
+    DRAWN: {Choose: on_option(choose_drawn)},                         # the draw is physical: no going back
+    KEEP: {Tap: tapped(keep), Cancel: on_button(back_to(DRAWN))},
+    PLAYED: {Tap: tapped(play_drawn), Cancel: on_button(back_to(DRAWN))},
+    POWER: {Choose: on_option(name_target), Confirm: on_button(power_done)},
+    SNAP_WHO: {Choose: on_option(judge_snap), Cancel: on_button(back_to(TURN))},
+    PENALTY_WHO: {Choose: on_option(give_penalty), Cancel: on_button(back_to(TURN))},
+    CALL: {Choose: on_option(answer_call)},
+    REVEAL: {Tap: tapped(reveal_tap), Confirm: on_button(reveal_done)},
+    MISMATCH: {Confirm: on_button(commit_reveal), Cancel: on_button(back_to(REVEAL))},
+    DEAL: {Confirm: on_button(next_round)},
+    OVER: {},
+})
 
 
 def invariants(state: State) -> list[str]:
@@ -337,7 +343,7 @@ add_catalog("fr", fr_tamalou.TEXT)
 SPEC = register(GameSpec(
     id="tamalou", title="Tamalou", deck="tamalou", min_players=2, max_players=6,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
-    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=JOKERS, reminder=reminder,
     max_events=4000,
 ))
