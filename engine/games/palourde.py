@@ -18,9 +18,9 @@ from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTE
 from ..core.phases import PhaseTable, on_button, on_card, on_option
 from ..core.registry import register
 from ..core.seats import PerSeat, add, next_seat, of, per_seat, with_value
-from ..core.spec import GameConfig, GameSpec, card_ids, kind_of
+from ..core.spec import GameConfig, GameSpec, Look, card_ids, kind_of
 from ..core.table import Table
-from ..core.text import add_catalog, msg
+from ..core.text import Msg, add_catalog, msg
 from ..text import en_palourde, fr_palourde
 
 # §1.1 Components: (kind, copies). The Beach is every kind but basket and golden_clam.
@@ -373,6 +373,11 @@ def tally(state: State) -> Tally:
     return Tally(players, tuple(details))
 
 
+def badge(details: dict) -> Msg:
+    """The header counts the High Tides up: the third ends the game (§1.5)."""
+    return msg("ui.badge.tide", n=details.get("high_tides_up", 0))
+
+
 def result(state: State) -> Result | None:
     """§1.5 OVER: the most clams wins; ties share the Golden Clam (AMB-P16)."""
     if state.phase != OVER:
@@ -410,5 +415,5 @@ SPEC = register(GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=("title",), joins_by_tap=True,
-    max_events=400, reminder=reminder,
+    max_events=400, reminder=reminder, look=Look(name=msg("ui.name.palourde"), badge=badge), order=1,
 ))

@@ -17,7 +17,7 @@ from ...core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CA
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import per_seat
-from ...core.spec import GameConfig, GameSpec
+from ...core.spec import GameConfig, GameSpec, Look
 from ...core.text import add_catalog, msg
 from ...text import en_flouk, fr_flouk
 from .effects import (choose_destination, choose_source, choose_target, effect_back, effect_choose,
@@ -26,7 +26,7 @@ from .effects import (choose_destination, choose_source, choose_target, effect_b
 from . import resolve
 from . import scoring
 from .cards import COMPONENTS, check_data, default_info, read_cards
-from .prompts import DEAL_KEY, END_GAME, NO_CARD, hint, prompt, tally
+from .prompts import DEAL_KEY, END_GAME, NO_CARD, badge, hint, prompt, tally
 from .state import (ADJUST, CARDS_DEALT, CENSUS, DEAL, DISCARD, EFFECT_CARD, EFFECT_TARGET,
                           FACE_DOWN_FROM, FACE_DOWN_TO, LAST, ORDER, OVER, PILE_CHECK, REPORT,
                           REPORT_DEST, REPORT_FROM, RESOLVE, REVEAL, SURE, State, add_hidden, hand,
@@ -170,5 +170,6 @@ SPEC = register(GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=play, prompt=prompt, tally=tally,
     result=scoring.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
-    max_events=3000,
+    max_events=3000, look=Look(name=msg("ui.name.flouk"), badge=badge, deal=msg("ui.deal.flouk")),
+    order=5,
 ))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...core.outcomes import Option, PlayerLine, Prompt, Tally
-from ...core.text import msg
+from ...core.text import Msg, msg
 from .effects import (FACE_DOWN, MAX_REPORT_MOVES, SKIP, destinations, face_down_destinations,
                       source_seats, sources, targets)
 from .scoring import base_population, population, result
@@ -121,3 +121,11 @@ def tally(state: State) -> Tally:
         ("resolving", state.card), ("queue", [c for group in state.queue for _, c in group]),
     )
     return Tally(lines, details)
+
+
+def badge(details: dict) -> Msg:
+    """Round and turn; while a reveal resolves, the step too ("R2 T3 Chiefs")."""
+    round_, turn, step = details.get("round", 1), details.get("turn", 1), details.get("step")
+    if step:
+        return msg("ui.badge.round_turn_step", round=round_, turn=turn, step=msg(f"fl.step.{step}"))
+    return msg("ui.badge.round_turn", round=round_, turn=turn)

@@ -19,7 +19,7 @@ from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECT
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import add, per_seat, with_value
-from ...core.spec import GameConfig, GameSpec
+from ...core.spec import GameConfig, GameSpec, Look
 from ...core.text import Msg, add_catalog, msg
 from ...text import en_auberge, fr_auberge
 from .auberge_prompts import hint, invariants, prompt, result, tally
@@ -260,5 +260,6 @@ SPEC = register(GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, max_events=1500,
+    look=Look(name=msg("ui.name.auberge"), deal=msg("ui.deal.auberge")), order=2,
     player_limits=lambda options: (MIN_PLAYERS, option(options, "max_players")),
 ))

@@ -19,7 +19,7 @@ from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLA
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import add, next_seat, of, per_seat, with_value
-from ...core.spec import GameConfig, GameSpec
+from ...core.spec import GameConfig, GameSpec, Look
 from ...core.table import Table
 from ...core.text import Msg, add_catalog, msg
 from ...text import en_tribord, fr_tribord
@@ -241,6 +241,11 @@ def hint(state: State) -> Msg:
 
 # ---- what the table sees (§3.5) -----------------------------------------------
 
+def badge(details: dict) -> Msg:
+    """The header shows the pot and the round."""
+    return msg("ui.badge.pot", pot=details.get("pot", 0), round=details.get("round", 1))
+
+
 def prompt(state: State) -> Prompt:
     p = state.current
     if state.phase == COMMON:
@@ -316,5 +321,7 @@ SPEC = register(GameSpec(
     min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
-    result=result, invariants=invariants, max_events=3000,
+    result=result, invariants=invariants, max_events=3000, order=3,
+    look=Look(name=msg("ui.name.tribord"), badge=badge, asks_first=msg("ui.button_holder"),
+              deal=msg("ui.deal.tribord")),
 ))

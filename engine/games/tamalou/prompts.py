@@ -8,7 +8,8 @@ from __future__ import annotations
 from ...core.options import option
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.seats import next_seat, of
-from ...core.text import msg
+from ...core.spec import current_badge
+from ...core.text import Msg, msg
 from .scoring import LOOK_AND_SWAP, label, lowest, points, round_winners
 from .state import (CALL, DEAL, DRAWN, GIVE_UP, KEEP, MISMATCH, OPENING, OVER, PENALTY_WHO,
                             PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, count_of, drawn_actions,
@@ -114,6 +115,16 @@ def tally(state: State) -> Tally:
     if match_mode(state):
         details += [("match", option(state.options, "match")), ("totals", dict(state.totals))]
     return Tally(lines, tuple(details))
+
+
+def badge(details: dict) -> Msg | None:
+    """The header: which square is being revealed, else the round."""
+    if details.get("phase") == "reveal":
+        seats = list(details["counts"])         # squares are revealed in seat order
+        return msg("ui.badge.reveal", i=seats.index(details["current"]) + 1, n=len(seats))
+    if details.get("round"):
+        return msg("ui.badge.round", round=details["round"])
+    return current_badge(details)
 
 
 def round_headline(state: State):

@@ -20,10 +20,10 @@ from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECT
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import add, clockwise_from, next_seat, of, per_seat
-from ...core.spec import GameConfig, GameSpec, kind_of
+from ...core.spec import GameConfig, GameSpec, Look, kind_of
 from ...core.text import add_catalog, msg
 from ...text import en_tamalou, fr_tamalou
-from .prompts import hint, prompt, reminder, result, round_headline, tally
+from .prompts import badge, hint, prompt, reminder, result, round_headline, tally
 from .scoring import label, match_over, round_winners, snap_matches
 from .state import (CALL, COMPONENTS, DEAL, DECK_SIZE, DRAWN, GIVE_UP, HAND,
                             HOLDING, JOKERS, KEEP, MISMATCH, OPENING, OPTIONS, OVER, PENALTY_WHO,
@@ -345,5 +345,7 @@ SPEC = register(GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=JOKERS, reminder=reminder,
-    max_events=4000,
+    max_events=4000, order=4,
+    look=Look(name=msg("ui.name.tamalou"), badge=badge, asks_first=msg("ui.first_player"),
+              deal=msg("ui.deal.tamalou"), lowest_wins=True),      # §4.5: the fewest points win
 ))
