@@ -72,6 +72,7 @@ class GameSpec:
     data_check: Callable[[Any], Any] | None = field(default=None, compare=False)
     reminder: Callable[[Any], Any] | None = field(default=None, compare=False)  # -> Msg | None
     look: Look = field(default=Look(), compare=False)
+    card_name: Callable[[str], Msg | None] | None = field(default=None, compare=False)  # a kind's name
     order: int = 100                          # place in the game menu, lowest first
 
     def card_ids(self) -> tuple[str, ...]:

@@ -416,4 +416,5 @@ SPEC = register(GameSpec(
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=("title",), joins_by_tap=True,
     max_events=400, reminder=reminder, look=Look(name=msg("ui.name.palourde"), badge=badge), order=1,
+    card_name=kind_name,
 ))

@@ -25,3 +25,10 @@ def test_every_game_declares_its_look(spec):
 def test_the_menu_order_is_declared_once_per_game():
     orders = [spec.order for spec in SPECS]
     assert len(set(orders)) == len(orders)
+
+
+def test_a_game_names_its_card_kinds_in_its_own_words():
+    assert engine.get("flouk").card_name("chief_mouta").text() == "Mouta Chief"
+    assert engine.get("flouk").card_name("decree") is None
+    assert engine.get("tamalou").card_name("joker") is None
+    assert engine.get("palourde").card_name("clam").text() == engine.msg("pa.kind.clam").text()

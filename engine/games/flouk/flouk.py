@@ -25,7 +25,7 @@ from .effects import (choose_destination, choose_source, choose_target, effect_b
                       report_done, report_tap)
 from . import resolve
 from . import scoring
-from .cards import COMPONENTS, check_data, default_info, read_cards
+from .cards import COMPONENTS, card_name, check_data, default_info, read_cards
 from .prompts import DEAL_KEY, END_GAME, NO_CARD, badge, hint, prompt, tally
 from .state import (ADJUST, CARDS_DEALT, CENSUS, DEAL, DISCARD, EFFECT_CARD, EFFECT_TARGET,
                           FACE_DOWN_FROM, FACE_DOWN_TO, LAST, ORDER, OVER, PILE_CHECK, REPORT,
@@ -171,5 +171,5 @@ SPEC = register(GameSpec(
     allowed=TABLE.allowed, hint=hint, play=play, prompt=prompt, tally=tally,
     result=scoring.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
     max_events=3000, look=Look(name=msg("ui.name.flouk"), badge=badge, deal=msg("ui.deal.flouk")),
-    order=5,
+    order=5, card_name=card_name,
 ))

@@ -21,7 +21,7 @@ from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import add, clockwise_from, next_seat, of, per_seat
 from ...core.spec import GameConfig, GameSpec, Look, kind_of
-from ...core.text import add_catalog, msg
+from ...core.text import Msg, add_catalog, msg
 from ...text import en_tamalou, fr_tamalou
 from .prompts import badge, hint, prompt, reminder, result, round_headline, tally
 from .scoring import label, match_over, round_winners, snap_matches
@@ -337,6 +337,11 @@ def invariants(state: State) -> list[str]:
     return problems
 
 
+def card_name(kind: str) -> Msg | None:
+    """A card by rank and suit; the jokers are not in play (TM-01)."""
+    return None if kind == "joker" else label(kind)
+
+
 add_catalog("en", en_tamalou.TEXT)
 add_catalog("fr", fr_tamalou.TEXT)
 
@@ -345,7 +350,7 @@ SPEC = register(GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=JOKERS, reminder=reminder,
-    max_events=4000, order=4,
+    max_events=4000, order=4, card_name=card_name,
     look=Look(name=msg("ui.name.tamalou"), badge=badge, asks_first=msg("ui.first_player"),
               deal=msg("ui.deal.tamalou"), lowest_wins=True),      # §4.5: the fewest points win
 ))
