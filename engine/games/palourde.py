@@ -305,8 +305,7 @@ def choose_victim(state: State, key: str):
 
 TABLE = PhaseTable({
     JOIN: {Tap: on_card(join), Confirm: on_button(close_join)},
-    FIRST: {Tap: on_card(tap_first),
-            Choose: on_option(choose_first)},
+    FIRST: {Tap: on_card(tap_first), Choose: on_option(choose_first)},
     SETUP_BEACH: {Confirm: on_button(beach_laid)},
     FLIP1: {Tap: on_card(flip)},
     FLIP2: {Tap: on_card(flip)},
