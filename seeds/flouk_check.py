@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import tomllib
 
-from engine.games.flouk_cards import card_problems
+from engine.games.flouk.cards import card_problems
 
 
 def check_card_file(text: str) -> list[str]:

@@ -14,9 +14,8 @@ from typing import Callable, Iterable
 
 import seeds
 from device.texts import say
+from engine.core.registry import all_specs
 from engine.core.text import DEFAULT_LANGUAGE, Msg, msg, render
-from engine.games.flouk_cards import PEOPLES
-from engine.games.tamalou_scoring import label as tamalou_label
 
 from .registry import (CardRef, DeckError, DeckRegistry, Family, StaffRef, check_name, family_for,
                        normalize_uid)
@@ -83,15 +82,12 @@ def _manifest_order(manifest: seeds.Manifest) -> list[str]:
 
 def _label(family: str, kind: str) -> Msg | None:
     """The card's name in the game's own catalog, where it has one."""
-    if family == "palourde":
-        return msg(f"pa.kind.{kind}")
-    if family == "tamalou" and kind != "joker":
-        return tamalou_label(kind)
-    people = kind.removeprefix("chief_")
-    if family == "flouk" and people in PEOPLES:
-        people_name = msg(f"fl.people.{people}")
-        return msg("fl.card.chief", people=people_name) if kind != people else people_name
-    if family == "flouk" and kind in ("decree", "action"):
+    named = next((spec.card_name for spec in all_specs() if spec.deck == family and spec.card_name),
+                 None)
+    name = named(kind) if named else None
+    if name is not None:
+        return name
+    if kind in ("decree", "action"):        # only the Flouk deck has these kinds
         return msg(f"learn.{kind}")
     return msg("learn.number", n=kind) if kind.isdigit() else None
 

@@ -9,13 +9,9 @@ from .game_view import title
 from .modes import MenuMode
 from .wizard import begin_setup
 
-GAME_ORDER = ("palourde", "auberge", "tribord", "tamalou", "flouk")
-
-
 def games() -> list:
-    specs = {spec.id: spec for spec in engine.all_specs()}
-    return [specs[g] for g in GAME_ORDER if g in specs] + \
-        [s for g, s in specs.items() if g not in GAME_ORDER]
+    """The registered games in the menu order their specs declare."""
+    return sorted(engine.all_specs(), key=lambda spec: spec.order)
 
 
 LANGUAGE_KEY = "__language__"

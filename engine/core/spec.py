@@ -5,7 +5,28 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .options import ConfigError, Options, OptionSpec, resolve_options
-from .text import Msg
+from .text import Msg, msg
+
+
+def current_badge(details: dict) -> Msg | None:
+    """The badge of a game with no figure of its own: whose turn it is."""
+    current = details.get("current")
+    return msg("core.name", name=current) if current else None
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a game shows on the table's screen beyond its prompts.
+
+    The device reads this and never branches on a game's id. `badge` turns the
+    tally's details into the header's right side: the figure a table glances at most.
+    """
+
+    name: Msg | None = None             # the header's name: the title in capitals, or shorter
+    badge: Callable[[dict], Msg | None] = current_badge
+    asks_first: Msg | None = None       # the setup asks who starts (or who holds the Button)
+    deal: Msg | None = None             # the instruction shown before the first prompt
+    lowest_wins: bool = False           # the ranking puts the lowest score first
 
 
 @dataclass(frozen=True)
@@ -50,6 +71,9 @@ class GameSpec:
     player_limits: Callable[[Options], tuple[int, int]] | None = field(default=None, compare=False)
     data_check: Callable[[Any], Any] | None = field(default=None, compare=False)
     reminder: Callable[[Any], Any] | None = field(default=None, compare=False)  # -> Msg | None
+    look: Look = field(default=Look(), compare=False)
+    card_name: Callable[[str], Msg | None] | None = field(default=None, compare=False)  # a kind's name
+    order: int = 100                          # place in the game menu, lowest first
 
     def card_ids(self) -> tuple[str, ...]:
         """Every card id of this game's deck (DESIGN.md §6.1), play components first."""

@@ -10,15 +10,17 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..core import seats as S
 from ..core.events import Choose, Confirm, Tap
-from ..core.options import Options, OptionSpec, option
+from ..core.options import OptionSpec, option
 from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
                              E_SAME_CARD, Info, Option, PlayerLine, Prompt, Rejected, Result,
                              Tally)
+from ..core.phases import PhaseTable, on_button, on_card, on_option
 from ..core.registry import register
-from ..core.spec import GameConfig, GameSpec, card_ids, kind_of
-from ..core.text import add_catalog, msg
+from ..core.seats import PerSeat, add, next_seat, of, per_seat, with_value
+from ..core.spec import GameConfig, GameSpec, Look, card_ids, kind_of
+from ..core.table import Table
+from ..core.text import Msg, add_catalog, msg
 from ..text import en_palourde, fr_palourde
 
 # §1.1 Components: (kind, copies). The Beach is every kind but basket and golden_clam.
@@ -35,17 +37,6 @@ BIRD_FOOD = ("clam", "crab", "shell", "shrimp")   # §1.4: a Bird eats these
 JOIN, FIRST, SETUP_BEACH = "join", "first", "beach"
 FLIP1, FLIP2, VICTIM, STORM, OVER = "flip1", "flip2", "victim", "storm", "over"
 
-ALLOWED = {
-    JOIN: frozenset({Tap, Confirm}),
-    FIRST: frozenset({Tap, Choose}),
-    SETUP_BEACH: frozenset({Confirm}),
-    FLIP1: frozenset({Tap}),
-    FLIP2: frozenset({Tap}),
-    VICTIM: frozenset({Tap, Choose}),
-    STORM: frozenset({Confirm}),
-    OVER: frozenset(),
-}
-
 OPTIONS = (
     OptionSpec("replay_after_clam_pair", False, note="AMB-P11"),
     OptionSpec("storm_ends_turn", True, note="AMB-P7"),
@@ -57,17 +48,14 @@ OPTIONS = (
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    seq: int
-    phase: str
-    options: Options
-    seats: tuple[str, ...]            # clockwise, in join order
+class State(Table):
+    """The table in a Palourde game: seats in join order; `current` is None until play starts."""
+
     baskets: tuple[int, ...]          # the Basket index each seat holds
-    current: str | None
     beach_down: frozenset[str]
     ht_up: frozenset[str]
     removed: frozenset[str]           # discarded, or in a basket
-    clams: S.PerSeat
+    clams: PerSeat
     first_flip: str | None = None
     peek_reminder: str | None = None  # who peeked with Shrimps (AMB-P15)
 
@@ -86,11 +74,11 @@ def seat_of_basket(state: State, card: str) -> str | None:
 
 
 def clams_of(state: State, seat: str) -> int:
-    return S.of(state.clams, seat)
+    return of(state.clams, seat)
 
 
 def next_player(state: State) -> str:
-    return S.next_seat(state.seats, state.current)
+    return next_seat(state.seats, state.current)
 
 
 def new_turn(state: State, seat: str) -> State:
@@ -120,7 +108,7 @@ def initial(config: GameConfig) -> State:
     players = config.players
     state = State(seq=0, phase=JOIN, options=config.options, seats=players,
                   baskets=tuple(range(1, len(players) + 1)), current=None, beach_down=BEACH,
-                  ht_up=frozenset(), removed=frozenset(), clams=S.per_seat(players, 0))
+                  ht_up=frozenset(), removed=frozenset(), clams=per_seat(players, 0))
     if players:
         state = dataclasses.replace(state, phase=FLIP1, current=config.first or players[0])
     return state
@@ -148,9 +136,13 @@ def close_join(state: State):
 
 def choose_first(state: State, seat: str | None):
     """AMB-P3: the table names the youngest; the device never asks for ages."""
-    if seat is None:
+    if seat not in state.seats:
         return Rejected(E_NOT_ELIGIBLE, msg("pa.not_playing"))
     return dataclasses.replace(state, phase=SETUP_BEACH, current=seat), ()
+
+
+def beach_laid(state: State):
+    return dataclasses.replace(state, phase=FLIP1), ()
 
 
 # ---- flipping (§1.5) ---------------------------------------------------------
@@ -211,7 +203,7 @@ def basket_overboard(state: State, card: str):
     lost = clams_of(state, state.current)
     state = dataclasses.replace(state, beach_down=state.beach_down - {card},
                                 removed=state.removed | {card},
-                                clams=S.with_value(state.clams, state.current, 0))
+                                clams=with_value(state.clams, state.current, 0))
     text = msg("pa.overboard", n=lost) if lost else msg("pa.overboard_empty")
     return new_turn(state, state.current), (text,)
 
@@ -236,7 +228,7 @@ def bank(state: State, cards: tuple[str, str], gain: int = 0) -> State:
     """The pair's cards leave the Beach (into a basket or the discard); `gain` clams scored."""
     return dataclasses.replace(state, beach_down=state.beach_down - set(cards),
                                removed=state.removed | set(cards),
-                               clams=S.add(state.clams, state.current, gain), first_flip=None)
+                               clams=add(state.clams, state.current, gain), first_flip=None)
 
 
 def resolve_pair(state: State, c1: str, c2: str):
@@ -280,42 +272,47 @@ def rob(state: State, victim: str | None):
         return Rejected(E_NOT_ELIGIBLE, msg("pa.rob_yourself"))
     if victim not in eligible_victims(state):
         return Rejected(E_NOT_ELIGIBLE, msg("pa.no_clams", name=victim))
-    clams = S.add(S.add(state.clams, victim, -1), state.current, 1)
+    clams = add(add(state.clams, victim, -1), state.current, 1)
     state = dataclasses.replace(state, clams=clams)
     return pass_turn(state), (msg("pa.stolen", name=victim),)
 
 
 # ---- the reducer -----------------------------------------------------------
 
-def play(state: State, event):
-    """Validate and apply one event of the phases above."""
-    phase = state.phase
-    if isinstance(event, Tap):
-        if phase == JOIN:
-            return join(state, event.card)
-        if phase == FIRST:
-            if kind_of(event.card) != "basket":
-                return Rejected(E_NOT_EXPECTED, msg("pa.tap_basket"))
-            return choose_first(state, seat_of_basket(state, event.card))
-        if phase == VICTIM:
-            if kind_of(event.card) != "basket":
-                return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
-            victim = seat_of_basket(state, event.card)
-            return rob(state, victim) if victim else Rejected(E_NOT_ELIGIBLE, msg("pa.not_playing"))
-        return flip(state, event.card)
-    if isinstance(event, Choose):
-        if phase == FIRST:
-            return choose_first(state, event.option if event.option in state.seats else None)
-        if event.option == "no_steal":
-            return pass_turn(state), (msg("pa.no_steal"),)
-        if event.option not in state.seats:
-            return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
-        return rob(state, event.option)
-    if phase == JOIN:
-        return close_join(state)
-    if phase == SETUP_BEACH:
-        return dataclasses.replace(state, phase=FLIP1), ()
-    return storm_done(state)
+def tap_first(state: State, card: str):
+    """FIRST by tap: the youngest player's Basket."""
+    if kind_of(card) != "basket":
+        return Rejected(E_NOT_EXPECTED, msg("pa.tap_basket"))
+    return choose_first(state, seat_of_basket(state, card))
+
+
+def tap_victim(state: State, card: str):
+    """VICTIM by tap: the robbed player's Basket."""
+    if kind_of(card) != "basket":
+        return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
+    victim = seat_of_basket(state, card)
+    return rob(state, victim) if victim else Rejected(E_NOT_ELIGIBLE, msg("pa.not_playing"))
+
+
+def choose_victim(state: State, key: str):
+    """VICTIM by menu: a player, or no theft at all."""
+    if key == "no_steal":
+        return pass_turn(state), (msg("pa.no_steal"),)
+    if key not in state.seats:
+        return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
+    return rob(state, key)
+
+
+TABLE = PhaseTable({
+    JOIN: {Tap: on_card(join), Confirm: on_button(close_join)},
+    FIRST: {Tap: on_card(tap_first), Choose: on_option(choose_first)},
+    SETUP_BEACH: {Confirm: on_button(beach_laid)},
+    FLIP1: {Tap: on_card(flip)},
+    FLIP2: {Tap: on_card(flip)},
+    VICTIM: {Tap: on_card(tap_victim), Choose: on_option(choose_victim)},
+    STORM: {Confirm: on_button(storm_done)},
+    OVER: {},
+})
 
 
 def hint(state: State):
@@ -375,6 +372,11 @@ def tally(state: State) -> Tally:
     return Tally(players, tuple(details))
 
 
+def badge(details: dict) -> Msg:
+    """The header counts the High Tides up: the third ends the game (§1.5)."""
+    return msg("ui.badge.tide", n=details.get("high_tides_up", 0))
+
+
 def result(state: State) -> Result | None:
     """§1.5 OVER: the most clams wins; ties share the Golden Clam (AMB-P16)."""
     if state.phase != OVER:
@@ -399,7 +401,7 @@ def invariants(state: State) -> list[str]:
         problems.append(f"clams not conserved: banked {banked}, out {clams_out}, down {clams_down}")
     if len(state.ht_up) > HIGH_TIDES_TO_END:
         problems.append("more than 3 High Tides up")
-    if state.phase not in ALLOWED:
+    if state.phase not in TABLE:
         problems.append(f"unknown phase {state.phase}")
     return problems
 
@@ -410,7 +412,8 @@ add_catalog("fr", fr_palourde.TEXT)
 SPEC = register(GameSpec(
     id="palourde", title="Palourde", deck="palourde", min_players=2, max_players=5,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
-    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=("title",), joins_by_tap=True,
-    max_events=400, reminder=reminder,
+    max_events=400, reminder=reminder, look=Look(name=msg("ui.name.palourde"), badge=badge), order=1,
+    card_name=kind_name,
 ))

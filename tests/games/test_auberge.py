@@ -9,7 +9,7 @@ import pytest
 import engine
 from engine import ConfigError, make_config
 from engine.core.codec import dumps
-from engine.games import auberge
+from engine.games.pirates import auberge
 from tests.support import codes, outcome, rejected_codes, run
 
 SPEC = engine.get("auberge")

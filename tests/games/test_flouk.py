@@ -7,7 +7,7 @@ from pathlib import Path
 import engine
 from engine import Tap, step
 from engine.core.codec import dumps
-from engine.games.flouk_state import DECK_SIZE, pending
+from engine.games.flouk.state import DECK_SIZE, pending
 from tests.support import outcome, run, scores
 
 SPEC = engine.get("flouk")

@@ -13,7 +13,7 @@ from device.cli.replay import replay_text
 from engine import ConfigError, make_config
 from engine.core.codec import config_from_plain, config_to_plain
 from engine.core.script import ScriptError
-from engine.games.flouk_cards import (ALL_CARDS, NEUTRAL, CardInfo, Effect, Scoring, card_problems,
+from engine.games.flouk.cards import (ALL_CARDS, NEUTRAL, CardInfo, Effect, Scoring, card_problems,
                                       check_data, default_info, read_cards)
 from seeds.flouk_check import check_card_file
 

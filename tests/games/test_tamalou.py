@@ -13,7 +13,7 @@ import engine
 from engine import Rejected, Session, Tap, legal_events, make_config, step
 from engine.core.codec import dumps
 from engine.core.text import catalog, msg
-from engine.games import tamalou_scoring as TS
+from engine.games.tamalou import scoring as TS
 from tests.support import codes, outcome, rejected_codes, run, scores
 
 SPEC = engine.get("tamalou")

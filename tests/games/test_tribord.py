@@ -9,8 +9,8 @@ import dataclasses
 
 import engine
 from engine import Accepted, Session, make_config, step
-from engine.games import tribord
-from engine.games.pirates import card_order, pairs_with
+from engine.games.pirates import tribord
+from engine.games.pirates.deck import card_order, pairs_with
 from tests.support import codes, outcome, rejected_codes, run, scores
 
 SPEC = engine.get("tribord")

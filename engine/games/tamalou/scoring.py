@@ -5,7 +5,7 @@ only the id; the winner rules read only the revealed scores and who called.
 """
 from __future__ import annotations
 
-from ..core.text import Msg, msg
+from ...core.text import Msg, msg
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")

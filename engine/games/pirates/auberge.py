@@ -12,22 +12,23 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-from ..core import seats as S
-from ..core.events import Cancel, Choose, Tap
-from ..core.options import option
-from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
+from ...core.events import Cancel, Choose, Confirm, Tap
+from ...core.options import option
+from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
                              E_SAME_CARD, Rejected)
-from ..core.registry import register
-from ..core.spec import GameConfig, GameSpec
-from ..core.text import Msg, add_catalog, msg
-from ..text import en_auberge, fr_auberge
-from . import pirates
+from ...core.phases import PhaseTable, on_button, on_card, on_option
+from ...core.registry import register
+from ...core.seats import add, per_seat, with_value
+from ...core.spec import GameConfig, GameSpec, Look
+from ...core.text import Msg, add_catalog, msg
+from ...text import en_auberge, fr_auberge
 from .auberge_prompts import hint, invariants, prompt, result, tally
-from .auberge_state import (ACCUSE_TAPS, ACTIONS, ALLOWED, ATTACK_CARD, CHALLENGE_CARD, HAND_DEALT,
+from .auberge_state import (ACCUSE_TAPS, ACTIONS, ATTACK_CARD, CHALLENGE_CARD, HAND_DEALT,
                             OLDEST, OPENING, OPTIONS, OVER, RESHUFFLE, TARGET, TURN, VERDICT,
                             VERDICTS, State, front, hand, legal_actions, lowest_openers,
                             next_active, on_table, players_in)
-from .pirates import DECK_SIZE, has_pair, pairs_with, value
+from .deck import (COMPONENTS, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair, pairs_with,
+                   value)
 
 
 def check_face_down(state: State, card: str) -> Rejected | None:
@@ -45,7 +46,7 @@ def start_turn(state: State, seat: str) -> State:
 
 
 def place(state: State, seat: str, card: str) -> State:
-    return dataclasses.replace(state, fronts=S.with_value(state.fronts, seat, front(state, seat) + (card,)))
+    return dataclasses.replace(state, fronts=with_value(state.fronts, seat, front(state, seat) + (card,)))
 
 
 def to_discard(state: State, card: str) -> State:
@@ -58,8 +59,8 @@ def initial(config: GameConfig) -> State:
     """After the deal: everyone holds 3, the opening cards are next."""
     players = config.players
     return State(seq=0, phase=OPENING, options=config.options, seats=players, current=players[0],
-                 out=frozenset(), fronts=S.per_seat(players, ()),
-                 hands=S.per_seat(players, HAND_DEALT), pile=DECK_SIZE - HAND_DEALT * len(players),
+                 out=frozenset(), fronts=per_seat(players, ()),
+                 hands=per_seat(players, HAND_DEALT), pile=DECK_SIZE - HAND_DEALT * len(players),
                  discard=0, out_uids=frozenset())
 
 
@@ -69,7 +70,7 @@ def open_card(state: State, card: str):
     if problem:
         return problem
     state = place(state, state.current, card)
-    state = dataclasses.replace(state, hands=S.add(state.hands, state.current, -1))
+    state = dataclasses.replace(state, hands=add(state.hands, state.current, -1))
     waiting = [s for s in state.seats if not front(state, s)]
     if waiting:
         return dataclasses.replace(state, current=waiting[0]), ()
@@ -116,7 +117,7 @@ def reshuffle(state: State):
 def draw(state: State):
     """Draw 1; the device never hints whether it makes a pair."""
     p = state.current
-    state = dataclasses.replace(state, pile=state.pile - 1, hands=S.add(state.hands, p, 1))
+    state = dataclasses.replace(state, pile=state.pile - 1, hands=add(state.hands, p, 1))
     return start_turn(state, next_active(state, p)), (msg("la.draw"),)
 
 
@@ -144,9 +145,9 @@ def attack_card(state: State, card: str):
     if pairs_with(card, front(state, t)):
         if option(state.options, "illegal_attack") == "reject":      # AMB-L4
             return Rejected(E_ILLEGAL, msg("la.pairs_with", name=t, v=value(card)))
-        state = to_discard(dataclasses.replace(state, hands=S.add(state.hands, p, -1)), card)
+        state = to_discard(dataclasses.replace(state, hands=add(state.hands, p, -1)), card)
         return eliminate(state, p, lambda s: next_active(s, p), (msg("la.pair_out", name=p),))
-    state = place(dataclasses.replace(state, hands=S.add(state.hands, p, -1)), t, card)
+    state = place(dataclasses.replace(state, hands=add(state.hands, p, -1)), t, card)
     return start_turn(state, t), (msg("la.attacked", target=t),)
 
 
@@ -219,8 +220,8 @@ def eliminate(state: State, loser: str, successor: Callable[[State], str], effec
     row = front(state, loser)
     state = dataclasses.replace(
         state, out=state.out | {loser}, discard=state.discard + len(row) + hand(state, loser),
-        out_uids=state.out_uids | set(row), fronts=S.with_value(state.fronts, loser, ()),
-        hands=S.with_value(state.hands, loser, 0))
+        out_uids=state.out_uids | set(row), fronts=with_value(state.fronts, loser, ()),
+        hands=with_value(state.hands, loser, 0))
     effects = effects + (msg("la.discard_all", name=loser),)
     remaining = players_in(state)
     if len(remaining) == 1:
@@ -231,32 +232,34 @@ def eliminate(state: State, loser: str, successor: Callable[[State], str], effec
 
 # ---- the reducer -----------------------------------------------------------
 
-TAPS = {OPENING: open_card, ATTACK_CARD: attack_card, CHALLENGE_CARD: challenge_card,
-        ACCUSE_TAPS: accused_tap}
-CHOICES = {OLDEST: choose_oldest, TURN: choose_action, TARGET: choose_target, VERDICT: choose_verdict}
+def back_to_turn(state: State):
+    """BACK returns to TURN until the action commits."""
+    return start_turn(state, state.current), ()
 
 
-def play(state: State, event):
-    """Validate and apply one event; `allowed` has already filtered the event types."""
-    if isinstance(event, Tap):
-        return TAPS[state.phase](state, event.card)
-    if isinstance(event, Choose):
-        return CHOICES[state.phase](state, event.option)
-    if isinstance(event, Cancel):       # BACK returns to TURN until the action commits
-        return start_turn(state, state.current), ()
-    if state.phase == RESHUFFLE:
-        return reshuffle(state)
-    return judge_taps(state)
+TABLE = PhaseTable({
+    OPENING: {Tap: on_card(open_card)},
+    OLDEST: {Choose: on_option(choose_oldest)},
+    TURN: {Choose: on_option(choose_action)},
+    TARGET: {Choose: on_option(choose_target), Cancel: on_button(back_to_turn)},
+    ATTACK_CARD: {Tap: on_card(attack_card), Cancel: on_button(back_to_turn)},
+    CHALLENGE_CARD: {Tap: on_card(challenge_card), Cancel: on_button(back_to_turn)},
+    ACCUSE_TAPS: {Tap: on_card(accused_tap), Confirm: on_button(judge_taps), Cancel: on_button(back_to_turn)},
+    VERDICT: {Choose: on_option(choose_verdict), Cancel: on_button(back_to_turn)},
+    RESHUFFLE: {Confirm: on_button(reshuffle), Cancel: on_button(back_to_turn)},
+    OVER: {},
+})
 
 
 add_catalog("en", en_auberge.TEXT)
 add_catalog("fr", fr_auberge.TEXT)
 
 SPEC = register(GameSpec(
-    id="auberge", title="L'Auberge des pirates", deck=pirates.DECK_FAMILY,
-    min_players=pirates.MIN_PLAYERS, max_players=pirates.MAX_PLAYERS,
-    components=pirates.COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
-    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    id="auberge", title="L'Auberge des pirates", deck=DECK_FAMILY,
+    min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
+    allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, max_events=1500,
-    player_limits=lambda options: (pirates.MIN_PLAYERS, option(options, "max_players")),
+    look=Look(name=msg("ui.name.auberge"), deal=msg("ui.deal.auberge")), order=2,
+    player_limits=lambda options: (MIN_PLAYERS, option(options, "max_players")),
 ))

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..core import seats as S
-from ..core.outcomes import E_ILLEGAL, E_NOT_EXPECTED, E_SAME_CARD, Rejected, Result
-from ..core.text import msg
-from .flouk_cards import ACTION, CHIEF, DECREE, FLOUK, MANUAL, Scoring, people_of_id, type_of
-from .flouk_state import (ADJUST, CENSUS, DISCARD, OVER, PILE, State, add_hidden, decree, flag,
+from ...core.outcomes import E_ILLEGAL, E_NOT_EXPECTED, E_SAME_CARD, Rejected, Result
+from ...core.seats import add, of
+from ...core.text import msg
+from .cards import ACTION, CHIEF, DECREE, FLOUK, MANUAL, Scoring, people_of_id, type_of
+from .state import (ADJUST, CENSUS, DISCARD, OVER, PILE, State, add_hidden, decree, flag,
                           hidden_count, info, put, take, village, where)
 
 
@@ -33,7 +33,7 @@ def population(state: State, seat: str) -> int:
     scoring = scoring_of(state, seat)
     pop = apply_scoring(state, village(state, seat), scoring) if scoring else base_population(state, seat)
     if scoring is not None and scoring.kind == MANUAL:
-        pop += S.of(state.adjust, seat)
+        pop += of(state.adjust, seat)
     return pop
 
 
@@ -87,6 +87,11 @@ def next_adjust(state: State, after: str | None, effects: tuple):
     return state, effects + (result(state).headline,)
 
 
+def adjust_done(state: State):
+    """SELECT on a manual Decree screen: on to the next one."""
+    return next_adjust(state, state.current, ())
+
+
 def adjust(state: State, key: str):
     """UP/DOWN on the manual Decree screen: `plus` or `minus` one inhabitant."""
     if key not in ("plus", "minus"):
@@ -95,7 +100,7 @@ def adjust(state: State, key: str):
     delta = 1 if key == "plus" else -1
     if population(state, seat) + delta < 0:
         return Rejected(E_ILLEGAL, msg("fl.not_below_zero"))
-    return dataclasses.replace(state, adjust=S.add(state.adjust, seat, delta)), ()
+    return dataclasses.replace(state, adjust=add(state.adjust, seat, delta)), ()
 
 
 def census_tap(state: State, card: str):

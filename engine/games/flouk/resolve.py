@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..core import seats as S
-from ..core.outcomes import E_NOT_ELIGIBLE, Rejected
-from ..core.text import msg
-from .flouk_cards import ACTION, CHIEF, DECREE, FLOUK, NEUTRAL
-from .flouk_effects import run_effect
-from .flouk_state import (CARDS_DEALT, DEAL, DISCARD, LAST, ORDER, PILE_CHECK, RESOLVE, REVEAL,
+from ...core.outcomes import E_NOT_ELIGIBLE, Rejected
+from ...core.seats import per_seat
+from ...core.text import msg
+from .cards import ACTION, CHIEF, DECREE, FLOUK, NEUTRAL
+from .effects import run_effect
+from .state import (CARDS_DEALT, DEAL, DISCARD, LAST, ORDER, PILE_CHECK, RESOLVE, REVEAL,
                           State, decree, distance_from_lead, flag, has_member, info, label,
                           people_of, put, type_of)
 
@@ -140,7 +140,7 @@ def end_round(state: State, effects: tuple):
     """ROUND_END: every card still in hand is discarded; then the deal, or the end (AMB-F11)."""
     held = sum(n for _, n in state.hands)
     state = dataclasses.replace(state, discard_count=state.discard_count + held,
-                                hands=S.per_seat(state.seats, 0))
+                                hands=per_seat(state.seats, 0))
     effects += (msg("fl.round_over", n=state.round),)
     if state.pile < CARDS_DEALT * len(state.seats):
         return dataclasses.replace(state, phase=LAST), effects

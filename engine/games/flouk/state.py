@@ -10,10 +10,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..core import seats as S
-from ..core.options import Options, option
-from ..core.text import Msg, msg
-from .flouk_cards import (CHIEF, DECK_SIZE, DECREE, FLOUK, MANUAL, CardInfo, default_info,
+from ...core.options import option
+from ...core.seats import add, clockwise_from, of, with_value
+from ...core.table import Table
+from ...core.text import Msg, msg
+from .cards import (CHIEF, DECK_SIZE, DECREE, FLOUK, MANUAL, CardInfo, default_info,
                           people_of_id, type_of)
 
 # Phases (§5.4). RESOLVE is transient: `play` never leaves a state in it.
@@ -31,13 +32,8 @@ PILE, DISCARD = "pile", "discard"
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    seq: int
-    phase: str
-    options: Options
-    seats: tuple[str, ...]                            # clockwise
+class State(Table):
     card_data: tuple[CardInfo, ...]                   # printed data that differs from the default
-    current: str | None = None                        # who the prompt addresses
     pile: int = DECK_SIZE
     round: int = 0
     turn: int = 0
@@ -105,19 +101,19 @@ def lead(state: State) -> str:
 
 
 def distance_from_lead(state: State, seat: str) -> int:
-    return S.clockwise_from(state.seats, lead(state)).index(seat)
+    return clockwise_from(state.seats, lead(state)).index(seat)
 
 
 def village(state: State, seat: str) -> tuple[str, ...]:
-    return S.of(state.villages, seat)
+    return of(state.villages, seat)
 
 
 def hand(state: State, seat: str) -> int:
-    return S.of(state.hands, seat)
+    return of(state.hands, seat)
 
 
 def decree(state: State, seat: str) -> str | None:
-    return S.of(state.decrees, seat)
+    return of(state.decrees, seat)
 
 
 def has_member(state: State, seat: str, people: str) -> bool:
@@ -157,9 +153,9 @@ def take(state: State, card: str) -> State:
     kind, _, seat = (place or "").partition(":")
     if kind == "village":
         rest = tuple(c for c in village(state, seat) if c != card)
-        return dataclasses.replace(state, villages=S.with_value(state.villages, seat, rest))
+        return dataclasses.replace(state, villages=with_value(state.villages, seat, rest))
     if kind == "decree":
-        return dataclasses.replace(state, decrees=S.with_value(state.decrees, seat, None))
+        return dataclasses.replace(state, decrees=with_value(state.decrees, seat, None))
     return state
 
 
@@ -168,10 +164,10 @@ def put(state: State, card: str, place: str) -> State:
     `hand:<seat>` or `pile` (the last two only count it)."""
     kind, _, seat = place.partition(":")
     if kind == "village":
-        return dataclasses.replace(state, villages=S.with_value(state.villages, seat,
+        return dataclasses.replace(state, villages=with_value(state.villages, seat,
                                                                 village(state, seat) + (card,)))
     if kind == "decree":
-        return dataclasses.replace(state, decrees=S.with_value(state.decrees, seat, card))
+        return dataclasses.replace(state, decrees=with_value(state.decrees, seat, card))
     if kind == DISCARD:
         return dataclasses.replace(state, discard=state.discard | {card})
     return add_hidden(state, place, 1)
@@ -183,7 +179,7 @@ def add_hidden(state: State, place: str, n: int) -> State:
         return dataclasses.replace(state, pile=state.pile + n, pile_changed=True)
     if place == DISCARD:
         return dataclasses.replace(state, discard_count=state.discard_count + n)
-    return dataclasses.replace(state, hands=S.add(state.hands, place.partition(":")[2], n))
+    return dataclasses.replace(state, hands=add(state.hands, place.partition(":")[2], n))
 
 
 def hidden_count(state: State, place: str) -> int:

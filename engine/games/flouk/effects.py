@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..core.outcomes import E_ILLEGAL, E_NOT_ELIGIBLE, E_NOT_EXPECTED, Rejected
-from ..core.text import msg
-from .flouk_cards import CHIEF, FLOUK, MANUAL, Effect, people_of_id, type_of
-from .flouk_state import (DISCARD, EFFECT_CARD, EFFECT_TARGET, FACE_DOWN_FROM, FACE_DOWN_TO, PILE,
+from ...core.outcomes import E_ILLEGAL, E_NOT_ELIGIBLE, E_NOT_EXPECTED, Rejected
+from ...core.text import msg
+from .cards import CHIEF, FLOUK, MANUAL, Effect, people_of_id, type_of
+from .state import (DISCARD, EFFECT_CARD, EFFECT_TARGET, FACE_DOWN_FROM, FACE_DOWN_TO, PILE,
                           REPORT, REPORT_DEST, REPORT_FROM, RESOLVE, State, add_hidden, hand,
                           hidden_count, hidden_places, info, label, place_label, put, take, village,
                           where)

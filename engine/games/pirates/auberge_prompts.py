@@ -1,13 +1,12 @@
 """L'Auberge des pirates: what the table sees (RULES.md §2.5), and the state's invariants."""
 from __future__ import annotations
 
-from ..core.outcomes import Option, PlayerLine, Prompt, Result, Tally
-from ..core.text import Msg, msg
-from . import pirates
-from .auberge_state import (ACCUSE_TAPS, ALLOWED, OLDEST, OPENING, OVER, RESHUFFLE, TARGET, TURN,
+from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
+from ...core.text import Msg, msg
+from .auberge_state import (ACCUSE_TAPS, OLDEST, OPENING, OVER, PHASES, RESHUFFLE, TARGET, TURN,
                             VERDICT, VERDICTS, State, front, hand, legal_actions, lowest_openers,
                             targets)
-from .pirates import DECK_SIZE, card_order, has_pair
+from .deck import DECK, DECK_SIZE, card_order, has_pair
 
 
 def hint(state: State) -> Msg:
@@ -67,7 +66,7 @@ def invariants(state: State) -> list[str]:
     problems = []
     rows = [c for _, row in state.fronts for c in row]
     seen = rows + sorted(state.out_uids)
-    if len(set(seen)) != len(seen) or not set(seen) <= pirates.DECK:
+    if len(set(seen)) != len(seen) or not set(seen) <= DECK:
         problems.append("a seen card is in two zones, or unknown")
     hidden = state.pile + sum(n for _, n in state.hands) + state.discard - len(state.out_uids)
     if hidden < 0 or len(state.out_uids) > state.discard or len(seen) + hidden != DECK_SIZE:
@@ -82,6 +81,6 @@ def invariants(state: State) -> list[str]:
     if taps and (state.phase != ACCUSE_TAPS or len(taps) > hand(state, state.target)
                  or set(taps) & set(seen)):
         problems.append("accused hand taps kept outside an open accusation")
-    if state.phase not in ALLOWED or state.current in state.out:
+    if state.phase not in PHASES or state.current in state.out:
         problems.append(f"bad phase {state.phase} or current {state.current}")
     return problems

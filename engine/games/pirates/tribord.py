@@ -12,28 +12,22 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..core import seats as S
-from ..core.events import Cancel, Choose, Confirm, Tap
-from ..core.options import Options, OptionSpec, option
-from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, Option,
+from ...core.events import Cancel, Choose, Confirm, Tap
+from ...core.options import Options, OptionSpec, option
+from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, Option,
                              PlayerLine, Prompt, Rejected, Result, Tally)
-from ..core.registry import register
-from ..core.spec import GameConfig, GameSpec
-from ..core.text import Msg, add_catalog, msg
-from ..text import en_tribord, fr_tribord
-from . import pirates
-from .pirates import DECK, DECK_SIZE, has_pair, pairs_with, values
+from ...core.phases import PhaseTable, on_button, on_card, on_option
+from ...core.registry import register
+from ...core.seats import add, next_seat, of, per_seat, with_value
+from ...core.spec import GameConfig, GameSpec, Look
+from ...core.table import Table
+from ...core.text import Msg, add_catalog, msg
+from ...text import en_tribord, fr_tribord
+from .deck import (COMPONENTS, DECK, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair,
+                   pairs_with, values)
 
 # Phases (§3.4); each is also its prompt id, but AWAIT_DRAW's prompt is "draw".
 COMMON, DECIDE, AWAIT_DRAW, RESHUFFLE, OVER = "common", "decide", "await_draw", "reshuffle", "over"
-
-ALLOWED = {
-    COMMON: frozenset({Tap}),
-    DECIDE: frozenset({Choose}),
-    AWAIT_DRAW: frozenset({Tap, Cancel}),
-    RESHUFFLE: frozenset({Confirm}),
-    OVER: frozenset(),
-}
 
 OPEN, BLOCKED, OUT = "open", "blocked", "out"       # a pirate's status in the round
 COMMON_CARDS = 2                                   # §3.4 ROUND_SETUP step 2
@@ -51,12 +45,7 @@ OPTIONS = (
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    seq: int
-    phase: str
-    options: Options
-    seats: tuple[str, ...]                    # clockwise
-    current: str
+class State(Table):
     button: str
     round: int
     tokens: tuple[tuple[str, int], ...]
@@ -71,17 +60,17 @@ class State:
 # ---- helpers ---------------------------------------------------------------
 
 def tokens(state: State, seat: str) -> int:
-    return S.of(state.tokens, seat)
+    return of(state.tokens, seat)
 
 
 def status(state: State, seat: str) -> str:
-    return S.of(state.rstatus, seat)
+    return of(state.rstatus, seat)
 
 
 def with_status(state: State, seats, new: str) -> State:
     rstatus = state.rstatus
     for seat in seats:
-        rstatus = S.with_value(rstatus, seat, new)
+        rstatus = with_value(rstatus, seat, new)
     return dataclasses.replace(state, rstatus=rstatus)
 
 
@@ -117,8 +106,8 @@ def initial(config: GameConfig) -> State:
     button = config.first or players[0]
     return State(seq=0, phase=COMMON, options=config.options, seats=players, current=button,
                  button=button, round=1,
-                 tokens=S.per_seat(players, option(config.options, "start_tokens")), pot=0,
-                 common=(), discard=frozenset(), pile=DECK_SIZE, rstatus=S.per_seat(players, OPEN))
+                 tokens=per_seat(players, option(config.options, "start_tokens")), pot=0,
+                 common=(), discard=frozenset(), pile=DECK_SIZE, rstatus=per_seat(players, OPEN))
 
 
 def common_card(state: State, card: str):
@@ -163,7 +152,7 @@ def drawn_card(state: State, card: str):
     if problem:
         return problem
     p = state.current
-    state = dataclasses.replace(state, tokens=S.add(state.tokens, p, -1), pot=state.pot + 1,
+    state = dataclasses.replace(state, tokens=add(state.tokens, p, -1), pot=state.pot + 1,
                                 pile=state.pile - 1)
     if pairs_with(card, state.common):
         state = dataclasses.replace(with_status(state, (p,), OUT), discard=state.discard | {card})
@@ -182,7 +171,7 @@ def after_decision(state: State, effects: tuple[Msg, ...]):
         effects = effects + (msg("at.must_block", name=forced),)
     if not seats_in(state, OPEN):
         return round_end(state, effects)
-    following = S.next_seat(state.seats, state.current, lambda s: status(state, s) == OPEN)
+    following = next_seat(state.seats, state.current, lambda s: status(state, s) == OPEN)
     return dataclasses.replace(state, phase=DECIDE, current=following, resume=None), effects
 
 
@@ -217,9 +206,9 @@ def next_round(state: State) -> State:
     """AMB-T7: the Button moves one seat clockwise unless it is fixed."""
     button = state.button
     if option(state.options, "button") == "rotate":
-        button = S.next_seat(state.seats, button)
+        button = next_seat(state.seats, button)
     state = dataclasses.replace(state, round=state.round + 1, button=button, current=button,
-                                rstatus=S.per_seat(state.seats, OPEN))
+                                rstatus=per_seat(state.seats, OPEN))
     return need_card(state, COMMON)
 
 
@@ -231,15 +220,18 @@ def reshuffle(state: State):
 
 # ---- the reducer -----------------------------------------------------------
 
-def play(state: State, event):
-    """Validate and apply one event; `allowed` has already filtered the event types."""
-    if isinstance(event, Tap):
-        return common_card(state, event.card) if state.phase == COMMON else drawn_card(state, event.card)
-    if isinstance(event, Choose):
-        return decide(state, event.option)
-    if isinstance(event, Cancel):        # BACK before the tap: nothing paid
-        return dataclasses.replace(state, phase=DECIDE), ()
-    return reshuffle(state)
+def back_to_decide(state: State):
+    """BACK before the tap: nothing paid."""
+    return dataclasses.replace(state, phase=DECIDE), ()
+
+
+TABLE = PhaseTable({
+    COMMON: {Tap: on_card(common_card)},
+    DECIDE: {Choose: on_option(decide)},
+    AWAIT_DRAW: {Tap: on_card(drawn_card), Cancel: on_button(back_to_decide)},
+    RESHUFFLE: {Confirm: on_button(reshuffle)},
+    OVER: {},
+})
 
 
 def hint(state: State) -> Msg:
@@ -248,6 +240,11 @@ def hint(state: State) -> Msg:
 
 
 # ---- what the table sees (§3.5) -----------------------------------------------
+
+def badge(details: dict) -> Msg:
+    """The header shows the pot and the round."""
+    return msg("ui.badge.pot", pot=details.get("pot", 0), round=details.get("round", 1))
+
 
 def prompt(state: State) -> Prompt:
     p = state.current
@@ -309,7 +306,7 @@ def invariants(state: State) -> list[str]:
     total = sum(n for _, n in state.tokens) + state.pot
     if total != total_tokens(state.options, len(state.seats)) or min(n for _, n in state.tokens) < 0:
         problems.append(f"tokens not conserved: {total}")
-    if {v for _, v in state.rstatus} - {OPEN, BLOCKED, OUT} or state.phase not in ALLOWED:
+    if {v for _, v in state.rstatus} - {OPEN, BLOCKED, OUT} or state.phase not in TABLE:
         problems.append("bad round status or phase")
     if (state.phase == RESHUFFLE) != (state.resume is not None):
         problems.append("a reshuffle without a phase to return to")
@@ -320,9 +317,11 @@ add_catalog("en", en_tribord.TEXT)
 add_catalog("fr", fr_tribord.TEXT)
 
 SPEC = register(GameSpec(
-    id="tribord", title="A tribord!", deck=pirates.DECK_FAMILY,
-    min_players=pirates.MIN_PLAYERS, max_players=pirates.MAX_PLAYERS,
-    components=pirates.COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
-    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
-    result=result, invariants=invariants, max_events=3000,
+    id="tribord", title="A tribord!", deck=DECK_FAMILY,
+    min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
+    allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
+    result=result, invariants=invariants, max_events=3000, order=3,
+    look=Look(name=msg("ui.name.tribord"), badge=badge, asks_first=msg("ui.button_holder"),
+              deal=msg("ui.deal.tribord")),
 ))

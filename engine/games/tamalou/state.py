@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import seats as S
-from ..core.events import Cancel, Choose, Confirm, Tap
-from ..core.options import Options, OptionSpec, option
-from .tamalou_scoring import (BLIND_SWAP, CARDS, LOOK_AND_SWAP, LOOK_OPPONENT, LOOK_OWN,
+from ...core.options import OptionSpec, option
+from ...core.seats import of
+from ...core.table import Table
+from .scoring import (BLIND_SWAP, CARDS, LOOK_AND_SWAP, LOOK_OPPONENT, LOOK_OWN,
                               check_match, points, power)
 
 # §4.1: 52 single cards; jokers are registered but not used (TM-01).
@@ -36,32 +36,12 @@ POWER, SNAP_WHO, PENALTY_WHO, CALL = "power", "snap_who", "penalty_who", "call"
 REVEAL, MISMATCH, DEAL, OVER = "reveal", "mismatch", "deal", "over"
 HOLDING = (DRAWN, KEEP, PLAYED)         # the drawn card is in a hand, seen by nobody but its owner
 
-ALLOWED = {
-    OPENING: frozenset({Tap}),
-    TURN: frozenset({Tap, Choose}),     # a tap nobody asked for is a snap
-    GIVE_UP: frozenset({Tap, Cancel}),
-    DRAWN: frozenset({Choose}),         # the draw is physical: no going back
-    KEEP: frozenset({Tap, Cancel}),
-    PLAYED: frozenset({Tap, Cancel}),
-    POWER: frozenset({Choose, Confirm}),
-    SNAP_WHO: frozenset({Choose, Cancel}),
-    PENALTY_WHO: frozenset({Choose, Cancel}),
-    CALL: frozenset({Choose}),
-    REVEAL: frozenset({Tap, Confirm}),
-    MISMATCH: frozenset({Confirm, Cancel}),
-    DEAL: frozenset({Confirm}),
-    OVER: frozenset(),
-}
-
 
 @dataclass(frozen=True, slots=True)
-class State:
-    seq: int
-    phase: str
-    options: Options
-    seats: tuple[str, ...]                  # clockwise
+class State(Table):
+    """`current` is the turn's player, or who is revealing."""
+
     first: str                              # who opens this round (moves each round, §4.5)
-    current: str                            # the turn's player, or who is revealing
     pile: int                               # face-down cards left to draw
     discard: tuple[str, ...]                # face up, top last: every card here was tapped
     counts: tuple[tuple[str, int], ...]     # cards in each square (inferred, §4.6)
@@ -78,7 +58,7 @@ class State:
 
 
 def count_of(state: State, seat: str) -> int:
-    return S.of(state.counts, seat)
+    return of(state.counts, seat)
 
 
 def top(state: State) -> str | None:

@@ -5,12 +5,13 @@ instructions, and reveal taps show only how many cards and their sum.
 """
 from __future__ import annotations
 
-from ..core import seats as S
-from ..core.options import option
-from ..core.outcomes import Option, PlayerLine, Prompt, Result, Tally
-from ..core.text import msg
-from .tamalou_scoring import LOOK_AND_SWAP, label, lowest, points, round_winners
-from .tamalou_state import (CALL, DEAL, DRAWN, GIVE_UP, KEEP, MISMATCH, OPENING, OVER, PENALTY_WHO,
+from ...core.options import option
+from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
+from ...core.seats import next_seat, of
+from ...core.spec import current_badge
+from ...core.text import Msg, msg
+from .scoring import LOOK_AND_SWAP, label, lowest, points, round_winners
+from .state import (CALL, DEAL, DRAWN, GIVE_UP, KEEP, MISMATCH, OPENING, OVER, PENALTY_WHO,
                             PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, count_of, drawn_actions,
                             holders, last_round, match_mode, round_scores, swap_targets, top,
                             turn_actions, usable_power)
@@ -59,7 +60,7 @@ PROMPTS = {
     MISMATCH: lambda s: Prompt("mismatch", msg("tm.prompt.mismatch", n=count_of(s, s.current),
                                                 m=len(s.tapping))),
     DEAL: lambda s: Prompt("deal", msg("tm.prompt.deal", round=s.round,
-                                        name=S.next_seat(s.seats, s.first))),
+                                        name=next_seat(s.seats, s.first))),
     OVER: lambda s: Prompt("over", result(s).headline),
 }
 
@@ -116,15 +117,25 @@ def tally(state: State) -> Tally:
     return Tally(lines, tuple(details))
 
 
+def badge(details: dict) -> Msg | None:
+    """The header: which square is being revealed, else the round."""
+    if details.get("phase") == "reveal":
+        seats = list(details["counts"])         # squares are revealed in seat order
+        return msg("ui.badge.reveal", i=seats.index(details["current"]) + 1, n=len(seats))
+    if details.get("round"):
+        return msg("ui.badge.round", round=details["round"])
+    return current_badge(details)
+
+
 def round_headline(state: State):
     """§4.5 for the round just revealed: the caller's win, the others' win, or no winner."""
     scores = round_scores(state)
     winners = round_winners(scores, state.caller, option(state.options, "all_must_be_le5"))
     if winners == (state.caller,):
-        return msg("tm.won_call", name=state.caller, n=S.of(scores, state.caller))
+        return msg("tm.won_call", name=state.caller, n=of(scores, state.caller))
     if not winners:
         return msg("tm.no_winner", caller=state.caller)
-    return msg("tm.failed_call", caller=state.caller, names=winners, n=S.of(scores, winners[0]))
+    return msg("tm.failed_call", caller=state.caller, names=winners, n=of(scores, winners[0]))
 
 
 def result(state: State) -> Result | None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.options import ConfigError
-from ..core.spec import card_ids, kind_of
+from ...core.options import ConfigError
+from ...core.spec import card_ids, kind_of
+from ...core.text import Msg, msg
 
 PEOPLES = ("mouta", "faar", "bloup", "napil", "parok")
 NEUTRAL = "neutral"
@@ -106,6 +107,16 @@ def type_of(card: str) -> str:
 def people_of_id(card: str) -> str | None:
     """The people a Flouk or Chief belongs to, from its id; None for Decrees and Actions."""
     return _PEOPLES[card]
+
+
+def card_name(kind: str) -> Msg | None:
+    """A Flouk or Chief kind by its people ("Mouta", "Mouta Chief"); Decrees and Actions
+    have no name of their own."""
+    people = kind.removeprefix("chief_")
+    if people not in PEOPLES:
+        return None
+    name = msg(f"fl.people.{people}")
+    return msg("fl.card.chief", people=name) if kind != people else name
 
 
 def default_info(card: str) -> CardInfo:

@@ -6,25 +6,26 @@ matching the top. Tamalou! gives every opponent one last turn; then each
 square is revealed by taps and scored. The device sees the discard and the
 reveal; it infers how many cards each square and the pile hold.
 
-Metadata and state: tamalou_state.py. Card facts and scoring: tamalou_scoring.py.
-What the table sees: tamalou_prompts.py.
+Metadata and state: state.py. Card facts and scoring: scoring.py.
+What the table sees: prompts.py.
 """
 from __future__ import annotations
 
 import dataclasses
 
-from ..core import seats as S
-from ..core.events import Cancel, Choose, Confirm, Tap
-from ..core.options import option
-from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
+from ...core.events import Cancel, Choose, Confirm, Tap
+from ...core.options import option
+from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
                              E_SAME_CARD, Rejected)
-from ..core.registry import register
-from ..core.spec import GameConfig, GameSpec, kind_of
-from ..core.text import add_catalog, msg
-from ..text import en_tamalou, fr_tamalou
-from .tamalou_prompts import hint, prompt, reminder, result, round_headline, tally
-from .tamalou_scoring import label, match_over, round_winners, snap_matches
-from .tamalou_state import (ALLOWED, CALL, COMPONENTS, DEAL, DECK_SIZE, DRAWN, GIVE_UP, HAND,
+from ...core.phases import PhaseTable, on_button, on_card, on_option
+from ...core.registry import register
+from ...core.seats import add, clockwise_from, next_seat, of, per_seat
+from ...core.spec import GameConfig, GameSpec, Look, kind_of
+from ...core.text import Msg, add_catalog, msg
+from ...text import en_tamalou, fr_tamalou
+from .prompts import badge, hint, prompt, reminder, result, round_headline, tally
+from .scoring import label, match_over, round_winners, snap_matches
+from .state import (CALL, COMPONENTS, DEAL, DECK_SIZE, DRAWN, GIVE_UP, HAND,
                             HOLDING, JOKERS, KEEP, MISMATCH, OPENING, OPTIONS, OVER, PENALTY_WHO,
                             PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, can_draw, count_of,
                             drawn_actions, holders, match_mode, round_scores, swap_targets, top,
@@ -40,14 +41,14 @@ def new_round(state: State, first: str, number: int) -> State:
     """Just dealt: 4 cards each, the rest in the pile; the opening discard is tapped next."""
     return replace(state, phase=OPENING, first=first, current=first, round=number,
                    pile=DECK_SIZE - HAND * len(state.seats), discard=(),
-                   counts=S.per_seat(state.seats, HAND), caller=None, final_queue=(), played=None,
+                   counts=per_seat(state.seats, HAND), caller=None, final_queue=(), played=None,
                    target=None, snapped=None, revealed=(), tapping=())
 
 
 def initial(config: GameConfig) -> State:
     seats, first = config.players, config.first or config.players[0]
     blank = State(seq=0, phase=OPENING, options=config.options, seats=seats, first=first,
-                  current=first, pile=0, discard=(), counts=(), totals=S.per_seat(seats, 0))
+                  current=first, pile=0, discard=(), counts=(), totals=per_seat(seats, 0))
     return new_round(blank, first, 1)
 
 
@@ -167,7 +168,7 @@ def end_turn(state: State, effects: tuple):
 def pass_turn(state: State, effects: tuple = ()):
     """The next seat; in the last round the next in the final queue, then the reveal."""
     if state.caller is None:
-        return replace(state, phase=TURN, current=S.next_seat(state.seats, state.current)), effects
+        return replace(state, phase=TURN, current=next_seat(state.seats, state.current)), effects
     queue = tuple(seat for seat in state.final_queue if seat != state.current)
     if not queue:
         state = replace(state, phase=REVEAL, final_queue=(), current=state.seats[0], tapping=())
@@ -180,7 +181,7 @@ def call(state: State):
 
     AMB-TA12: the claim is not checked now; AMB-TA15: an empty square may call too.
     """
-    queue = S.clockwise_from(state.seats, state.current)[1:]
+    queue = clockwise_from(state.seats, state.current)[1:]
     state = replace(state, phase=TURN, caller=state.current, final_queue=queue, current=queue[0])
     return state, (msg("tm.called", name=state.caller),)
 
@@ -213,7 +214,7 @@ def judge_snap(state: State, who: str):
         return Rejected(E_NOT_EXPECTED, msg("core.not_a_choice"))
     card, state = state.snapped, replace(state, phase=TURN, snapped=None)
     if snap_matches(card, top(state), option(state.options, "snap_match")):
-        state = replace(push(state, card), counts=S.add(state.counts, who, -1))
+        state = replace(push(state, card), counts=add(state.counts, who, -1))
         return state, (msg("tm.good_snap", name=who, n=count_of(state, who)),)
     if not can_draw(state):
         return state, (msg("tm.wrong_snap_no_card"),)
@@ -229,7 +230,7 @@ def give_penalty(state: State, who: str):
 
 def penalise(state: State, who: str, text):
     state, effects = draw_card(state)
-    return replace(state, counts=S.add(state.counts, who, 1)), effects + (text,)
+    return replace(state, counts=add(state.counts, who, 1)), effects + (text,)
 
 
 # ---- reveal and scoring (§4.4 REVEAL, §4.5) ------------------------------------------
@@ -252,7 +253,7 @@ def reveal_done(state: State):
 def commit_reveal(state: State):
     revealed = state.revealed + ((state.current, state.tapping),)
     state = replace(state, revealed=revealed, tapping=())
-    effects = (msg("tm.scored", name=state.current, n=S.of(round_scores(state), state.current)),)
+    effects = (msg("tm.scored", name=state.current, n=of(round_scores(state), state.current)),)
     if len(revealed) < len(state.seats):
         return replace(state, phase=REVEAL, current=state.seats[len(revealed)]), effects
     return end_round(state, effects)
@@ -264,8 +265,8 @@ def end_round(state: State, effects: tuple):
     added = scores
     winners = round_winners(scores, state.caller, option(state.options, "all_must_be_le5"))
     if winners != (state.caller,):
-        added = S.add(scores, state.caller, option(state.options, "caller_fail_penalty"))
-    totals = tuple((seat, total + S.of(added, seat)) for seat, total in state.totals)
+        added = add(scores, state.caller, option(state.options, "caller_fail_penalty"))
+    totals = tuple((seat, total + of(added, seat)) for seat, total in state.totals)
     state = replace(state, totals=totals, history=state.history + (added,))
     if match_over(option(state.options, "match"), state.round, totals):
         state = replace(state, phase=OVER)
@@ -276,7 +277,7 @@ def end_round(state: State, effects: tuple):
 
 def next_round(state: State):
     """§4.5: the first player moves one seat clockwise each round."""
-    return new_round(state, S.next_seat(state.seats, state.first), state.round + 1), ()
+    return new_round(state, next_seat(state.seats, state.first), state.round + 1), ()
 
 
 # ---- the reducer: one handler per phase and event -------------------------------
@@ -285,26 +286,31 @@ def back_to(phase: str):
     return lambda state: (replace(state, phase=phase, snapped=None), ())
 
 
-ON_TAP = {OPENING: open_discard, TURN: snap, GIVE_UP: give_up, KEEP: keep, PLAYED: play_drawn,
-          REVEAL: reveal_tap}
-ON_CHOOSE = {TURN: choose_action, DRAWN: choose_drawn, POWER: name_target, SNAP_WHO: judge_snap,
-             PENALTY_WHO: give_penalty, CALL: answer_call}
-ON_CONFIRM = {POWER: power_done, REVEAL: reveal_done, MISMATCH: commit_reveal, DEAL: next_round}
-ON_CANCEL = {GIVE_UP: back_to(TURN), KEEP: back_to(DRAWN), PLAYED: back_to(DRAWN),
-             SNAP_WHO: back_to(TURN), PENALTY_WHO: back_to(TURN), MISMATCH: back_to(REVEAL)}
+def tapped(handler):
+    """A tap handler; no phase takes the jokers (TM-01)."""
+    def run(state: State, card: str):
+        if kind_of(card) == "joker":
+            return Rejected(E_NOT_EXPECTED, msg("tm.jokers_not_used"))
+        return handler(state, card)
+    return on_card(run)
 
 
-def play(state: State, event):
-    if isinstance(event, Tap):
-        if kind_of(event.card) == "joker":
-            return Rejected(E_NOT_EXPECTED, msg("tm.jokers_not_used"))     # TM-01
-        return ON_TAP[state.phase](state, event.card)
-    if isinstance(event, Choose):
-        return ON_CHOOSE[state.phase](state, event.option)
-    if isinstance(event, Confirm):
-        return ON_CONFIRM[state.phase](state)
-    assert isinstance(event, Cancel)
-    return ON_CANCEL[state.phase](state)
+TABLE = PhaseTable({
+    OPENING: {Tap: tapped(open_discard)},
+    TURN: {Tap: tapped(snap), Choose: on_option(choose_action)},     # a tap nobody asked for is a snap
+    GIVE_UP: {Tap: tapped(give_up), Cancel: on_button(back_to(TURN))},
+    DRAWN: {Choose: on_option(choose_drawn)},                         # the draw is physical: no going back
+    KEEP: {Tap: tapped(keep), Cancel: on_button(back_to(DRAWN))},
+    PLAYED: {Tap: tapped(play_drawn), Cancel: on_button(back_to(DRAWN))},
+    POWER: {Choose: on_option(name_target), Confirm: on_button(power_done)},
+    SNAP_WHO: {Choose: on_option(judge_snap), Cancel: on_button(back_to(TURN))},
+    PENALTY_WHO: {Choose: on_option(give_penalty), Cancel: on_button(back_to(TURN))},
+    CALL: {Choose: on_option(answer_call)},
+    REVEAL: {Tap: tapped(reveal_tap), Confirm: on_button(reveal_done)},
+    MISMATCH: {Confirm: on_button(commit_reveal), Cancel: on_button(back_to(REVEAL))},
+    DEAL: {Confirm: on_button(next_round)},
+    OVER: {},
+})
 
 
 def invariants(state: State) -> list[str]:
@@ -321,7 +327,7 @@ def invariants(state: State) -> list[str]:
         problems.append("a card twice in the discard")
     if (state.phase == OPENING) != (not state.discard):
         problems.append("the discard is empty after the opening, or not before it")
-    sums = tuple((seat, sum(S.of(added, seat) for added in state.history)) for seat in state.seats)
+    sums = tuple((seat, sum(of(added, seat) for added in state.history)) for seat in state.seats)
     finished = state.round if state.phase in (DEAL, OVER) else state.round - 1
     if sums != state.totals or len(state.history) != finished:
         problems.append("totals are not the sum of the finished rounds")
@@ -331,13 +337,20 @@ def invariants(state: State) -> list[str]:
     return problems
 
 
+def card_name(kind: str) -> Msg | None:
+    """A card by rank and suit; the jokers are not in play (TM-01)."""
+    return None if kind == "joker" else label(kind)
+
+
 add_catalog("en", en_tamalou.TEXT)
 add_catalog("fr", fr_tamalou.TEXT)
 
 SPEC = register(GameSpec(
     id="tamalou", title="Tamalou", deck="tamalou", min_players=2, max_players=6,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
-    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
+    allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=JOKERS, reminder=reminder,
-    max_events=4000,
+    max_events=4000, order=4, card_name=card_name,
+    look=Look(name=msg("ui.name.tamalou"), badge=badge, asks_first=msg("ui.first_player"),
+              deal=msg("ui.deal.tamalou"), lowest_wins=True),      # §4.5: the fewest points win
 ))

@@ -4,27 +4,30 @@ Each round the players are dealt 4 cards, keep 2 and pass 1 to each side.
 In 3 turns everyone reveals one card together and the device resolves them in
 a fixed order: Decrees, normal Flouks, Chiefs, Actions. Chiefs and Actions go
 by white number. What the rulebook leaves to the printed cards comes from the
-café's card data (flouk_cards); what the device cannot see is reported by hand.
+café's card data (cards.py); what the device cannot see is reported by hand.
 The game ends when 4 cards each can no longer be dealt; the largest village wins.
 """
 from __future__ import annotations
 
 import dataclasses
 
-from ..core import seats as S
-from ..core.events import Cancel, Choose, Confirm, Tap
-from ..core.options import Options, OptionSpec, option
-from ..core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
-from ..core.registry import register
-from ..core.spec import GameConfig, GameSpec
-from ..core.text import add_catalog, msg
-from ..text import en_flouk, fr_flouk
-from . import flouk_effects as E
-from . import flouk_resolve as R
-from . import flouk_scoring as F
-from .flouk_cards import COMPONENTS, check_data, default_info, read_cards
-from .flouk_prompts import DEAL_KEY, END_GAME, NO_CARD, hint, prompt, tally
-from .flouk_state import (ADJUST, CARDS_DEALT, CENSUS, DEAL, DISCARD, EFFECT_CARD, EFFECT_TARGET,
+from ...core.events import Cancel, Choose, Confirm, Tap
+from ...core.options import Options, OptionSpec, option
+from ...core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
+from ...core.phases import PhaseTable, on_button, on_card, on_option
+from ...core.registry import register
+from ...core.seats import per_seat
+from ...core.spec import GameConfig, GameSpec, Look
+from ...core.text import add_catalog, msg
+from ...text import en_flouk, fr_flouk
+from .effects import (choose_destination, choose_source, choose_target, effect_back, effect_choose,
+                      face_down_from, face_down_to, pick_card, report_back, report_choose,
+                      report_done, report_tap)
+from . import resolve
+from . import scoring
+from .cards import COMPONENTS, card_name, check_data, default_info, read_cards
+from .prompts import DEAL_KEY, END_GAME, NO_CARD, badge, hint, prompt, tally
+from .state import (ADJUST, CARDS_DEALT, CENSUS, DEAL, DISCARD, EFFECT_CARD, EFFECT_TARGET,
                           FACE_DOWN_FROM, FACE_DOWN_TO, LAST, ORDER, OVER, PILE_CHECK, REPORT,
                           REPORT_DEST, REPORT_FROM, RESOLVE, REVEAL, SURE, State, add_hidden, hand,
                           hidden_count, hidden_places, invariants, where)
@@ -42,17 +45,6 @@ OPTIONS = (
     OptionSpec("final_census", False, note="§5.4 FINAL"),
 )
 
-ALLOWED = {
-    DEAL: frozenset({Confirm}), PILE_CHECK: frozenset({Choose}), REVEAL: frozenset({Tap, Choose}),
-    SURE: frozenset({Confirm, Cancel}), ORDER: frozenset({Choose}), EFFECT_TARGET: frozenset({Choose}),
-    EFFECT_CARD: frozenset({Tap, Choose, Cancel}), REPORT: frozenset({Tap, Choose, Confirm}),
-    REPORT_DEST: frozenset({Choose, Cancel}), REPORT_FROM: frozenset({Choose, Cancel}),
-    FACE_DOWN_FROM: frozenset({Choose, Cancel}), FACE_DOWN_TO: frozenset({Choose, Cancel}),
-    LAST: frozenset({Confirm}), CENSUS: frozenset({Tap, Confirm}),
-    ADJUST: frozenset({Choose, Confirm}), OVER: frozenset(),
-}
-
-
 def player_limits(options: Options) -> tuple[int, int]:
     """AMB-F1: 3-5 by default; 2 and 6 with the options."""
     return option(options, "min_players"), option(options, "max_players")
@@ -64,17 +56,17 @@ def initial(config: GameConfig) -> State:
     """Play starts at round 1's deal confirmation, with all 100 cards in the pile."""
     cards = read_cards(config.data)
     players = config.players
-    return State(seq=0, phase=DEAL, options=config.options, seats=players,
+    return State(seq=0, phase=DEAL, options=config.options, seats=players, current=None,
                  card_data=tuple(c for c in cards if c != default_info(c.card)),
-                 hands=S.per_seat(players, 0), villages=S.per_seat(players, ()),
-                 decrees=S.per_seat(players, None), adjust=S.per_seat(players, 0))
+                 hands=per_seat(players, 0), villages=per_seat(players, ()),
+                 decrees=per_seat(players, None), adjust=per_seat(players, 0))
 
 
 def deal(state: State):
     """The one confirmation a round: discard, deal 4 each and pass (AMB-F2 for 2 players)."""
     state = dataclasses.replace(
         state, phase=REVEAL, pile=state.pile - CARDS_DEALT * len(state.seats),
-        hands=S.per_seat(state.seats, CARDS_DEALT), round=state.round + 1, turn=1,
+        hands=per_seat(state.seats, CARDS_DEALT), round=state.round + 1, turn=1,
         current=state.seats[0], pile_changed=False)
     return state, (msg("fl.dealt", n=state.round, pile=state.pile),)
 
@@ -84,7 +76,7 @@ def pile_check(state: State, key: str):
     if key == DEAL_KEY:
         return deal(state)
     if key == END_GAME:
-        return F.start_final(state)
+        return scoring.start_final(state)
     return Rejected(E_NOT_EXPECTED, msg("core.use_buttons"))
 
 
@@ -110,7 +102,10 @@ def reveal(state: State, card: str):
     return record(add_hidden(state, source, -1), card, (msg("fl.hand_was_empty", name=seat),))
 
 
-def no_card(state: State):
+def no_card(state: State, key: str):
+    """The menu's "no card": asked to be sure while the count says the player holds some."""
+    if key != NO_CARD:
+        return Rejected(E_NOT_EXPECTED, msg("fl.hint.reveal"))
     if hand(state, state.current) > 0:
         return dataclasses.replace(state, phase=SURE), ()
     return record(state, None, ())
@@ -123,53 +118,47 @@ def sure_no_card(state: State):
     return record(dataclasses.replace(state, phase=REVEAL), None, ())
 
 
+def not_sure(state: State):
+    return dataclasses.replace(state, phase=REVEAL), ()
+
+
 def record(state: State, card: str | None, effects: tuple):
     """Note the reveal; the last one of the turn starts the resolution."""
     state = dataclasses.replace(state, revealed=state.revealed + ((state.current, card),))
     if len(state.revealed) == len(state.seats):
-        return R.start(state, effects)
+        return resolve.start(state, effects)
     return dataclasses.replace(state, current=state.seats[len(state.revealed)]), effects
 
 
 # ---- the reducer ---------------------------------------------------------------------
 
-HANDLERS = {
-    (DEAL, Confirm): lambda s, e: deal(s),
-    (PILE_CHECK, Choose): lambda s, e: pile_check(s, e.option),
-    (REVEAL, Tap): lambda s, e: reveal(s, e.card),
-    (REVEAL, Choose): lambda s, e: no_card(s) if e.option == NO_CARD else
-    Rejected(E_NOT_EXPECTED, msg("fl.hint.reveal")),
-    (SURE, Confirm): lambda s, e: sure_no_card(s),
-    (SURE, Cancel): lambda s, e: (dataclasses.replace(s, phase=REVEAL), ()),
-    (ORDER, Choose): lambda s, e: R.choose_first(s, e.option),
-    (EFFECT_TARGET, Choose): lambda s, e: E.choose_target(s, e.option),
-    (EFFECT_CARD, Tap): lambda s, e: E.pick_card(s, e.card),
-    (EFFECT_CARD, Choose): lambda s, e: E.effect_choose(s, e.option),
-    (EFFECT_CARD, Cancel): lambda s, e: E.effect_back(s),
-    (REPORT, Tap): lambda s, e: E.report_tap(s, e.card),
-    (REPORT, Choose): lambda s, e: E.report_choose(s, e.option),
-    (REPORT, Confirm): lambda s, e: E.report_done(s),
-    (REPORT_DEST, Choose): lambda s, e: E.choose_destination(s, e.option),
-    (REPORT_FROM, Choose): lambda s, e: E.choose_source(s, e.option),
-    (FACE_DOWN_FROM, Choose): lambda s, e: E.face_down_from(s, e.option),
-    (FACE_DOWN_TO, Choose): lambda s, e: E.face_down_to(s, e.option),
-    (LAST, Confirm): lambda s, e: F.start_final(s),
-    (CENSUS, Tap): lambda s, e: F.census_tap(s, e.card),
-    (CENSUS, Confirm): lambda s, e: F.census_done(s),
-    (ADJUST, Choose): lambda s, e: F.adjust(s, e.option),
-    (ADJUST, Confirm): lambda s, e: F.next_adjust(s, s.current, ()),
-    (REPORT_DEST, Cancel): lambda s, e: E.report_back(s),
-    (REPORT_FROM, Cancel): lambda s, e: E.report_back(s),
-    (FACE_DOWN_FROM, Cancel): lambda s, e: E.report_back(s),
-    (FACE_DOWN_TO, Cancel): lambda s, e: E.report_back(s),
-}
+TABLE = PhaseTable({
+    DEAL: {Confirm: on_button(deal)},
+    PILE_CHECK: {Choose: on_option(pile_check)},
+    REVEAL: {Tap: on_card(reveal), Choose: on_option(no_card)},
+    SURE: {Confirm: on_button(sure_no_card), Cancel: on_button(not_sure)},
+    ORDER: {Choose: on_option(resolve.choose_first)},
+    EFFECT_TARGET: {Choose: on_option(choose_target)},
+    EFFECT_CARD: {Tap: on_card(pick_card), Choose: on_option(effect_choose),
+                  Cancel: on_button(effect_back)},
+    REPORT: {Tap: on_card(report_tap), Choose: on_option(report_choose),
+             Confirm: on_button(report_done)},
+    REPORT_DEST: {Choose: on_option(choose_destination), Cancel: on_button(report_back)},
+    REPORT_FROM: {Choose: on_option(choose_source), Cancel: on_button(report_back)},
+    FACE_DOWN_FROM: {Choose: on_option(face_down_from), Cancel: on_button(report_back)},
+    FACE_DOWN_TO: {Choose: on_option(face_down_to), Cancel: on_button(report_back)},
+    LAST: {Confirm: on_button(scoring.start_final)},
+    CENSUS: {Tap: on_card(scoring.census_tap), Confirm: on_button(scoring.census_done)},
+    ADJUST: {Choose: on_option(scoring.adjust), Confirm: on_button(scoring.adjust_done)},
+    OVER: {},
+})
 
 
 def play(state: State, event):
     """Validate and apply one event; a finished power or effect resumes the resolution."""
-    outcome = HANDLERS[(state.phase, type(event))](state, event)
+    outcome = TABLE.play(state, event)
     if isinstance(outcome, tuple) and outcome[0].phase == RESOLVE:
-        return R.advance(*outcome)
+        return resolve.advance(*outcome)
     return outcome
 
 
@@ -179,7 +168,8 @@ add_catalog("fr", fr_flouk.TEXT)
 SPEC = register(GameSpec(
     id="flouk", title="Flouk", deck="flouk", min_players=3, max_players=5,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
-    allowed=lambda s: ALLOWED[s.phase], hint=hint, play=play, prompt=prompt, tally=tally,
-    result=F.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
-    max_events=3000,
+    allowed=TABLE.allowed, hint=hint, play=play, prompt=prompt, tally=tally,
+    result=scoring.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
+    max_events=3000, look=Look(name=msg("ui.name.flouk"), badge=badge, deal=msg("ui.deal.flouk")),
+    order=5, card_name=card_name,
 ))

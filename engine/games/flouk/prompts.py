@@ -1,11 +1,12 @@
 """What the Flouk table sees (RULES.md §5.5): prompts, hints and the tally (DESIGN.md §6.2)."""
 from __future__ import annotations
 
-from ..core.outcomes import Option, PlayerLine, Prompt, Tally
-from ..core.text import msg
-from . import flouk_effects as E
-from .flouk_scoring import base_population, population, result
-from .flouk_state import (ADJUST, CENSUS, DEAL, EFFECT_CARD, EFFECT_TARGET, FACE_DOWN_FROM,
+from ...core.outcomes import Option, PlayerLine, Prompt, Tally
+from ...core.text import Msg, msg
+from .effects import (FACE_DOWN, MAX_REPORT_MOVES, SKIP, destinations, face_down_destinations,
+                      source_seats, sources, targets)
+from .scoring import base_population, population, result
+from .state import (ADJUST, CENSUS, DEAL, EFFECT_CARD, EFFECT_TARGET, FACE_DOWN_FROM,
                           FACE_DOWN_TO, LAST, ORDER, PILE_CHECK, REPORT, REPORT_DEST,
                           REPORT_FROM, REVEAL, SURE, State, decree, effect_mode, hand, label, lead,
                           place_label, village)
@@ -41,20 +42,20 @@ def _reveal(state: State) -> Prompt:
 def _effect_target(state: State) -> Prompt:
     text = msg(f"fl.prompt.target.{effect_mode(state)}", name=state.current, card=label(state.card))
     return Prompt("effect_target", text,
-                  players(state, E.targets(state)) + (Option(E.SKIP, msg("fl.option.skip")),))
+                  players(state, targets(state)) + (Option(SKIP, msg("fl.option.skip")),))
 
 
 def _effect_card(state: State) -> Prompt:
     text = msg(f"fl.prompt.pick.{effect_mode(state)}", name=state.current,
-               seats=E.source_seats(state))
-    return Prompt("effect_card", text, (Option(E.SKIP, msg("fl.option.skip")),))
+               seats=source_seats(state))
+    return Prompt("effect_card", text, (Option(SKIP, msg("fl.option.skip")),))
 
 
 def _report(state: State) -> Prompt:
-    options = (Option(E.FACE_DOWN, msg("fl.option.face_down")),) \
-        if state.moves < E.MAX_REPORT_MOVES else ()
+    options = (Option(FACE_DOWN, msg("fl.option.face_down")),) \
+        if state.moves < MAX_REPORT_MOVES else ()
     return Prompt("report", msg("fl.prompt.report", card=label(state.card), n=state.moves,
-                                max=E.MAX_REPORT_MOVES), options)
+                                max=MAX_REPORT_MOVES), options)
 
 
 def _adjust(state: State) -> Prompt:
@@ -78,13 +79,13 @@ _PROMPTS = {
     EFFECT_CARD: _effect_card,
     REPORT: _report,
     REPORT_DEST: lambda s: Prompt("report_dest", msg("fl.prompt.dest", card=label(s.moving)),
-                                  places(E.destinations(s))),
+                                  places(destinations(s))),
     REPORT_FROM: lambda s: Prompt("report_from", msg("fl.prompt.from", card=label(s.moving)),
-                                  places(E.sources(s))),
+                                  places(sources(s))),
     FACE_DOWN_FROM: lambda s: Prompt("face_down_from", msg("fl.prompt.face_down_from"),
-                                     places(E.sources(s))),
+                                     places(sources(s))),
     FACE_DOWN_TO: lambda s: Prompt("face_down_to", msg("fl.prompt.face_down_to"),
-                                   places(E.face_down_destinations(s))),
+                                   places(face_down_destinations(s))),
     LAST: lambda s: Prompt("last", msg("fl.prompt.last")),
     CENSUS: lambda s: Prompt("census", msg("fl.prompt.census", name=s.current, n=len(s.census))),
     ADJUST: _adjust,
@@ -120,3 +121,11 @@ def tally(state: State) -> Tally:
         ("resolving", state.card), ("queue", [c for group in state.queue for _, c in group]),
     )
     return Tally(lines, details)
+
+
+def badge(details: dict) -> Msg:
+    """Round and turn; while a reveal resolves, the step too ("R2 T3 Chiefs")."""
+    round_, turn, step = details.get("round", 1), details.get("turn", 1), details.get("step")
+    if step:
+        return msg("ui.badge.round_turn_step", round=round_, turn=turn, step=msg(f"fl.step.{step}"))
+    return msg("ui.badge.round_turn", round=round_, turn=turn)

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import seats as S
-from ..core.events import Cancel, Choose, Confirm, Tap
-from ..core.options import Options, OptionSpec, option
-from . import pirates
-from .pirates import DECK_SIZE, value
+from ...core.options import OptionSpec, option
+from ...core.seats import next_seat, of
+from ...core.table import Table
+from .deck import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, value
 
 HAND_DEALT = 3                     # §2.2: deal 3 each
 
@@ -16,18 +15,8 @@ OPENING, OLDEST, TURN, TARGET = "opening", "oldest", "turn", "target"
 ATTACK_CARD, CHALLENGE_CARD = "attack_card", "challenge_card"
 ACCUSE_TAPS, VERDICT, RESHUFFLE, OVER = "accuse_taps", "verdict", "reshuffle", "over"
 
-ALLOWED = {
-    OPENING: frozenset({Tap}),
-    OLDEST: frozenset({Choose}),
-    TURN: frozenset({Choose}),
-    TARGET: frozenset({Choose, Cancel}),
-    ATTACK_CARD: frozenset({Tap, Cancel}),
-    CHALLENGE_CARD: frozenset({Tap, Cancel}),
-    ACCUSE_TAPS: frozenset({Tap, Confirm, Cancel}),
-    VERDICT: frozenset({Choose, Cancel}),
-    RESHUFFLE: frozenset({Confirm, Cancel}),
-    OVER: frozenset(),
-}
+PHASES = (OPENING, OLDEST, TURN, TARGET, ATTACK_CARD, CHALLENGE_CARD, ACCUSE_TAPS, VERDICT, RESHUFFLE,
+          OVER)
 
 ACTIONS = ("attack", "challenge", "accuse", "draw")
 VERDICTS = ("pair", "no_pair")
@@ -39,18 +28,13 @@ OPTIONS = (
     OptionSpec("empty_pile", "disable", kind="choice", choices=("disable", "reshuffle_discards"),
                note="AMB-L8"),
     # AMB-L1; 3 cards each must leave at least one in the pile: 3 * 18 = 54.
-    OptionSpec("max_players", pirates.MAX_PLAYERS, kind="int", minimum=pirates.MIN_PLAYERS,
+    OptionSpec("max_players", MAX_PLAYERS, kind="int", minimum=MIN_PLAYERS,
                maximum=(DECK_SIZE - 1) // HAND_DEALT, note="AMB-L1"),
 )
 
 
 @dataclass(frozen=True, slots=True)
-class State:
-    seq: int
-    phase: str
-    options: Options
-    seats: tuple[str, ...]                          # clockwise
-    current: str
+class State(Table):
     out: frozenset[str]                             # eliminated pirates
     fronts: tuple[tuple[str, tuple[str, ...]], ...]  # face-up rows, in placing order
     hands: tuple[tuple[str, int], ...]              # hidden: counts only
@@ -65,11 +49,11 @@ class State:
 # ---- helpers ---------------------------------------------------------------
 
 def front(state: State, seat: str) -> tuple[str, ...]:
-    return S.of(state.fronts, seat)
+    return of(state.fronts, seat)
 
 
 def hand(state: State, seat: str) -> int:
-    return S.of(state.hands, seat)
+    return of(state.hands, seat)
 
 
 def players_in(state: State) -> tuple[str, ...]:
@@ -78,7 +62,7 @@ def players_in(state: State) -> tuple[str, ...]:
 
 def next_active(state: State, seat: str) -> str:
     """AMB-L3: the next seat clockwise still in."""
-    return S.next_seat(state.seats, seat, lambda s: s not in state.out)
+    return next_seat(state.seats, seat, lambda s: s not in state.out)
 
 
 def on_table(state: State) -> frozenset[str]:

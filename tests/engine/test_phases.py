@@ -1,0 +1,35 @@
+"""Each game's phase table is the one source of its phases and of what each allows."""
+from __future__ import annotations
+
+import engine  # noqa: F401  (registers the games)
+from engine.core.events import Choose, Confirm, Tap
+from engine.core.phases import PhaseTable, on_button, on_card, on_option
+from engine.games import palourde
+from engine.games.flouk import flouk, state as flouk_state
+from engine.games.pirates import auberge, auberge_state, tribord
+from engine.games.tamalou import tamalou
+
+GAMES = (palourde, flouk, auberge, tribord, tamalou)
+
+
+def test_the_table_answers_allowed_and_play():
+    table = PhaseTable({"open": {Tap: on_card(lambda s, card: card), Choose: on_option(lambda s, key: key),
+                                 Confirm: on_button(lambda s: "done")}, "over": {}})
+
+    class State:
+        phase = "open"
+
+    assert table.allowed(State) == frozenset({Tap, Choose, Confirm})
+    assert (table.play(State, Tap("x")), table.play(State, Choose("k")), table.play(State, Confirm())) \
+        == ("x", "k", "done")
+    assert "over" in table and "nowhere" not in table
+
+
+def test_each_spec_asks_its_table():
+    for game in GAMES:
+        assert game.SPEC.allowed == game.TABLE.allowed
+
+
+def test_declared_phase_lists_match_the_tables():
+    assert set(flouk_state.PHASES) == set(flouk.TABLE.handlers)
+    assert set(auberge_state.PHASES) == set(auberge.TABLE.handlers)
