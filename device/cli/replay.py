@@ -14,7 +14,6 @@ import engine
 import seeds
 from device.storage.summary import summary
 from device.texts import say
-from device.ui.game_view import title
 from engine import Accepted, ConfigError, Info, Rejected, Session
 from engine.core.script import Script, ScriptError, ScriptStep, parse_script
 from engine.core.spec import GameConfig, GameSpec
@@ -122,7 +121,7 @@ def tally_lines(spec, state, language: str = DEFAULT_LANGUAGE) -> list[str]:
 
 def summary_lines(info: dict, language: str) -> list[str]:
     """`Palourde: next: Bob: flip 2 cards`, a line a player, then the winners once it is over."""
-    game = title(engine.get(info["game"])).text(language)
+    game = engine.get(info["game"]).name().text(language)
     lines = [say(language, "cli.tally.over", game=game) if info["over"] else
              say(language, "cli.tally.next", game=game, prompt=info["prompt"]["text"].replace("\n", " "))]
     for p in info["players"]:

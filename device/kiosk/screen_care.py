@@ -15,7 +15,6 @@ from device.plugin import Plugin
 from device.config import KioskConfig
 from device.inputs import ButtonHeld, ButtonPressed, Tapped
 from device.ui.font import HEIGHT, WIDTH
-from device.ui.game_view import title
 from device.ui.render import SIZE
 from device.ui.screen import Screen
 
@@ -104,7 +103,7 @@ class ScreenCare(Plugin):
         return int((self._idle(app) - self.saver_after) // DRIFT_EVERY_S)
 
     def _saver(self, app) -> Screen:
-        name = app.t(title(app.session.spec) if app.session is not None else "ui.title")
+        name = app.t(app.session.spec.name() if app.session is not None else "ui.title")
         steps = self._drifts(app)
         span_x, span_y = SIZE[0] - WIDTH * len(name), SIZE[1] - HEIGHT
         # start mid-panel, then wander: every pixel gets its turn at being dark

@@ -23,7 +23,6 @@ from pathlib import Path
 import device.texts  # noqa: F401  (registers the texts shown below)
 import engine
 from device.paths import write_atomic
-from device.ui.game_view import title
 from engine import Session
 from engine.core.codec import config_from_plain, config_to_plain, state_hash
 from engine.core.events import event_from_json, event_to_json
@@ -253,7 +252,7 @@ def _new_session(header: dict) -> Session:
     except KeyError:
         raise JournalError(msg("ui.journal_unknown_game", game=header.get("game"))) from None
     if header.get("rules_version") != spec.rules_version:
-        raise JournalError(msg("ui.journal_rules", game=title(spec),
+        raise JournalError(msg("ui.journal_rules", game=spec.name(),
                                saved=header.get("rules_version"), now=spec.rules_version))
     try:
         return Session(spec, config_from_plain(header["config"]))

@@ -5,7 +5,6 @@ import engine
 from device.texts.language import switch_language
 from engine.core.text import msg
 
-from .game_view import title
 from .modes import MenuMode
 from .wizard import begin_setup
 
@@ -28,7 +27,7 @@ class GameSelect(MenuMode):
         return app.t("ui.title"), app.wall_clock()[11:16]
 
     def screen(self, app):
-        self.menu.items = [(spec.id, app.t(title(spec))) for spec in games()] + \
+        self.menu.items = [(spec.id, app.t(spec.name())) for spec in games()] + \
             [(LANGUAGE_KEY, app.t("ui.language"))]
         screen = super().screen(app)
         rows, highlight = self.menu.window(3)
@@ -59,7 +58,7 @@ class OfferGame(MenuMode):
         self.deck = deck
 
     def screen(self, app):
-        self.menu.items = [(spec.id, app.t(title(spec))) for spec in self.specs] + \
+        self.menu.items = [(spec.id, app.t(spec.name())) for spec in self.specs] + \
             [("cancel", app.t("ui.cancel"))]
         self.prompt = app.t("ui.offer", deck=self.deck)
         return super().screen(app)

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 from engine.core.registry import all_specs
 from engine.core.spec import Look
-from engine.core.text import DEFAULT_LANGUAGE, Msg, catalog, msg
+from engine.core.text import Msg, msg
 
 
 def view(game: str) -> Look:
     """The look the game declares; a game that declares none gets the plain one."""
     return next((spec.look for spec in all_specs() if spec.id == game), Look())
-
-
-def title(spec) -> Msg:
-    """The game's name in the table's language (À tribord ! in French)."""
-    key = f"game.{spec.id}"
-    return msg(key) if key in catalog(DEFAULT_LANGUAGE) else msg("core.name", name=spec.title)
 
 
 def header_name(spec) -> Msg:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from device.feedback import sound_switch
 from device.texts.language import switch_language
-from engine import Accepted, Cancel, Choose, Confirm, Tap, step
+from engine import Cancel, Choose, Confirm, Tap
 from engine.core.events import Event
 from engine.core.text import msg
 
@@ -92,7 +92,7 @@ class Playing(Mode):
         prompt = app.view()[0]
         self.stepper = prompt.keys() == STEPPER
         items = [] if self.stepper else [(o.key, app.t(o.label)) for o in prompt.options]
-        if items and isinstance(step(app.session.spec, state, Confirm()), Accepted):
+        if items and prompt.done:
             items.append((CONFIRM_KEY, app.t("ui.done")))
         self.menu = Menu(items) if items else None
         self._for_seq = state.seq

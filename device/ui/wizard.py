@@ -14,7 +14,7 @@ from engine import Session, make_config
 from engine.core.spec import GameSpec
 from engine.core.text import msg
 
-from .game_view import header_name, title, view
+from .game_view import header_name, view
 from .house_rules import option_line
 from .modes import MenuMode, Mode
 from .screen import Screen, wrap
@@ -44,7 +44,7 @@ def begin_setup(app, spec: GameSpec, deck: str | None = None) -> None:
     if deck is None:
         decks = [d.name for d in app.registry.decks() if d.family == spec.deck]
         if not decks:
-            app.show(msg("ui.no_deck", game=title(spec)))
+            app.show(msg("ui.no_deck", game=spec.name()))
             return
         if len(decks) > 1:
             app.set_mode(DeckChoice(setup, decks))

@@ -70,6 +70,7 @@ class Prompt:
     id: str
     text: Msg
     options: tuple[Option, ...] = ()
+    done: bool = False            # beside the options, a Confirm ("done") is taken too
 
     def keys(self) -> tuple[str, ...]:
         return tuple(o.key for o in self.options)

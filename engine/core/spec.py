@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .options import ConfigError, Options, OptionSpec, resolve_options
-from .text import Msg, msg
+from .text import DEFAULT_LANGUAGE, Msg, catalog, msg
 
 
 def current_badge(details: dict) -> Msg | None:
@@ -74,6 +74,12 @@ class GameSpec:
     look: Look = field(default=Look(), compare=False)
     card_name: Callable[[str], Msg | None] | None = field(default=None, compare=False)  # a kind's name
     order: int = 100                          # place in the game menu, lowest first
+
+    def name(self) -> Msg:
+        """The game's name in the table's language (À tribord ! in French): its catalog's
+        `game.<id>` text where there is one, else its title."""
+        key = f"game.{self.id}"
+        return msg(key) if key in catalog(DEFAULT_LANGUAGE) else msg("core.name", name=self.title)
 
     def card_ids(self) -> tuple[str, ...]:
         """Every card id of this game's deck (DESIGN.md §6.1), play components first."""

@@ -96,3 +96,15 @@ def test_spec_metadata(spec):
 
 def test_every_deck_has_foreign_sample():
     assert {spec.deck for spec in engine.all_specs()} <= set(FOREIGN)
+
+
+@pytest.mark.parametrize("spec,players,seed", CASES, ids=IDS)
+def test_a_prompt_with_options_says_whether_done_is_taken(spec, players, seed):
+    """The device shows a Done item from the prompt alone, never from a trial step."""
+    def on_step(session, rng):
+        prompt = spec.prompt(session.state)
+        if prompt.options:
+            taken = isinstance(step(spec, session.state, Confirm()), Accepted)
+            assert prompt.done == taken, f"{prompt.id}: done={prompt.done}, Confirm taken={taken}"
+
+    random_playout(spec, players, seed, on_step=on_step)

@@ -55,14 +55,15 @@ def _report(state: State) -> Prompt:
     options = (Option(FACE_DOWN, msg("fl.option.face_down")),) \
         if state.moves < MAX_REPORT_MOVES else ()
     return Prompt("report", msg("fl.prompt.report", card=label(state.card), n=state.moves,
-                                max=MAX_REPORT_MOVES), options)
+                                max=MAX_REPORT_MOVES), options, done=True)
 
 
 def _adjust(state: State) -> Prompt:
     text = msg("fl.prompt.adjust", name=state.current, base=base_population(state, state.current),
                pop=population(state, state.current))
     return Prompt("decree_adjust", text,
-                  (Option(PLUS, msg("fl.option.plus")), Option(MINUS, msg("fl.option.minus"))))
+                  (Option(PLUS, msg("fl.option.plus")), Option(MINUS, msg("fl.option.minus"))),
+                  done=True)
 
 
 _PROMPTS = {

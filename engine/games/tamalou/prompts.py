@@ -34,7 +34,8 @@ def power_prompt(state: State) -> Prompt:
     kind = usable_power(state, state.played)
     if kind == LOOK_AND_SWAP:
         kind = f"{kind}_{option(state.options, 'black_king_swap')}"
-    return Prompt("power", msg(f"tm.power.{kind}", card=label(state.played)), players(swap_targets(state)))
+    return Prompt("power", msg(f"tm.power.{kind}", card=label(state.played)),
+                  players(swap_targets(state)), done=True)
 
 
 def reveal_prompt(state: State) -> Prompt:
