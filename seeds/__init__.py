@@ -86,3 +86,12 @@ def game_data(game: str, deck: str, text: str | None = None) -> dict | None:
     """
     manifest = parse(deck, read_text(deck) if text is None else text)
     return {"cards": manifest.cards} if manifest.cards else None
+
+
+def card_file_problems(deck: str, text: str) -> list[str]:
+    """What is wrong with a café's card file for `deck`, each problem naming the card and field.
+    Only a deck whose cards carry printed details (Flouk's) has such a file."""
+    if deck != "flouk":
+        return [f"the {deck} deck has no card data file"]
+    from .flouk_check import check_card_file       # the Flouk rules load only for Flouk's file
+    return check_card_file(text)

@@ -25,10 +25,7 @@ def game_data(spec: GameSpec, state_dir: Path | None) -> dict | None:
 
 def problems(deck: str, text: str) -> list[str]:
     """What is wrong with a card file, each problem naming the card and the field."""
-    if deck != "flouk":
-        return [f"the {deck} deck has no card data file"]
-    from seeds.flouk_check import check_card_file
-    return check_card_file(text)
+    return seeds.card_file_problems(deck, text)
 
 
 def install(state_dir: Path, deck: str, text: str) -> list[str]:
