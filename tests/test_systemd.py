@@ -76,13 +76,53 @@ def test_the_unit_starts_a_command_the_cli_understands():
     assert args.command == "run" and str(args.state_dir) == "/var/lib/tabletop"
 
 
+# the directories ProtectSystem=strict leaves writable, by the specifier of their root
+WRITABLE_ROOTS = {"RuntimeDirectory": "%t", "StateDirectory": "%S", "CacheDirectory": "%C",
+                  "LogsDirectory": "%L"}
+
+
+def writable_directories(unit: dict[str, list[str]]) -> set[str]:
+    """What a strict unit may write: its own *Directory= folders, ReadWritePaths=, /tmp."""
+    found = {path.lstrip("-") for entry in unit.get("ReadWritePaths", []) for path in entry.split()}
+    for key, root in WRITABLE_ROOTS.items():
+        found |= {f"{root}/{name}" for entry in unit.get(key, []) for name in entry.split()}
+    if unit.get("PrivateTmp") == ["yes"]:
+        found |= {"/tmp", "/var/tmp"}
+    return found
+
+
+def environment(unit: dict[str, list[str]]) -> dict[str, str]:
+    return dict(item.partition("=")[::2] for entry in unit.get("Environment", [])
+                for item in shlex.split(entry))
+
+
+def test_lgpio_gets_a_working_directory_it_may_write_under_the_hardening():
+    # lgpio writes its notification pipes (.lgd-nfy*) to LG_WD, else the working directory
+    unit = settings()
+    assert unit["ProtectSystem"] == ["strict"] and unit["ProtectHome"] == ["yes"]
+    assert unit["RuntimeDirectory"] == ["tabletop"]
+    assert unit["WorkingDirectory"] == ["%t/tabletop"]
+    assert environment(unit)["LG_WD"] == "%t/tabletop"
+    writable = writable_directories(unit)
+    assert unit["WorkingDirectory"][0] in writable and environment(unit)["LG_WD"] in writable
+    assert unit.get("RuntimeDirectoryPreserve", ["no"]) == ["no"]   # no pipes left behind
+    assert unit["RuntimeDirectoryMode"] == ["0700"]                 # nobody else's to read
+
+
+def test_a_working_directory_outside_the_writable_ones_is_caught(tmp_path):
+    text = UNIT.read_text().replace("WorkingDirectory=%t/tabletop", "WorkingDirectory=/opt/tabletop")
+    (tmp_path / "tabletop.service").write_text(text)
+    unit = settings(tmp_path / "tabletop.service")
+    assert unit["WorkingDirectory"][0] not in writable_directories(unit)
+
+
 @needs_analyze
 def test_systemd_rates_the_unit_safe():
     done = subprocess.run([ANALYZE, "security", "--offline=yes", str(UNIT)],
                           capture_output=True, text=True, timeout=60)
     found = re.search(r"Overall exposure level for \S+: ([0-9.]+)", done.stdout)
     assert found, done.stdout + done.stderr
-    assert float(found.group(1)) <= 1.0
+    assert float(found.group(1)) <= 0.6     # its rating before lgpio had a working directory
 
 
 @needs_analyze
