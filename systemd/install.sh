@@ -177,7 +177,7 @@ ensure_venv() {
         if ((DRY_RUN)); then
             changed "install tabletop-companion from $SOURCE"
         else
-            changed "installed $("$VENV/bin/pip" show tabletop-companion | grep '^Version')"
+            changed "installed tabletop-companion $("$VENV/bin/pip" show tabletop-companion | sed -n "s/^Version: //p")"
         fi
     fi
     if ! installed python3-lgpio && ! venv_has lgpio; then
