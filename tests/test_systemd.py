@@ -435,6 +435,13 @@ def test_a_dry_run_prints_every_change_and_makes_none(tmp_path):
 def test_the_install_writes_the_chosen_parts_and_enables_their_buses(tmp_path):
     machine = Machine(tmp_path)
     done = machine.install("--reader", "pn532", "--display", "sh1106")
+    # apt is updated first, and lgpio comes from PyPI where apt has none
+    apt = [call for call in machine.calls() if call.startswith("apt-get")]
+    assert apt[0] == "apt-get update -q" and apt[1].startswith("apt-get install")
+    assert "python3-lgpio" not in apt[1] and "python3-spidev" in apt[1]
+    assert "apt has no python3-lgpio: the venv gets it from PyPI instead" in done.stdout
+    assert "pip install --quiet lgpio" in machine.calls()
+    assert machine.file("/opt/tabletop/lib/site/lgpio.py").exists()
     config = machine.file("/etc/tabletop/config.toml").read_text()
     reader, display = config.split("[reader]")[1].split("[display]")
     assert 'kind = "pn532"' in reader and 'kind = "sh1106"' in display.split("\n[")[0]
@@ -445,17 +452,6 @@ def test_the_install_writes_the_chosen_parts_and_enables_their_buses(tmp_path):
     assert 'kind = "sh1106"' in machine.file("/etc/tabletop/config.toml").read_text()
     assert "Buses the config uses: I2C1 SPI0" in later.stdout
     assert "spi" in (machine.fake / "raspi").read_text().split()
-
-
-def test_apt_is_updated_first_and_lgpio_comes_from_pypi_where_apt_has_none(tmp_path):
-    machine = Machine(tmp_path)
-    done = machine.install()
-    apt = [call for call in machine.calls() if call.startswith("apt-get")]
-    assert apt[0] == "apt-get update -q" and apt[1].startswith("apt-get install")
-    assert "python3-lgpio" not in apt[1] and "python3-spidev" in apt[1]
-    assert "apt has no python3-lgpio: the venv gets it from PyPI instead" in done.stdout
-    assert "pip install --quiet lgpio" in machine.calls()
-    assert machine.file("/opt/tabletop/lib/site/lgpio.py").exists()
 
 
 def test_a_second_install_changes_nothing_and_uninstall_removes_what_it_added(tmp_path):
@@ -487,7 +483,7 @@ def test_without_systemd_it_installs_the_unit_but_leaves_it_alone(tmp_path):
     assert not [call for call in machine.calls() if call.startswith("systemctl")]
     assert "not enabled or started" in done.stdout
     booted = Machine(tmp_path / "booted", systemd=True)
-    booted.install("--no-systemd")
+    assert "not enabled or started" in booted.install("--no-systemd", "--dry-run").stdout
     assert not [call for call in booted.calls() if call.startswith("systemctl")]
 
 
@@ -508,3 +504,48 @@ def test_completion_is_installed_once_the_command_has_it(tmp_path):
 def test_the_install_script_refuses_parts_it_does_not_know(options):
     done = subprocess.run(["bash", str(INSTALL), *options], capture_output=True, text=True)
     assert done.returncode == 2 and "--reader rc522|pn532" in done.stderr
+
+
+# ---- make pi-check -------------------------------------------------------------------------
+# Building the arm64 root takes minutes: the tests only check how the script starts.
+
+PI_CHECK = ROOT / "tools" / "pi-check.sh"
+
+
+def test_pi_check_parses_and_passes_shellcheck():
+    assert subprocess.run(["bash", "-n", str(PI_CHECK)]).returncode == 0
+    if shutil.which("shellcheck"):
+        done = subprocess.run(["shellcheck", str(PI_CHECK)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout
+
+
+def test_pi_check_says_it_needs_root(tmp_path):
+    command = ["bash", str(PI_CHECK)]
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root without setpriv to drop it")
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path,
+                          env={"PATH": "/usr/bin:/bin", "PI_ROOT": str(tmp_path / "root")})
+    assert done.returncode == 1 and "run it as root (sudo make pi-check)" in done.stderr
+    assert not (tmp_path / "root").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="pi-check looks for debootstrap only as root")
+def test_pi_check_says_what_is_missing_when_it_cannot_install_it(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "dpkg-query").write_text("#!/bin/sh\nexit 1\n")         # nothing installed
+    (bin_dir / "dpkg-query").chmod(0o755)
+    for tool in ("dirname", "grep", "sed", "head"):                 # and no apt-get
+        (bin_dir / tool).symlink_to(shutil.which(tool))
+    done = subprocess.run(["/bin/bash", str(PI_CHECK)], capture_output=True, text=True,
+                          env={"PATH": str(bin_dir), "PI_ROOT": str(tmp_path / "root")})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "needs debootstrap qemu-user-static binfmt-support" in done.stderr
+    assert not (tmp_path / "root").exists()
+
+
+def test_pi_check_refuses_unknown_options():
+    done = subprocess.run(["bash", str(PI_CHECK), "--frobnicate"], capture_output=True, text=True)
+    assert done.returncode == 2 and "--rebuild" in done.stderr
