@@ -549,3 +549,21 @@ def test_pi_check_says_what_is_missing_when_it_cannot_install_it(tmp_path):
 def test_pi_check_refuses_unknown_options():
     done = subprocess.run(["bash", str(PI_CHECK), "--frobnicate"], capture_output=True, text=True)
     assert done.returncode == 2 and "--rebuild" in done.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting needs root")
+def test_pi_check_clean_leaves_what_is_mounted_in_the_root_alone(tmp_path):
+    # a killed run can leave the host's /dev bound into the root: removing it must not empty it
+    outside, root = tmp_path / "outside", tmp_path / "root"
+    (outside / "keep").parent.mkdir()
+    (outside / "keep").write_text("mine")
+    (root / "dev").mkdir(parents=True)
+    if subprocess.run(["mount", "--bind", str(outside), str(root / "dev")]).returncode != 0:
+        pytest.skip("bind mounts are not allowed here")
+    try:
+        done = subprocess.run(["bash", str(PI_CHECK), "--clean"], capture_output=True, text=True,
+                              env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PI_ROOT": str(root)})
+    finally:
+        subprocess.run(["umount", "-l", str(root / "dev")], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert not root.exists() and (outside / "keep").read_text() == "mine"

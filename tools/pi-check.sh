@@ -85,9 +85,21 @@ ensure_binfmt() {
 
 # ---- the root ----------------------------------------------------------------------------
 
+remove_root() {
+    # A run that was killed may have left /dev or /proc mounted in the root: unmount
+    # whatever is under it first, and never let rm cross into another file system.
+    local dir=$1 target
+    [[ -e $dir ]] || return 0
+    while read -r target; do
+        umount -l "$target" 2>/dev/null || true
+    done < <(awk -v dir="$(realpath "$dir")" '$2 == dir || index($2, dir "/") == 1 { print $2 }' \
+        /proc/mounts | sort -r)
+    rm -rf --one-file-system "$dir"
+}
+
 build_root() {
     local building=$ROOT.building
-    rm -rf "$building"
+    remove_root "$building"
     mkdir -p "$(dirname "$ROOT")"
     local mirror=()
     [[ -n ${PI_MIRROR:-} ]] && mirror=("$PI_MIRROR")
@@ -209,7 +221,8 @@ main() {
     trap unmount_root EXIT
     if [[ ${1:-} == --clean ]] || ((rebuild)); then
         say "removing $ROOT"
-        rm -rf "$ROOT" "$ROOT.building"
+        remove_root "$ROOT"
+        remove_root "$ROOT.building"
         [[ ${1:-} == --clean ]] && return
     fi
     host_packages
