@@ -26,3 +26,9 @@ test: $(VENV)/.installed-test
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# An arm64 Raspberry Pi OS-like root (cached in .cache/pi-root) gets this tree installed
+# by systemd/install.sh, then runs doctor --sim, a replay and bench --quick. Needs root.
+.PHONY: pi-check
+pi-check:
+	tools/pi-check.sh

@@ -1,49 +1,112 @@
 #!/usr/bin/env bash
 # Install the tabletop companion as a service on Raspberry Pi OS; run it again to update.
 #
-#   sudo systemd/install.sh              install or update, then (re)start the service
-#   sudo systemd/install.sh --uninstall  remove the service, its polkit rule, the command and the venv
-#                                        (the config and the games and decks are kept)
+#   sudo systemd/install.sh [OPTIONS]              install or update, then (re)start the service
+#   sudo systemd/install.sh --uninstall [--dry-run] remove the service, its polkit rule, the command,
+#                                                   its completion and the venv (the config and the
+#                                                   games and decks are kept)
+#     --reader rc522|pn532      the reader in the config (rc522 on SPI, pn532 on the UART)
+#     --display ssd1306|sh1106  the OLED in the config (on I2C)
+#     --dry-run                 print every change it would make, and make none (root not needed)
+#     --no-systemd              install everything but leave the service alone (containers,
+#                               chroots, an image being built); the default when systemd is not running
 #
 # Every step looks before it acts, so running it twice changes nothing the second
 # time; each change it does make is printed. What it sets up:
 #   the system user `tabletop` in the gpio, spi, i2c and dialout groups
-#   a venv in /opt/tabletop with the package and its `pi` extra
-#   /etc/tabletop/config.toml (the commented defaults, never overwritten)
+#   a venv in /opt/tabletop with the package and its `pi` extra (lgpio and spidev from apt
+#   where it has them, else from PyPI inside the venv)
+#   /etc/tabletop/config.toml (the commented defaults, never overwritten; --reader and
+#   --display set their part's `kind` in it)
 #   SPI, I2C and the UART, as far as that config uses them
 #   a polkit rule: the service may restart itself and power the Pi off (staff menu)
 #   /etc/systemd/system/tabletop.service, enabled and started
 #   /usr/local/bin/tabletop: the command, run as the service's user on its games and decks
+#   its bash and zsh completion, once the command has `tabletop completion`
+#
+# TABLETOP_INSTALL_ROOT=DIR puts every file under DIR instead of / (the tests use it
+# with stand-in commands on PATH); the programs it runs are still the machine's.
 set -euo pipefail
 
+R=${TABLETOP_INSTALL_ROOT:-}
+R=${R%/}
 SERVICE_USER=tabletop
 GROUPS_NEEDED=(gpio spi i2c dialout)
-VENV=/opt/tabletop
-CONFIG_DIR=/etc/tabletop
-CONFIG=$CONFIG_DIR/config.toml
+# where things are on the machine (in the command it writes) ...
+VENV_PATH=/opt/tabletop
 STATE_DIR=/var/lib/tabletop
-UNIT=/etc/systemd/system/tabletop.service
-POLKIT_RULE=/etc/polkit-1/rules.d/50-tabletop.rules
-COMMAND=/usr/local/bin/tabletop
+# ... and the files this script makes (under TABLETOP_INSTALL_ROOT, if set)
+VENV=$R$VENV_PATH
+CONFIG_DIR=$R/etc/tabletop
+CONFIG=$CONFIG_DIR/config.toml
+UNIT=$R/etc/systemd/system/tabletop.service
+UNIT_LINK=$R/etc/systemd/system/multi-user.target.wants/tabletop.service
+POLKIT_RULE=$R/etc/polkit-1/rules.d/50-tabletop.rules
+COMMAND=$R/usr/local/bin/tabletop
+BASH_COMPLETION=$R/usr/share/bash-completion/completions/tabletop
+ZSH_COMPLETION=$R/usr/share/zsh/vendor-completions/_tabletop
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+READER=
+DISPLAY_KIND=
+DRY_RUN=0
+SYSTEMD=1
 REBOOT_NEEDED=0
 CHANGES=0
+CONFIG_READ=
+DRAFT=
 
 say() { printf '%s\n' "$*"; }
-changed() { printf '  changed: %s\n' "$*"; CHANGES=$((CHANGES + 1)); }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
+changed() {
+    if ((DRY_RUN)); then
+        printf '  would change: %s\n' "$*"
+    else
+        printf '  changed: %s\n' "$*"
+    fi
+    CHANGES=$((CHANGES + 1))
+}
+
+act() {
+    # Run a command that changes the machine; with --dry-run, print it instead.
+    if ((DRY_RUN)); then
+        printf '  would run:'
+        printf ' %q' "$@"
+        printf '\n'
+    else
+        "$@"
+    fi
+}
+
+write_file() {
+    # write_file FILE MODE: FILE gets stdin as its content (with --dry-run: only said).
+    local file=$1 mode=$2 content
+    content=$(cat)
+    if ((DRY_RUN)); then
+        printf '  would write: %s (mode %s, %s lines)\n' "$file" "$mode" "$(printf '%s\n' "$content" | wc -l)"
+        return
+    fi
+    install -d -m 0755 "$(dirname "$file")"
+    printf '%s\n' "$content" > "$file.new"
+    chmod "$mode" "$file.new"
+    mv -f "$file.new" "$file"
+}
+
 usage() {
-    sed -n '2,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
 }
 
 boot_file() {
     # Bookworm keeps the firmware files in /boot/firmware; older releases in /boot.
     local name=$1
-    if [[ -f /boot/firmware/$name ]]; then
-        printf '%s\n' "/boot/firmware/$name"
+    if [[ -f $R/boot/firmware/$name ]]; then
+        printf '%s\n' "$R/boot/firmware/$name"
     else
-        printf '%s\n' "/boot/$name"
+        printf '%s\n' "$R/boot/$name"
     fi
 }
 
@@ -54,18 +117,18 @@ ensure_user() {
     local group
     for group in "${GROUPS_NEEDED[@]}"; do
         if ! getent group "$group" >/dev/null; then
-            groupadd --system "$group"
+            act groupadd --system "$group"
             changed "created group $group"
         fi
     done
     if ! id "$SERVICE_USER" >/dev/null 2>&1; then
-        useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+        act useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
             --shell /usr/sbin/nologin "$SERVICE_USER"
         changed "created system user $SERVICE_USER"
     fi
     for group in "${GROUPS_NEEDED[@]}"; do
-        if ! id -nG "$SERVICE_USER" | tr ' ' '\n' | grep -qx "$group"; then
-            usermod -a -G "$group" "$SERVICE_USER"
+        if ! id -nG "$SERVICE_USER" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
+            act usermod -a -G "$group" "$SERVICE_USER"
             changed "added $SERVICE_USER to group $group"
         fi
     done
@@ -75,31 +138,58 @@ ensure_user() {
 
 ensure_venv() {
     say "Program in $VENV"
-    local packages=() package
+    local wanted=() package
     for package in python3-venv python3-pip python3-lgpio python3-spidev; do
-        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-            packages+=("$package")
+        # lgpio from PyPI in the venv stands in for python3-lgpio where apt has none
+        if [[ $package == python3-lgpio ]] && venv_has lgpio; then
+            continue
         fi
+        installed "$package" || wanted+=("$package")
     done
-    if ((${#packages[@]})); then
-        apt-get install -y --no-install-recommends "${packages[@]}"
-        changed "installed ${packages[*]}"
+    if ((${#wanted[@]})); then
+        act apt-get update -q
+        local available=()
+        for package in "${wanted[@]}"; do
+            if apt-cache show --no-all-versions "$package" >/dev/null 2>&1; then
+                available+=("$package")
+            else
+                say "  apt has no $package: the venv gets it from PyPI instead"
+            fi
+        done
+        if ((${#available[@]})); then
+            act env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${available[@]}"
+            changed "installed ${available[*]}"
+        fi
     fi
     python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
         die "Python 3.11 or newer is needed (Raspberry Pi OS bookworm or later)"
     if [[ ! -x $VENV/bin/python ]]; then
         # the system's lgpio and spidev are built for this board: let the venv see them
-        python3 -m venv --system-site-packages "$VENV"
+        act python3 -m venv --system-site-packages "$VENV"
         changed "created the venv $VENV"
     fi
     local stamp
     stamp=$(source_stamp)
     if [[ ! -f $VENV/.installed-from ]] || [[ $(cat "$VENV/.installed-from") != "$stamp" ]]; then
-        "$VENV/bin/pip" install --quiet --upgrade "${SOURCE}[pi]"
-        "$VENV/bin/python" -m compileall -q "$VENV/lib" >/dev/null || true
-        printf '%s\n' "$stamp" > "$VENV/.installed-from"
-        changed "installed $("$VENV/bin/pip" show tabletop-companion | grep '^Version')"
+        act "$VENV/bin/pip" install --quiet --upgrade "${SOURCE}[pi]"
+        act "$VENV/bin/python" -m compileall -qq "$VENV/lib" || true
+        printf '%s\n' "$stamp" | write_file "$VENV/.installed-from" 0644
+        if ((DRY_RUN)); then
+            changed "install tabletop-companion from $SOURCE"
+        else
+            changed "installed tabletop-companion $("$VENV/bin/pip" show tabletop-companion | sed -n "s/^Version: //p")"
+        fi
     fi
+    if ! installed python3-lgpio && ! venv_has lgpio; then
+        # the pi extra brings lgpio on the Pi's own architectures only: ask for it by name
+        act "$VENV/bin/pip" install --quiet lgpio
+        changed "installed lgpio from PyPI in the venv"
+    fi
+}
+
+venv_has() {
+    # venv_has MODULE: the venv's Python imports it (from the venv or, as allowed, the system)
+    [[ -x $VENV/bin/python ]] && "$VENV/bin/python" -c "import $1" >/dev/null 2>&1
 }
 
 source_stamp() {
@@ -110,21 +200,90 @@ source_stamp() {
 
 ensure_config() {
     say "Config $CONFIG"
-    if [[ ! -f $CONFIG ]]; then
-        install -d -m 0755 "$CONFIG_DIR"
-        "$VENV/bin/tabletop" config --example > "$CONFIG.new"
-        install -m 0640 -o root -g "$SERVICE_USER" "$CONFIG.new" "$CONFIG"
-        rm -f "$CONFIG.new"
-        changed "wrote the default config (edit it, then: systemctl restart tabletop)"
+    local current proposed
+    if [[ -f $CONFIG ]]; then
+        current=$(cat "$CONFIG")
+    elif [[ -x $VENV/bin/tabletop ]]; then
+        current=
+        proposed=$("$VENV/bin/tabletop" config --example)
+    else
+        # --dry-run before the venv exists: the program that writes the defaults is not there yet
+        current=
+        proposed=
     fi
-    "$VENV/bin/tabletop" config --check "$CONFIG" || die "fix $CONFIG, then run this again"
+    [[ -f $CONFIG ]] && proposed=$current
+    [[ -n $READER && -n $proposed ]] && proposed=$(printf '%s\n' "$proposed" | set_kind reader "$READER")
+    [[ -n $DISPLAY_KIND && -n $proposed ]] && proposed=$(printf '%s\n' "$proposed" | set_kind display "$DISPLAY_KIND")
+    if [[ ! -f $CONFIG ]]; then
+        act install -d -m 0755 "$CONFIG_DIR"
+        if [[ -n $proposed ]]; then
+            printf '%s\n' "$proposed" | write_file "$CONFIG" 0640
+        else
+            say "  would write: $CONFIG (tabletop config --example)"
+        fi
+        act chown "root:$SERVICE_USER" "$CONFIG"
+        changed "wrote the default config$(kinds_said) (edit it, then: systemctl restart tabletop)"
+    elif [[ $proposed != "$current" ]]; then
+        printf '%s\n' "$proposed" | write_file "$CONFIG" 0640
+        changed "set$(kinds_said) in $CONFIG"
+    fi
+    CONFIG_READ=$CONFIG
+    if ((DRY_RUN)); then
+        if [[ ! -x $VENV/bin/tabletop || -z $proposed ]]; then
+            CONFIG_READ=
+            return
+        fi
+        if [[ $proposed != "$current" ]]; then
+            # the config as it would be, in a file of its own for the checks
+            CONFIG_READ=$(mktemp)
+            DRAFT=$CONFIG_READ
+            printf '%s\n' "$proposed" > "$CONFIG_READ"
+        fi
+    fi
+    "$VENV/bin/tabletop" config --check "$CONFIG_READ" || die "fix $CONFIG, then run this again"
+}
+
+kinds_said() {
+    local said=()
+    [[ -n $READER ]] && said+=("reader $READER")
+    [[ -n $DISPLAY_KIND ]] && said+=("display $DISPLAY_KIND")
+    case ${#said[@]} in
+        0) ;;
+        1) printf ' (%s)' "${said[0]}" ;;
+        *) printf ' (%s, %s)' "${said[0]}" "${said[1]}" ;;
+    esac
+}
+
+set_kind() {
+    # set_kind SECTION KIND: the config on stdin with `kind = "KIND"` in [SECTION] (added if missing)
+    awk -v section="$1" -v kind="$2" '
+        function add() { print "kind = \"" kind "\""; done = 1 }
+        /^[[:space:]]*\[/ {
+            if (inside && !done) add()
+            inside = ($0 ~ "^[[:space:]]*\\[" section "\\][[:space:]]*$")
+            print; next
+        }
+        inside && !done && /^[[:space:]]*#?[[:space:]]*kind[[:space:]]*=/ { add(); next }
+        { print }
+        END {
+            if (inside && !done) add()
+            else if (!done) { print ""; print "[" section "]"; add() }
+        }'
 }
 
 # ---- the buses ---------------------------------------------------------------------------
 
 buses_in_use() {
     # SPI0, I2C1, UART0...: the buses the configured parts are wired to
-    "$VENV/bin/python" - "$CONFIG" <<'PYTHON'
+    if [[ -z $CONFIG_READ ]]; then
+        # --dry-run with no program yet to read the config: the parts the options name
+        local buses=()
+        case ${READER:-rc522} in rc522) buses+=(SPI0) ;; pn532) buses+=(UART0) ;; esac
+        buses+=(I2C1)
+        printf '%s\n' "${buses[*]}"
+        return
+    fi
+    "$VENV/bin/python" - "$CONFIG_READ" <<'PYTHON'
 import sys
 from pathlib import Path
 
@@ -141,7 +300,9 @@ config_line() {
     file=$(boot_file config.txt)
     [[ -f $file ]] || { say "  no $file: set $line by hand"; return; }
     if ! grep -qx "$line" "$file"; then
-        printf '%s\n' "$line" >> "$file"
+        if ! ((DRY_RUN)); then
+            printf '%s\n' "$line" >> "$file"
+        fi
         changed "added '$line' to $file"
         REBOOT_NEEDED=1
     fi
@@ -152,7 +313,7 @@ enable_bus() {
     local bus=$1 raspi=$2 line=$3
     if command -v raspi-config >/dev/null; then
         if [[ $(raspi-config nonint "get_$raspi") != 0 ]]; then
-            raspi-config nonint "do_$raspi" 0
+            act raspi-config nonint "do_$raspi" 0
             changed "enabled $bus (raspi-config nonint do_$raspi 0)"
             REBOOT_NEEDED=1
         fi
@@ -168,14 +329,14 @@ free_uart() {
     if command -v raspi-config >/dev/null; then
         enable_bus UART serial_hw enable_uart=1
         if [[ $(raspi-config nonint get_serial_cons) == 0 ]]; then
-            raspi-config nonint do_serial_cons 1
+            act raspi-config nonint do_serial_cons 1
             changed "removed the serial console (raspi-config nonint do_serial_cons 1)"
             REBOOT_NEEDED=1
         fi
     else
         config_line enable_uart=1
         if [[ -f $cmdline ]] && grep -Eq 'console=(serial0|ttyAMA0|ttyS0),[0-9]+ ?' "$cmdline"; then
-            sed -E -i 's/console=(serial0|ttyAMA0|ttyS0),[0-9]+ ?//' "$cmdline"
+            act sed -E -i 's/console=(serial0|ttyAMA0|ttyS0),[0-9]+ ?//' "$cmdline"
             changed "removed the serial console from $cmdline"
             REBOOT_NEEDED=1
         fi
@@ -218,7 +379,7 @@ RULE
     if [[ ! -d $(dirname "$POLKIT_RULE") ]]; then
         say "  no polkit rules folder: the staff menu cannot restart or power off"
     elif [[ ! -f $POLKIT_RULE ]] || [[ $(cat "$POLKIT_RULE") != "$rule" ]]; then
-        printf '%s\n' "$rule" > "$POLKIT_RULE"
+        printf '%s\n' "$rule" | write_file "$POLKIT_RULE" 0644
         changed "wrote $POLKIT_RULE"
     fi
 }
@@ -226,24 +387,50 @@ RULE
 ensure_service() {
     say "Service $UNIT"
     if ! cmp -s "$SOURCE/systemd/tabletop.service" "$UNIT"; then
-        install -m 0644 "$SOURCE/systemd/tabletop.service" "$UNIT"
-        systemctl daemon-reload
+        write_file "$UNIT" 0644 < "$SOURCE/systemd/tabletop.service"
+        ((SYSTEMD)) && act systemctl daemon-reload
         changed "installed the unit"
     fi
+    if ! ((SYSTEMD)); then
+        say "  no systemd here: the unit is installed, not enabled or started"
+        say "  (where systemd runs: systemctl enable --now tabletop)"
+        return
+    fi
     if ! systemctl is-enabled --quiet tabletop; then
-        systemctl enable tabletop
+        act systemctl enable tabletop
         changed "enabled the service"
     fi
     # a restart picks up new code and config; the game in progress resumes
     if ((CHANGES)); then
-        systemctl restart tabletop
-        say "  restarted: systemctl status tabletop; journalctl -u tabletop"
+        act systemctl restart tabletop
+        ((DRY_RUN)) || say "  restarted: systemctl status tabletop; journalctl -u tabletop"
     elif ! systemctl is-active --quiet tabletop; then
-        systemctl start tabletop
+        act systemctl start tabletop
         changed "started the service"
     else
         say "  running, nothing changed"
     fi
+}
+
+ensure_completion() {
+    say "Completion $BASH_COMPLETION"
+    local shell file script
+    for shell in bash zsh; do
+        file=$BASH_COMPLETION
+        [[ $shell == zsh ]] && file=$ZSH_COMPLETION
+        if [[ ! -x $VENV/bin/tabletop ]]; then
+            say "  would write: $file (from tabletop completion $shell)"
+            continue
+        fi
+        if ! script=$("$VENV/bin/tabletop" completion "$shell" 2>/dev/null) || [[ -z $script ]]; then
+            say "  skipped: this tabletop has no 'tabletop completion $shell' yet"
+            continue
+        fi
+        if [[ ! -f $file ]] || [[ $(cat "$file") != "$script" ]]; then
+            printf '%s\n' "$script" | write_file "$file" 0644
+            changed "wrote $file"
+        fi
+    done
 }
 
 ensure_command() {
@@ -252,12 +439,11 @@ ensure_command() {
     wrapper=$(cat <<WRAPPER
 #!/bin/sh
 # tabletop as the service's user, on its state dir (/etc/tabletop/config.toml is found by default)
-exec sudo -u $SERVICE_USER env STATE_DIRECTORY=$STATE_DIR $VENV/bin/tabletop "\$@"
+exec sudo -u $SERVICE_USER env STATE_DIRECTORY=$STATE_DIR $VENV_PATH/bin/tabletop "\$@"
 WRAPPER
 )
     if [[ ! -f $COMMAND ]] || [[ $(cat "$COMMAND") != "$wrapper" ]]; then
-        printf '%s\n' "$wrapper" > "$COMMAND"
-        chmod 0755 "$COMMAND"
+        printf '%s\n' "$wrapper" | write_file "$COMMAND" 0755
         changed "wrote $COMMAND"
     fi
 }
@@ -267,35 +453,70 @@ WRAPPER
 uninstall() {
     say "Removing the tabletop service"
     if [[ -f $UNIT ]]; then
-        systemctl disable --now tabletop || true
-        rm -f "$UNIT"
-        systemctl daemon-reload
+        ((SYSTEMD)) && { act systemctl disable --now tabletop || true; }
+        if [[ -L $UNIT_LINK ]]; then
+            act rm -f "$UNIT_LINK"
+        fi
+        act rm -f "$UNIT"
+        ((SYSTEMD)) && act systemctl daemon-reload
         changed "removed $UNIT"
     fi
     local file
-    for file in "$POLKIT_RULE" "$COMMAND"; do
+    for file in "$POLKIT_RULE" "$COMMAND" "$BASH_COMPLETION" "$ZSH_COMPLETION"; do
         if [[ -f $file ]]; then
-            rm -f "$file"
+            act rm -f "$file"
             changed "removed $file"
         fi
     done
     if [[ -d $VENV ]]; then
-        rm -rf "$VENV"
+        act rm -rf "$VENV"
         changed "removed $VENV"
     fi
-    say "Kept: $CONFIG_DIR (config), $STATE_DIR (games and decks), the user $SERVICE_USER"
+    say "Kept: $CONFIG_DIR (config), $R$STATE_DIR (games and decks), the user $SERVICE_USER"
     say "and the bus settings; remove them by hand if they are no longer wanted."
 }
 
+parse_options() {
+    ACTION=install
+    while (($#)); do
+        case $1 in
+            -h|--help) usage; exit 0 ;;
+            --uninstall) ACTION=uninstall ;;
+            --dry-run) DRY_RUN=1 ;;
+            --no-systemd) SYSTEMD=0 ;;
+            --reader|--display)
+                (($# >= 2)) || { usage >&2; exit 2; }
+                case $1:$2 in
+                    --reader:rc522|--reader:pn532) READER=$2 ;;
+                    --display:ssd1306|--display:sh1106) DISPLAY_KIND=$2 ;;
+                    *) printf 'install.sh: %s %s: not one of its choices\n' "$1" "$2" >&2
+                       usage >&2; exit 2 ;;
+                esac
+                shift ;;
+            --reader=*|--display=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
+            *) usage >&2; exit 2 ;;
+        esac
+        shift
+    done
+    if [[ $ACTION == uninstall && -n $READER$DISPLAY_KIND ]]; then
+        die "--reader and --display are for installing"
+    fi
+    # systemd runs the machine when /run/systemd/system exists (sd_booted)
+    if ((SYSTEMD)) && [[ ! -d $R/run/systemd/system ]]; then
+        SYSTEMD=0
+        say "systemd is not running here: installing without starting the service (--no-systemd)"
+    fi
+}
+
 main() {
-    case ${1:-} in
-        -h|--help) usage; exit 0 ;;
-        --uninstall) ;;
-        "") ;;
-        *) usage >&2; exit 2 ;;
-    esac
-    [[ $EUID -eq 0 ]] || die "run it as root: sudo $0 ${1:-}"
-    if [[ ${1:-} == --uninstall ]]; then
+    parse_options "$@"
+    if ((DRY_RUN)); then
+        say "Dry run: nothing is changed, each change is printed as it would be made"
+        trap '[[ -z $DRAFT ]] || rm -f "$DRAFT"' EXIT
+    elif [[ -z $R ]]; then
+        [[ $EUID -eq 0 ]] || die "run it as root: sudo $0 $*"
+    fi
+    if [[ $ACTION == uninstall ]]; then
         uninstall
         return
     fi
@@ -305,11 +526,20 @@ main() {
     ensure_buses
     ensure_polkit_rule
     ensure_command
+    ensure_completion
     ensure_service
+    if ((DRY_RUN)); then
+        say "Dry run: $CHANGES changes to make"
+        return
+    fi
     if ((REBOOT_NEEDED)); then
         say "Reboot for the bus changes to take effect: sudo reboot"
     fi
-    say "Check the table: sudo systemctl stop tabletop; tabletop doctor; sudo systemctl start tabletop"
+    if ((SYSTEMD)); then
+        say "Check the table: sudo systemctl stop tabletop; tabletop doctor; sudo systemctl start tabletop"
+    else
+        say "Check the table: $VENV_PATH/bin/tabletop doctor (--sim without the parts)"
+    fi
 }
 
 main "$@"

@@ -10,6 +10,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -76,13 +77,53 @@ def test_the_unit_starts_a_command_the_cli_understands():
     assert args.command == "run" and str(args.state_dir) == "/var/lib/tabletop"
 
 
+# the directories ProtectSystem=strict leaves writable, by the specifier of their root
+WRITABLE_ROOTS = {"RuntimeDirectory": "%t", "StateDirectory": "%S", "CacheDirectory": "%C",
+                  "LogsDirectory": "%L"}
+
+
+def writable_directories(unit: dict[str, list[str]]) -> set[str]:
+    """What a strict unit may write: its own *Directory= folders, ReadWritePaths=, /tmp."""
+    found = {path.lstrip("-") for entry in unit.get("ReadWritePaths", []) for path in entry.split()}
+    for key, root in WRITABLE_ROOTS.items():
+        found |= {f"{root}/{name}" for entry in unit.get(key, []) for name in entry.split()}
+    if unit.get("PrivateTmp") == ["yes"]:
+        found |= {"/tmp", "/var/tmp"}
+    return found
+
+
+def environment(unit: dict[str, list[str]]) -> dict[str, str]:
+    return dict(item.partition("=")[::2] for entry in unit.get("Environment", [])
+                for item in shlex.split(entry))
+
+
+def test_lgpio_gets_a_working_directory_it_may_write_under_the_hardening():
+    # lgpio writes its notification pipes (.lgd-nfy*) to LG_WD, else the working directory
+    unit = settings()
+    assert unit["ProtectSystem"] == ["strict"] and unit["ProtectHome"] == ["yes"]
+    assert unit["RuntimeDirectory"] == ["tabletop"]
+    assert unit["WorkingDirectory"] == ["%t/tabletop"]
+    assert environment(unit)["LG_WD"] == "%t/tabletop"
+    writable = writable_directories(unit)
+    assert unit["WorkingDirectory"][0] in writable and environment(unit)["LG_WD"] in writable
+    assert unit.get("RuntimeDirectoryPreserve", ["no"]) == ["no"]   # no pipes left behind
+    assert unit["RuntimeDirectoryMode"] == ["0700"]                 # nobody else's to read
+
+
+def test_a_working_directory_outside_the_writable_ones_is_caught(tmp_path):
+    text = UNIT.read_text().replace("WorkingDirectory=%t/tabletop", "WorkingDirectory=/opt/tabletop")
+    (tmp_path / "tabletop.service").write_text(text)
+    unit = settings(tmp_path / "tabletop.service")
+    assert unit["WorkingDirectory"][0] not in writable_directories(unit)
+
+
 @needs_analyze
 def test_systemd_rates_the_unit_safe():
     done = subprocess.run([ANALYZE, "security", "--offline=yes", str(UNIT)],
                           capture_output=True, text=True, timeout=60)
     found = re.search(r"Overall exposure level for \S+: ([0-9.]+)", done.stdout)
     assert found, done.stdout + done.stderr
-    assert float(found.group(1)) <= 1.0
+    assert float(found.group(1)) <= 0.6     # its rating before lgpio had a working directory
 
 
 @needs_analyze
@@ -245,3 +286,284 @@ def test_sigterm_closes_the_journal_and_leaves_a_paused_frame(tmp_path, monkeypa
     replay = Table(tmp_path)
     replay.app.resume_game()
     assert replay.app.session.state == app.session.state
+
+
+# ---- the install script, on a stand-in machine ------------------------------------------
+# TABLETOP_INSTALL_ROOT puts its files under a temp folder; the commands that would
+# change the machine are stand-ins on PATH that log their arguments and keep their
+# state (packages, users, groups) in files. The venv's python and tabletop are this
+# checkout's, so the config it writes and the buses it reads are the real ones.
+
+STUBS = {
+    "apt-get": """
+        if [ "$1" = install ]; then
+            for p in "$@"; do case $p in -*|install) ;; *) echo "$p" >> "$FAKE/packages" ;; esac; done
+        fi""",
+    "apt-cache": """
+        for p in "$@"; do [ "$p" = python3-lgpio ] && exit 100; done; exit 0""",
+    "dpkg-query": """
+        for p in "$@"; do :; done
+        grep -qx "$p" "$FAKE/packages" 2>/dev/null && printf 'install ok installed'; exit 0""",
+    "getent": """grep -qx "$2" "$FAKE/groups" 2>/dev/null""",
+    "groupadd": """for g in "$@"; do :; done; echo "$g" >> "$FAKE/groups" """,
+    "useradd": """for u in "$@"; do :; done; echo "$u" > "$FAKE/user" """,
+    "usermod": """echo "$3" >> "$FAKE/membership" """,
+    "id": """
+        [ -f "$FAKE/user" ] || exit 1
+        [ "$1" = -nG ] && { echo tabletop; cat "$FAKE/membership" 2>/dev/null; } | tr '\\n' ' '
+        exit 0""",
+    "chown": "exit 0",
+    "raspi-config": """
+        # 0 is "on": the serial console starts on, the buses off
+        case $2 in get_serial_cons) grep -qx serial_cons "$FAKE/raspi" 2>/dev/null && echo 1 || echo 0 ;;
+                   get_*) grep -qx "${2#get_}" "$FAKE/raspi" 2>/dev/null && echo 0 || echo 1 ;;
+                   do_*) echo "${2#do_}" >> "$FAKE/raspi" ;; esac""",
+    "systemctl": """
+        case $1 in
+            is-enabled) [ -f "$FAKE/enabled" ] ;;
+            is-active) [ -f "$FAKE/active" ] ;;
+            enable) touch "$FAKE/enabled" ;;
+            start|restart) touch "$FAKE/active" ;;
+            disable) rm -f "$FAKE/enabled" "$FAKE/active" ;;
+        esac""",
+    "python3": """
+        if [ "$1" = -m ] && [ "$2" = venv ]; then
+            for v in "$@"; do :; done
+            mkdir -p "$v/bin" "$v/lib/site"
+            for f in python pip tabletop; do cp "$FAKE/venv-$f" "$v/bin/$f"; done
+            exit 0
+        fi
+        exec "$REAL_PYTHON" "$@" """,
+}
+
+VENV_PROGRAMS = {
+    "python": """
+        export PYTHONPATH="$(dirname "$0")/../lib/site:$CHECKOUT"
+        exec "$REAL_PYTHON" "$@" """,
+    "pip": """
+        if [ "$1" = show ]; then echo "Version: 0.1.0"; exit 0; fi
+        [ "$3" = lgpio ] && touch "$(dirname "$0")/../lib/site/lgpio.py"; exit 0""",
+    "tabletop": """
+        if [ "$1" = completion ]; then
+            [ -n "${FAKE_COMPLETION:-}" ] || exit 2
+            echo "complete -F _tabletop_$2 tabletop"; exit 0
+        fi
+        export PYTHONPATH="$CHECKOUT"
+        exec "$REAL_PYTHON" -m device.cli "$@" """,
+}
+
+MUTATING = ("apt-get", "groupadd", "useradd", "usermod", "chown", "pip", "python3 -m venv",
+            "systemctl enable", "systemctl start", "systemctl restart", "systemctl disable",
+            "systemctl daemon-reload", "raspi-config nonint do_")
+
+
+class Machine:
+    """A stand-in machine for install.sh: a root folder, the stand-in commands and their log."""
+
+    def __init__(self, path: Path, systemd: bool = False, raspi_config: bool = True) -> None:
+        self.root, self.fake, bin_dir = path / "root", path / "fake", path / "bin"
+        for folder in (self.root / "etc" / "polkit-1" / "rules.d", self.root / "boot" / "firmware",
+                       self.fake, bin_dir):
+            folder.mkdir(parents=True)
+        (self.root / "boot" / "firmware" / "config.txt").write_text("# firmware settings\n")
+        (self.root / "boot" / "firmware" / "cmdline.txt").write_text(
+            "console=serial0,115200 console=tty1 root=PARTUUID=1 rootwait\n")
+        if systemd:
+            (self.root / "run" / "systemd" / "system").mkdir(parents=True)
+        (self.fake / "groups").write_text("dialout\n")
+        log = '{ printf "%s" "$(basename "$0")"; printf " %s" "$@"; echo; } >> "$FAKE/log"\n'
+        for name, body in STUBS.items():
+            if name == "raspi-config" and not raspi_config:
+                continue
+            stub = bin_dir / name
+            stub.write_text(f"#!/bin/sh\n{log}{body.strip()}\n")
+            stub.chmod(0o755)
+        for name, body in VENV_PROGRAMS.items():
+            stub = self.fake / f"venv-{name}"
+            stub.write_text(f"#!/bin/sh\n{log if name == 'pip' else ''}{body.strip()}\n")
+            stub.chmod(0o755)
+        self.env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "FAKE": str(self.fake), "LANG": "C.UTF-8",
+                    "TABLETOP_INSTALL_ROOT": str(self.root), "REAL_PYTHON": sys.executable,
+                    "CHECKOUT": str(ROOT), "HOME": str(path), "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def install(self, *options: str, **env: str) -> subprocess.CompletedProcess:
+        (self.fake / "log").write_text("")
+        done = subprocess.run(["bash", str(INSTALL), *options], capture_output=True, text=True,
+                              env=self.env | env, timeout=60)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done
+
+    def calls(self) -> list[str]:
+        return (self.fake / "log").read_text().splitlines()
+
+    def changes(self) -> list[str]:
+        return [call for call in self.calls() if call.startswith(MUTATING)]
+
+    def file(self, path: str) -> Path:
+        return self.root / path.lstrip("/")
+
+    def snapshot(self) -> dict[str, bytes]:
+        return {str(path.relative_to(self.root.parent)): path.read_bytes() if path.is_file() else b""
+                for folder in (self.root, self.fake) for path in sorted(folder.rglob("*"))
+                if path.name != "log"}
+
+
+def changed_lines(done: subprocess.CompletedProcess) -> list[str]:
+    return [line for line in done.stdout.splitlines() if "changed:" in line]
+
+
+@pytest.mark.skipif(shutil.which("raspi-config", path="/usr/bin:/bin") is not None,
+                    reason="this machine has raspi-config, which install.sh would use instead")
+def test_a_dry_run_prints_every_change_and_makes_none(tmp_path):
+    machine = Machine(tmp_path, raspi_config=False)     # the buses go in config.txt
+    before = machine.snapshot()
+    done = machine.install("--dry-run", "--reader", "pn532", "--display", "sh1106")
+    assert machine.snapshot() == before and machine.changes() == []
+    out = done.stdout
+    for expected in ("would run: apt-get update", "would run: groupadd --system gpio",
+                     "would run: python3 -m venv --system-site-packages /", "/opt/tabletop",
+                     "would change: wrote the default config (reader pn532, display sh1106)",
+                     "Buses the config uses: UART0 I2C1", "would change: added 'enable_uart=1'",
+                     "would change: added 'dtparam=i2c_arm=on'", "would write: " + str(machine.root),
+                     "would run: sed -E -i", "would change: removed the serial console",
+                     "would change: installed the unit", "Dry run: "):
+        assert expected in out, out
+    assert "spi=on" not in out                    # a PN532 leaves SPI alone
+    assert "changed:" not in out
+
+
+def test_the_install_writes_the_chosen_parts_and_enables_their_buses(tmp_path):
+    machine = Machine(tmp_path)
+    done = machine.install("--reader", "pn532", "--display", "sh1106")
+    # apt is updated first, and lgpio comes from PyPI where apt has none
+    apt = [call for call in machine.calls() if call.startswith("apt-get")]
+    assert apt[0] == "apt-get update -q" and apt[1].startswith("apt-get install")
+    assert "python3-lgpio" not in apt[1] and "python3-spidev" in apt[1]
+    assert "apt has no python3-lgpio: the venv gets it from PyPI instead" in done.stdout
+    assert "pip install --quiet lgpio" in machine.calls()
+    assert machine.file("/opt/tabletop/lib/site/lgpio.py").exists()
+    config = machine.file("/etc/tabletop/config.toml").read_text()
+    reader, display = config.split("[reader]")[1].split("[display]")
+    assert 'kind = "pn532"' in reader and 'kind = "sh1106"' in display.split("\n[")[0]
+    assert (machine.fake / "raspi").read_text().split() == ["i2c", "serial_hw", "serial_cons"]
+    assert "Reboot" in done.stdout
+    later = machine.install("--reader", "rc522")     # a later run changes only what it names
+    assert 'kind = "rc522"' in machine.file("/etc/tabletop/config.toml").read_text()
+    assert 'kind = "sh1106"' in machine.file("/etc/tabletop/config.toml").read_text()
+    assert "Buses the config uses: I2C1 SPI0" in later.stdout
+    assert "spi" in (machine.fake / "raspi").read_text().split()
+
+
+def test_a_second_install_changes_nothing_and_uninstall_removes_what_it_added(tmp_path):
+    machine = Machine(tmp_path, systemd=True)
+    first = machine.install("--reader", "rc522", "--display", "ssd1306")
+    assert changed_lines(first) and "systemctl enable tabletop" in machine.calls()
+    assert "systemctl restart tabletop" in machine.calls()
+    command = machine.file("/usr/local/bin/tabletop").read_text()
+    assert "/opt/tabletop/bin/tabletop" in command and str(machine.root) not in command
+    before = machine.snapshot()
+    second = machine.install("--reader", "rc522", "--display", "ssd1306")
+    assert changed_lines(second) == [] and machine.changes() == []
+    assert "running, nothing changed" in second.stdout and machine.snapshot() == before
+    assert machine.install("--uninstall", "--dry-run").stdout.count("would change: removed") == 4
+    assert machine.snapshot() == before
+    machine.install("--uninstall")
+    for gone in ("/opt/tabletop", "/etc/systemd/system/tabletop.service", "/usr/local/bin/tabletop",
+                 "/etc/polkit-1/rules.d/50-tabletop.rules"):
+        assert not machine.file(gone).exists(), gone
+    assert machine.file("/etc/tabletop/config.toml").exists()            # the config is kept
+    assert "systemctl disable --now tabletop" in machine.calls()
+
+
+def test_without_systemd_it_installs_the_unit_but_leaves_it_alone(tmp_path):
+    machine = Machine(tmp_path)                         # no /run/systemd/system: a chroot
+    done = machine.install()
+    assert "systemd is not running here" in done.stdout
+    assert machine.file("/etc/systemd/system/tabletop.service").read_text() == UNIT.read_text()
+    assert not [call for call in machine.calls() if call.startswith("systemctl")]
+    assert "not enabled or started" in done.stdout
+    booted = Machine(tmp_path / "booted", systemd=True)
+    assert "not enabled or started" in booted.install("--no-systemd", "--dry-run").stdout
+    assert not [call for call in booted.calls() if call.startswith("systemctl")]
+
+
+def test_completion_is_installed_once_the_command_has_it(tmp_path):
+    machine = Machine(tmp_path)
+    done = machine.install()
+    assert "skipped: this tabletop has no 'tabletop completion bash' yet" in done.stdout
+    bash = machine.file("/usr/share/bash-completion/completions/tabletop")
+    assert not bash.exists()
+    done = machine.install(FAKE_COMPLETION="1")
+    assert bash.read_text() == "complete -F _tabletop_bash tabletop\n"
+    assert machine.file("/usr/share/zsh/vendor-completions/_tabletop").exists()
+    machine.install("--uninstall")
+    assert not bash.exists()
+
+
+@pytest.mark.parametrize("options", [["--reader", "pn999"], ["--display"], ["--reader", "sim"]])
+def test_the_install_script_refuses_parts_it_does_not_know(options):
+    done = subprocess.run(["bash", str(INSTALL), *options], capture_output=True, text=True)
+    assert done.returncode == 2 and "--reader rc522|pn532" in done.stderr
+
+
+# ---- make pi-check -------------------------------------------------------------------------
+# Building the arm64 root takes minutes: the tests only check how the script starts.
+
+PI_CHECK = ROOT / "tools" / "pi-check.sh"
+
+
+def test_pi_check_parses_and_passes_shellcheck():
+    assert subprocess.run(["bash", "-n", str(PI_CHECK)]).returncode == 0
+    if shutil.which("shellcheck"):
+        done = subprocess.run(["shellcheck", str(PI_CHECK)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout
+
+
+def test_pi_check_says_it_needs_root(tmp_path):
+    command = ["bash", str(PI_CHECK)]
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root without setpriv to drop it")
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path,
+                          env={"PATH": "/usr/bin:/bin", "PI_ROOT": str(tmp_path / "root")})
+    assert done.returncode == 1 and "run it as root (sudo make pi-check)" in done.stderr
+    assert not (tmp_path / "root").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="pi-check looks for debootstrap only as root")
+def test_pi_check_says_what_is_missing_when_it_cannot_install_it(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "dpkg-query").write_text("#!/bin/sh\nexit 1\n")         # nothing installed
+    (bin_dir / "dpkg-query").chmod(0o755)
+    for tool in ("dirname", "grep", "sed", "head"):                 # and no apt-get
+        (bin_dir / tool).symlink_to(shutil.which(tool))
+    done = subprocess.run(["/bin/bash", str(PI_CHECK)], capture_output=True, text=True,
+                          env={"PATH": str(bin_dir), "PI_ROOT": str(tmp_path / "root")})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "needs debootstrap qemu-user-static binfmt-support" in done.stderr
+    assert not (tmp_path / "root").exists()
+
+
+def test_pi_check_refuses_unknown_options():
+    done = subprocess.run(["bash", str(PI_CHECK), "--frobnicate"], capture_output=True, text=True)
+    assert done.returncode == 2 and "--rebuild" in done.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting needs root")
+def test_pi_check_clean_leaves_what_is_mounted_in_the_root_alone(tmp_path):
+    # a killed run can leave the host's /dev bound into the root: removing it must not empty it
+    outside, root = tmp_path / "outside", tmp_path / "root"
+    (outside / "keep").parent.mkdir()
+    (outside / "keep").write_text("mine")
+    (root / "dev").mkdir(parents=True)
+    if subprocess.run(["mount", "--bind", str(outside), str(root / "dev")]).returncode != 0:
+        pytest.skip("bind mounts are not allowed here")
+    try:
+        done = subprocess.run(["bash", str(PI_CHECK), "--clean"], capture_output=True, text=True,
+                              env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PI_ROOT": str(root)})
+    finally:
+        subprocess.run(["umount", "-l", str(root / "dev")], capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert not root.exists() and (outside / "keep").read_text() == "mine"
