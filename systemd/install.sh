@@ -288,7 +288,7 @@ import sys
 from pathlib import Path
 
 from device.config import load_config
-from device.pins import buses
+from device.config.pins import buses
 
 print(" ".join(sorted(buses(load_config(Path(sys.argv[1]))))))
 PYTHON
