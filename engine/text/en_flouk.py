@@ -100,7 +100,7 @@ TEXT = {
     "fl.winners": "Largest village:\n{names} ({n})",
     "fl.no_winner": "Tie at {n}:\nno winner",
     # learning a card's printed details at the table (§5.1)
-    "fl.people.neutral": "Flouk (neutral)",
+    "fl.neutral": "Flouk (neutral)",
     "fl.prompt.learn.people": "{card}:\nwhich people?\nAs printed on it",
     "fl.prompt.learn.white": "{card}:\nwhite number?\nUP/DOWN, then SELECT",
     "fl.option.white": "{n}",

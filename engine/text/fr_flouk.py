@@ -100,7 +100,7 @@ TEXT = typeset({
     "fl.winners": "Plus grand village :\n{names} ({n})",
     "fl.no_winner": "Égalité à {n} :\npas de gagnant",
     # learning a card's printed details at the table (§5.1)
-    "fl.people.neutral": "Flouk (neutre)",
+    "fl.neutral": "Flouk (neutre)",
     "fl.prompt.learn.people": "{card} :\nquel peuple ?\nLis-le sur la carte",
     "fl.prompt.learn.white": "{card} :\nnombre blanc ?\nUP/DOWN, puis SELECT",
     "fl.option.white": "{n}",

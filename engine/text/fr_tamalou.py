@@ -19,7 +19,7 @@ TEXT = typeset({
     "tm.prompt.snap": "Qui a défaussé\n{card} ?",
     "tm.prompt.penalty": "Pénalité : qui pioche\n1 carte ?",
     "tm.prompt.call": "{name} : annoncer\nTamalou ?",
-    "tm.prompt.last_snaps": "Dernières cartes ?\nPasse-les, puis\nSELECT\nDéfausse : {top}",
+    "tm.prompt.last_snaps": "Dernières cartes ?\nPasse-les, SELECT\nDéfausse :\n{top}",
     "tm.prompt.reveal": "{name} : retourne et\npasse tes cartes\n{k}/{n} = {sum}, SELECT",
     "tm.prompt.mismatch": "Attendu {n}, vu {m}\nSELECT=accepter\nBACK=continuer",
     "tm.prompt.deal": "Manche {round} finie\nMélange, distribue 4\n{name} joue. SELECT",

@@ -61,8 +61,13 @@ def answer(state: State, key: str):
     return state, (msg(f"fl.learned.{detail}", card=label(card), value=shown(detail, value)),)
 
 
+def people_name(people: str):
+    """"Mouta", or "Flouk (neutral)" for an Action of no people."""
+    return msg("fl.neutral") if people == NEUTRAL else msg(f"fl.people.{people}")
+
+
 def shown(detail: str, value: int | str):
-    return msg(f"fl.people.{value}") if detail == PEOPLE else str(value)
+    return people_name(value) if detail == PEOPLE else str(value)
 
 
 def reorder(state: State) -> State:
@@ -76,7 +81,7 @@ def reorder(state: State) -> State:
 def prompt(state: State) -> Prompt:
     card, detail = state.asking
     if detail == PEOPLE:
-        options = tuple(Option(p, msg(f"fl.people.{p}")) for p in PEOPLE_KEYS)
+        options = tuple(Option(p, people_name(p)) for p in PEOPLE_KEYS)
     else:
         options = tuple(Option(str(n), msg("fl.option.white", n=n)) for n in WHITE_RANGE)
     return Prompt("learn", msg(f"fl.prompt.learn.{detail}", card=label(card), name=state.current),
