@@ -114,3 +114,20 @@ def test_a_last_snap_counts_at_the_reveal(tmp_path, monkeypatch, capsys):
     assert result["details"]["top"] == "5S"
     assert {p["name"]: p["score"] for p in result["players"]} == {"P1": 3, "P2": 13, "P3": 36}
     assert result["details"]["counts"] == {"P1": 3, "P2": 3, "P3": 4}
+
+
+UNTIL_LAST_SNAPS = PLAY.split("tap AH")[0].removesuffix("press select\n")
+
+
+def test_the_last_snaps_close_by_themselves_after_the_countdown(tmp_path, monkeypatch, capsys):
+    # The countdown (5 s) starts once the messages over the last discard have gone (4 s).
+    sim(tmp_path / "a", SETUP + UNTIL_LAST_SNAPS + "wait 1\n", monkeypatch=monkeypatch, capsys=capsys)
+    assert status(tmp_path / "a", capsys)["prompt"]["id"] == "last_snaps"
+    sim(tmp_path / "b", SETUP + UNTIL_LAST_SNAPS + "wait 6\n", monkeypatch=monkeypatch, capsys=capsys)
+    assert status(tmp_path / "b", capsys)["prompt"]["id"] == "reveal"
+
+
+def test_a_snap_under_way_holds_the_countdown(tmp_path, monkeypatch, capsys):
+    sim(tmp_path, SETUP + UNTIL_LAST_SNAPS + "tap 5S\nwait 20\n", monkeypatch=monkeypatch, capsys=capsys)
+    assert status(tmp_path, capsys)["prompt"]["id"] == "snap"           # "Who discarded?" waits
+
