@@ -7,8 +7,11 @@ import engine
 import seeds
 from hypothesis import given, settings, strategies as st
 
-from device.storage.card_data import (forget_details, game_data, learned_details, learned_file,
-                                      merge_details)
+from device.storage.card_data import (LearnedCards, forget_details, game_data, learned_details,
+                                      learned_file, merge_details)
+from engine import Choose, Confirm, Tap
+
+from .table import Table
 
 SPEC = engine.get("flouk")
 
@@ -60,3 +63,16 @@ def test_a_hostile_file_or_import_never_breaks_the_table(tmp_path_factory, junk)
     assert isinstance(learned_details(state_dir, "flouk"), dict)
     assert isinstance(merge_details(state_dir, "flouk", junk), list)
     assert game_data(SPEC, state_dir) is not None          # still a game to start
+
+
+def test_the_table_keeps_an_answer_at_once_and_an_undo_takes_it_back(tmp_path):
+    table = Table(tmp_path)
+    table.app.plugins.append(LearnedCards(tmp_path))      # as device/table.py assembles a table
+    table.start("flouk")
+    for event in (Confirm(), Tap("mouta#1"), Tap("faar#1"), Tap("action#7"), Choose("mouta")):
+        table.app.play(event)
+    assert learned_details(tmp_path, "flouk") == {"action#7": {"people": "mouta"}}
+    table.app.undo()
+    assert learned_details(tmp_path, "flouk") == {}
+    table.app.play(Choose("faar"))
+    assert learned_details(tmp_path, "flouk") == {"action#7": {"people": "faar"}}
