@@ -23,7 +23,8 @@ from .kiosk.plugin import attach
 from .kiosk.system_actions import RecordedSystem, Systemctl
 from .paths import default_state_dir
 from .sim.clock import VirtualClock
-from .storage.card_data import game_data
+from .last_snaps import LastSnaps
+from .storage.card_data import LearnedCards, game_data
 from .storage.history import keep_history
 from .storage.store import GameStore
 from .texts import say
@@ -62,6 +63,7 @@ def assemble(config, state_dir: Path, *, sim: bool, out=None) -> Companion:
                     clock=VirtualClock() if sim else time.monotonic, wall_clock=wall_clock,
                     language=table_language(state_dir, config.language, os.environ))
     attach(app, config.kiosk, RecordedSystem() if sim else Systemctl())
+    app.plugins += [LearnedCards(state_dir), LastSnaps()]   # Flouk's details, Tamalou's countdown
     feedback = open_feedback(config, sim=sim, out=out)
     if feedback is not None:
         app.plugins.append(feedback)

@@ -95,3 +95,26 @@ def card_file_problems(deck: str, text: str) -> list[str]:
         return [f"the {deck} deck has no card data file"]
     from .flouk_check import check_card_file       # the Flouk rules load only for Flouk's file
     return check_card_file(text)
+
+
+def learned_problems(deck: str, details) -> tuple[dict, list[str]]:
+    """The good part of a deck's learned card details, and what is wrong with the rest.
+    Only Flouk's cards have printed details a table learns."""
+    if deck != "flouk":
+        return {}, [f"the {deck} deck has no details to learn"]
+    from .flouk_check import check_learned
+    return check_learned(details)
+
+
+def with_learned(data: dict, details: dict) -> dict:
+    """Card data with learned details filled in where the card file says `unknown` (or gives
+    no white number); a detail the file states is never overridden."""
+    cards = {card: dict(table) for card, table in data["cards"].items()}
+    for card, found in details.items():
+        table = cards.get(card)
+        if not isinstance(table, dict):
+            continue
+        for detail, value in found.items():
+            if table.get(detail, "unknown") == "unknown":
+                table[detail] = value
+    return {"cards": cards}

@@ -13,3 +13,25 @@ def check_card_file(text: str) -> list[str]:
     except tomllib.TOMLDecodeError as exc:
         return [f"not a valid TOML file: {exc}"]
     return card_problems({"cards": data.get("cards")})
+
+
+def check_learned(details) -> tuple[dict, list[str]]:
+    """Split learned details ({card id: {"people"|"white": value}}) into the good ones and one
+    problem line for each bad one, naming the card and the detail."""
+    from engine.games.flouk.cards import detail_problem
+
+    if not isinstance(details, dict):
+        return {}, ["learned details must be a table of card ids"]
+    good: dict = {}
+    problems = []
+    for card, found in details.items():
+        if not isinstance(found, dict):
+            problems.append(f"{card!r}: must be a table of details")
+            continue
+        for detail, value in found.items():
+            problem = detail_problem(str(card), str(detail), value)
+            if problem:
+                problems.append(problem)
+            else:
+                good.setdefault(card, {})[detail] = value
+    return good, problems

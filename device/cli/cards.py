@@ -1,9 +1,11 @@
-"""`tabletop cards check|install FILE`: a café's own card data, checked before any game reads it."""
+"""`tabletop cards check|install FILE`: a café's own card data, checked before any game reads it.
+`tabletop cards show`: each Chief's and Action's printed details, known or still unknown."""
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
+import engine
 from device.paths import default_state_dir
 from device.storage import card_data as cards
 from engine.core.text import DEFAULT_LANGUAGE
@@ -14,15 +16,48 @@ from device.texts import say
 def add_commands(subparsers) -> None:
     parser = subparsers.add_parser("cards", help="cli.help.cards")
     actions = parser.add_subparsers(dest="cards_action", required=True)
-    for name in ("check", "install"):
+    for name in ("check", "install", "show"):
         action = actions.add_parser(name, help=f"cli.help.cards_{name}")
-        action.add_argument("file", type=Path)
+        if name != "show":
+            action.add_argument("file", type=Path)
         action.add_argument("--deck", default="flouk", help="cli.help.cards_deck")
         action.add_argument("--state-dir", type=Path)
     parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 
 
+def show(args: argparse.Namespace) -> int:
+    """One line per card with printed details: each detail, `unknown`, or learned at a table."""
+    state_dir = args.state_dir or default_state_dir()
+    spec = next((s for s in engine.all_specs() if s.deck == args.deck and s.data_check), None)
+    data = cards.game_data(spec, state_dir) if spec else None
+    if data is None:
+        print(say(args.language, "cli.cards.no_details", deck=args.deck))
+        return 2
+    learned, problems = cards.read_learned(state_dir, args.deck)
+    for problem in problems:
+        print(say(args.language, "cli.problem", problem=problem))
+    known = 0
+    shown = [(c, t) for c, t in data["cards"].items() if t.get("type") in ("chief", "action")]
+    for card, table in shown:
+        names = ("people", "white") if table["type"] == "action" else ("white",)
+        details = [_detail(args.language, table, name, learned.get(card, {})) for name in names]
+        known += all(table.get(name, "unknown") != "unknown" for name in names)
+        print(f"{card:<15} " + "  ".join(details))
+    print(say(args.language, "cli.cards.summary", known=known, n=len(shown)))
+    return 0
+
+
+def _detail(language: str, table: dict, name: str, learned: dict) -> str:
+    value = table.get(name, "unknown")
+    if value == "unknown":
+        return say(language, f"cli.cards.{name}_unknown")
+    key = "learned" if name in learned else "known"
+    return say(language, f"cli.cards.{name}_{key}", value=value)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.cards_action == "show":
+        return show(args)
     try:
         text = args.file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -99,4 +99,12 @@ TEXT = {
     "fl.census_matches": "{name}: census OK",
     "fl.winners": "Largest village:\n{names} ({n})",
     "fl.no_winner": "Tie at {n}:\nno winner",
+    # learning a card's printed details at the table (§5.1)
+    "fl.neutral": "Flouk (neutral)",
+    "fl.prompt.learn.people": "{card}:\nwhich people?\nAs printed on it",
+    "fl.prompt.learn.white": "{card}:\nwhite number?\nUP/DOWN, then SELECT",
+    "fl.option.white": "{n}",
+    "fl.hint.learn": "UP/DOWN, then SELECT",
+    "fl.learned.people": "{card}: {value}\nNoted for next time",
+    "fl.learned.white": "{card}: white {value}\nNoted for next time",
 }

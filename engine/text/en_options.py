@@ -29,6 +29,7 @@ TEXT = {
     "opt.all_must_be_le5": "All need <=5",
     "opt.match": "Match",
     "opt.caller_fail_penalty": "Failed call +",
+    "opt.last_snap_s": "Last snaps (s)",
     "opt.chief_counts_as_member": "Chief counts",
     "opt.decree_applies_to_chiefs": "Decree on Chiefs",
     "opt.white_tie": "White tie",

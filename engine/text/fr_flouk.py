@@ -99,4 +99,12 @@ TEXT = typeset({
     "fl.census_matches": "{name} : recensement\nOK",
     "fl.winners": "Plus grand village :\n{names} ({n})",
     "fl.no_winner": "Égalité à {n} :\npas de gagnant",
+    # learning a card's printed details at the table (§5.1)
+    "fl.neutral": "Flouk (neutre)",
+    "fl.prompt.learn.people": "{card} :\nquel peuple ?\nLis-le sur la carte",
+    "fl.prompt.learn.white": "{card} :\nnombre blanc ?\nUP/DOWN, puis SELECT",
+    "fl.option.white": "{n}",
+    "fl.hint.learn": "UP/DOWN, puis SELECT",
+    "fl.learned.people": "{card} : {value}\nNoté pour la suite",
+    "fl.learned.white": "{card} : blanc {value}\nNoté pour la suite",
 })

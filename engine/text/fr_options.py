@@ -30,6 +30,7 @@ TEXT = typeset({
     "opt.all_must_be_le5": "Tous à 5 max",
     "opt.match": "Match",
     "opt.caller_fail_penalty": "Annonce ratée +",
+    "opt.last_snap_s": "Dernières (s)",
     "opt.chief_counts_as_member": "Chef compte",
     "opt.decree_applies_to_chiefs": "Décret sur Chefs",
     "opt.white_tie": "Blanc égal",

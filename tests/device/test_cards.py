@@ -20,13 +20,13 @@ def test_check_names_card_and_field(tmp_path, capsys):
 
 
 def test_install_then_the_game_reads_it(tmp_path, capsys):
-    edited = shipped().replace('[cards."chief_mouta#1"]', '[cards."chief_mouta#1"]\nwhite = 3', 1)
+    edited = shipped().replace('people = "mouta"\nwhite = "unknown"', 'people = "mouta"\nwhite = 3', 1)
     good = tmp_path / "mine.toml"
     good.write_text(edited, encoding="utf-8")
     assert main(["cards", "install", str(good), "--state-dir", str(tmp_path / "state")]) == 0
     data = cards.game_data(engine.get("flouk"), tmp_path / "state")
     assert data["cards"]["chief_mouta#1"]["white"] == 3
-    assert cards.game_data(engine.get("flouk"), tmp_path / "elsewhere")["cards"]["chief_mouta#1"].get("white") is None
+    assert cards.game_data(engine.get("flouk"), tmp_path / "elsewhere")["cards"]["chief_mouta#1"]["white"] == "unknown"
 
 
 def test_bad_file_is_not_installed(tmp_path, capsys):

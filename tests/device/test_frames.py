@@ -36,6 +36,8 @@ TAMALOU_LAST_TURNS = """
     press select
     tap 5H
     wait 4
+    press select
+    wait 2
     """
 FLOUK_TURN_2 = """
     press select
@@ -47,6 +49,11 @@ FLOUK_TURN_2 = """
     tap chief_mouta#1
     tap decree#2
     tap chief_faar#1
+    wait 2
+    press select
+    wait 2
+    press down
+    press select
     wait 2
     """
 

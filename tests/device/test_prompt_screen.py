@@ -26,7 +26,7 @@ def test_the_scores_fill_a_free_line(tmp_path):
 
 def test_a_menu_leaves_the_question_in_view(tmp_path):
     table = Table(tmp_path).start("flouk")
-    for event in (Confirm(), Tap("mouta#1"), Tap("faar#1"), Tap("action#1")):
+    for event in (Confirm(), Tap("mouta#1"), Tap("faar#1"), Tap("action#1"), Choose("neutral")):
         table.app.play(event)
     table.run("wait 2\nwait 2\npress select")
     assert table.screen.lines[:2] == ("Face-down card", "came from?")
@@ -37,7 +37,8 @@ def test_a_menu_leaves_the_question_in_view(tmp_path):
 def test_a_number_prompt_takes_up_and_down(tmp_path):
     # P1's manual Decree, and a reported draw so that the game can end after round 1.
     table = Table(tmp_path).start("flouk")
-    events = [Confirm(), Tap("decree#2"), Tap("faar#1"), Tap("action#1"), Choose("face_down"),
+    events = [Confirm(), Tap("decree#2"), Tap("faar#1"), Tap("action#1"), Choose("neutral"),
+              Choose("face_down"),
               Choose("pile"), Choose("hand:P1"), Confirm()]
     events += [Tap(card) for card in ("mouta#1", "mouta#2", "mouta#3", "faar#2", "faar#3", "faar#4")]
     events += [Choose("end_game")]

@@ -13,8 +13,9 @@ from device.cli.replay import replay_text
 from engine import ConfigError, make_config
 from engine.core.codec import config_from_plain, config_to_plain
 from engine.core.script import ScriptError
-from engine.games.flouk.cards import (ALL_CARDS, NEUTRAL, CardInfo, Effect, Scoring, card_problems,
-                                      check_data, default_info, read_cards)
+from engine.games.flouk.cards import (ALL_CARDS, NEUTRAL, UNKNOWN, CardInfo, Effect, Scoring,
+                                      card_problems, check_data, default_info, read_cards,
+                                      unknown_details)
 from seeds.flouk_check import check_card_file
 
 SPEC = engine.get("flouk")
@@ -39,7 +40,9 @@ def test_shipped_file_holds_what_the_rulebook_states():
     by_id = {c.card: c for c in cards}
     assert by_id["decree#1"].scoring == Scoring("people_multiplier", people="bloup", factor=2)
     assert [c for c in cards if c != default_info(c.card)] == [by_id["decree#1"]]
-    assert all(by_id[f"action#{n}"] == CardInfo(f"action#{n}", NEUTRAL, None, Effect()) for n in range(1, 34))
+    # §5.1: the rulebook says neither which Actions belong to a people nor any white number
+    assert all(by_id[f"action#{n}"] == CardInfo(f"action#{n}", UNKNOWN, None, Effect()) for n in range(1, 34))
+    assert all(unknown_details(c) == ("white",) for c in cards if c.card.startswith("chief_"))
     assert check_card_file(seeds.read_text("flouk")) == []
 
 
@@ -58,7 +61,7 @@ def test_the_checked_config_survives_a_journal_round_trip():
     (edited("action#7", type="spell"), "action#7: type: unknown type 'spell'"),
     (edited("chief_faar#1", type="flouk"), "chief_faar#1: type: 'flouk' does not match the card id"),
     (edited("mouta#3", people=None), 'mouta#3: people: missing (this card is "mouta")'),
-    (edited("action#2", people="martian"), "action#2: people: 'martian' is not one of neutral"),
+    (edited("action#2", people="martian"), "action#2: people: 'martian' is not one of unknown, neutral"),
     (edited("chief_napil#2", white="7"), "chief_napil#2: white: '7' is not a whole number"),
     (edited("action#4", white=-1), "action#4: white: -1 is not a whole number"),
     (edited("action#9", effect={"mode": "teleport"}), "action#9: effect.mode: unknown mode 'teleport'"),

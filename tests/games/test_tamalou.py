@@ -26,7 +26,8 @@ TM04 = "choose draw\nchoose keep\ntap 9S\n"
 TM05 = "tap 9D\nchoose P2\n"
 TM06 = "tap 4H\nchoose P3\n"
 TO_TM06 = TM01 + TM02 + TM03 + TM04 + TM05 + TM06      # P1 to play; counts 4/3/5; pile 36
-TM09 = "choose tamalou\nchoose draw\nchoose play\ntap 5H\nchoose take_discard\ntap 5C\n"
+LAST_TURNS = "choose tamalou\nchoose draw\nchoose play\ntap 5H\nchoose take_discard\ntap 5C\n"
+TM09 = LAST_TURNS + "select\n"            # the last snaps: nobody snaps, SELECT starts the reveal
 REVEAL_5_13_38 = ("tap AH\ntap 2C\ntap KD\ntap 2D\nselect\n" "tap 3S\ntap 4D\ntap 6C\nselect\n"
                   "tap 10H\ntap QS\ntap KC\ntap AS\ntap 2S\nselect\n")
 
@@ -124,6 +125,9 @@ def test_tm09_call_gives_each_opponent_one_last_turn():
     assert called["prompt"]["text"].startswith("P2: last turn")
     after_p2 = play(TO_TM06 + "choose tamalou\nchoose draw\nchoose play\ntap 5H\n")
     assert details(after_p2)["final_queue"] == ["P3"] and details(after_p2)["current"] == "P3"
+    last_snaps = play(TO_TM06 + LAST_TURNS)
+    assert (last_snaps["prompt"]["id"], details(last_snaps)["final_queue"]) == ("last_snaps", [])
+    assert last_snaps["prompt"]["text"] == "Last snaps? Tap,\nthen SELECT\nTop card: 5C"
     result = play(TO_TM06 + TM09)
     assert (result["prompt"]["id"], details(result)["phase"]) == ("reveal", "reveal")
     assert details(result)["current"] == "P1"
@@ -141,7 +145,7 @@ def test_tm10_caller_wins_with_five_strictly_lowest():
 
 # A good snap by P3 (7D on 7C) leaves P3 three cards; P1 calls; P2 and P3 play a card each.
 SHORT_ROUND = "tap 7C\ntap 7D\nchoose P3\nchoose tamalou\nchoose draw\nchoose play\ntap 5H\n" \
-              "choose draw\nchoose play\ntap 6H\n"
+              "choose draw\nchoose play\ntap 6H\nselect\n"
 
 
 def test_tm11_caller_loses_a_tie():
@@ -174,7 +178,8 @@ def test_tm13_caller_with_no_cards_scores_zero_and_loses_a_tie():
     empty = play(EMPTY_P1)
     assert details(empty)["counts"]["P1"] == 0 and details(empty)["current"] == "P1"
     assert empty["prompt"]["options"] == ["draw", "tamalou", "penalty"]      # AMB-TA15
-    last_turns = "choose tamalou\nchoose draw\nchoose play\ntap 5H\nchoose draw\nchoose play\ntap 6H\n"
+    last_turns = ("choose tamalou\nchoose draw\nchoose play\ntap 5H\nchoose draw\nchoose play\ntap 6H\n"
+                  "select\n")                                   # no last snap
     tie = play(EMPTY_P1 + last_turns + "select\ntap KH\ntap KD\nselect\nselect\n"
                "tap 2C\ntap 3C\ntap 4C\ntap 8C\nselect\n")
     assert scores(tie) == {"P1": 0, "P2": 0, "P3": 17}
@@ -189,6 +194,52 @@ def test_tm13_empty_square_can_only_draw_and_play():
     assert drawn["prompt"]["options"] == ["play"]
     refused = play(EMPTY_P1 + "choose take_discard\nchoose draw\nchoose keep\n")
     assert rejected_codes(refused) == ["E_NOT_ELIGIBLE", "E_NOT_ELIGIBLE"]
+
+
+# §4.4 LAST SNAPS: after P3's last turn the top is 6H; a snap is judged as during play.
+LAST_SNAP_ROUND = SHORT_ROUND.removesuffix("select\n")
+
+
+def test_a_last_snap_that_matches_counts_at_the_reveal():
+    asked = play(LAST_SNAP_ROUND + "tap 6S\n")
+    assert (asked["prompt"]["id"], asked["prompt"]["options"]) == ("snap", ["P1", "P2", "P3"])
+    snapped = play(LAST_SNAP_ROUND + "tap 6S\nchoose P1\n")
+    assert snapped["prompt"]["id"] == "last_snaps" and details(snapped)["top"] == "6S"
+    assert details(snapped)["counts"] == {"P1": 3, "P2": 4, "P3": 3}
+    revealing = play(LAST_SNAP_ROUND + "tap 6S\nchoose P1\nselect\n")
+    assert (revealing["prompt"]["id"], details(revealing)["current"]) == ("reveal", "P1")
+    # P1 reveals the 3 cards left: no count warning, and the snapped 6S scores nothing.
+    result = play(LAST_SNAP_ROUND + "tap 6S\nchoose P1\nselect\n"
+                  "tap KH\ntap KD\ntap 2S\nselect\ntap AS\ntap AH\ntap AD\ntap AC\nselect\n"
+                  "tap 2D\ntap 3S\ntap 4S\nselect\n")
+    assert scores(result) == {"P1": 2, "P2": 4, "P3": 9} and result["winners"] == ["P1"]
+    assert result["rejected"] == []
+
+
+def test_a_last_snap_that_does_not_match_costs_a_card():
+    before = play(LAST_SNAP_ROUND)
+    wrong = play(LAST_SNAP_ROUND + "tap 9C\nchoose P2\n")
+    assert messages(LAST_SNAP_ROUND + "tap 9C\nchoose P2\n")[-1] == "Wrong! Take it back\n+ draw 1 penalty"
+    assert wrong["prompt"]["id"] == "last_snaps" and details(wrong)["top"] == "6H"
+    assert details(wrong)["counts"]["P2"] == details(before)["counts"]["P2"] + 1
+    assert details(wrong)["pile"] == details(before)["pile"] - 1
+    reveal = play(LAST_SNAP_ROUND + "tap 9C\nchoose P2\nselect\ntap KH\ntap KD\ntap 2S\ntap 2H\nselect\n"
+                  "tap AS\ntap AH\ntap AD\ntap AC\nselect\n")
+    assert reveal["prompt"]["id"] == "mismatch"                 # P2 holds 5 cards now, not 4
+
+
+def test_last_snaps_refuse_the_top_and_buried_cards_and_back_returns_to_them():
+    before = play(LAST_SNAP_ROUND)
+    refused = play(LAST_SNAP_ROUND + "tap 6H\ntap 7C\n")
+    assert rejected_codes(refused) == ["E_IN_PLAY", "E_OUT_OF_PLAY"]
+    assert details(refused) == details(before)
+    backed = play(LAST_SNAP_ROUND + "tap 6S\nback\n")
+    assert backed["prompt"]["id"] == "last_snaps" and details(backed) == details(before)
+
+
+def test_last_snap_s_zero_leaves_the_step_out():
+    result = play(LAST_SNAP_ROUND, "option last_snap_s=0\n")
+    assert (result["prompt"]["id"], details(result)["current"]) == ("reveal", "P1")
 
 
 def test_tm14_penalty_from_the_more_menu():
@@ -249,7 +300,7 @@ def test_tm17_match_mode_adds_rounds_and_moves_the_first_player():
     assert details(dealt)["counts"] == {"P1": 4, "P2": 4, "P3": 4} and details(dealt)["pile"] == 40
     assert all(p["score"] is None for p in dealt["players"])
     round2 = ("tap 7C\ntap 7D\nchoose P3\nchoose tamalou\nchoose draw\nchoose play\ntap 5H\n"
-              "choose draw\nchoose play\ntap 6H\n"
+              "choose draw\nchoose play\ntap 6H\nselect\n"
               "tap 2S\ntap 2H\ntap 2D\ntap 3S\nselect\ntap AS\ntap AH\ntap AD\ntap KH\nselect\n"
               "tap AC\ntap KD\ntap 3H\nselect\n")
     opened = play(round1 + "select\ntap 7C\n", options)

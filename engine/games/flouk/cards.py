@@ -9,6 +9,7 @@ as anything but a ConfigError, so a hand-edited file cannot crash the device.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,9 @@ NEUTRAL = "neutral"
 FLOUK, CHIEF, DECREE, ACTION = "flouk", "chief", "decree", "action"
 TYPES = (FLOUK, CHIEF, DECREE, ACTION)
 MANUAL = "manual"
+UNKNOWN = "unknown"       # a printed detail nobody has read off the card yet (learned at the table)
+PEOPLE, WHITE = "people", "white"   # the details a table can be asked for
+WHITE_RANGE = range(100)  # the white numbers a table can answer with the buttons
 
 # §5.1 Components: (kind, copies), 100 cards in all.
 COMPONENTS = (tuple((p, 10) for p in PEOPLES) + tuple((f"chief_{p}", 2) for p in PEOPLES)
@@ -74,8 +78,8 @@ class CardInfo:
     """One card's data; the type and a Flouk's or Chief's people come from the card id."""
 
     card: str
-    people: str | None = None     # a people; `neutral` for a Flouk Action; None for a Decree
-    white: int | None = None      # Chiefs and Actions, where the café knows it
+    people: str | None = None     # a people; `neutral` for a Flouk Action, `unknown` if not known
+    white: int | None = None      # Chiefs and Actions; None while unknown
     effect: Effect | None = None  # a Chief's power or an Action's effect
     scoring: Scoring | None = None
 
@@ -120,13 +124,42 @@ def card_name(kind: str) -> Msg | None:
 
 
 def default_info(card: str) -> CardInfo:
-    """What the rulebook alone says: everything unknown is `manual`, Actions neutral."""
+    """What the rulebook alone says: effects `manual`, an Action's people and white numbers unknown."""
     kind = type_of(card)
     if kind == DECREE:
         return CardInfo(card, scoring=Scoring())
     if kind == ACTION:
-        return CardInfo(card, people=NEUTRAL, effect=Effect())
+        return CardInfo(card, people=UNKNOWN, effect=Effect())
     return CardInfo(card, people=people_of_id(card), effect=Effect() if kind == CHIEF else None)
+
+
+def unknown_details(info: CardInfo) -> tuple[str, ...]:
+    """The printed details of a Chief or Action still to learn: `people`, `white`."""
+    kind = type_of(info.card)
+    if kind not in (CHIEF, ACTION):
+        return ()
+    return ((PEOPLE,) if info.people == UNKNOWN else ()) + ((WHITE,) if info.white is None else ())
+
+
+def detail_problem(card: str, detail: str, value: object) -> str | None:
+    """Why `value` cannot be the learned `detail` of `card`; None when it can."""
+    kind = type_of(card) if card in _TYPES else None
+    if kind not in (CHIEF, ACTION):
+        return f"{card!r}: only Chiefs and Actions have details to learn"
+    if detail == WHITE:
+        if type(value) is not int or value not in WHITE_RANGE:
+            return f"{card}: white: {value!r} is not a whole number from 0 to {WHITE_RANGE[-1]}"
+        return None
+    if detail == PEOPLE and kind == ACTION:
+        if value not in (NEUTRAL,) + PEOPLES:
+            return f"{card}: people: {value!r} is not one of {', '.join((NEUTRAL,) + PEOPLES)}"
+        return None
+    return f"{card}: {detail}: not a detail a table learns"
+
+
+def with_detail(info: CardInfo, detail: str, value: object) -> CardInfo:
+    """The card's data with one learned detail filled in (checked by `detail_problem`)."""
+    return dataclasses.replace(info, **{detail: value})
 
 
 # ---- checking the data ---------------------------------------------------------
@@ -210,11 +243,11 @@ def _people(card: str, kind: str, value: Any, problems: _Problems) -> str | None
     if kind == DECREE:
         return None
     if kind == ACTION:
-        choices = (NEUTRAL,) + PEOPLES
+        choices = (UNKNOWN, NEUTRAL) + PEOPLES
         if value not in choices:
             shown = "missing" if value is None else f"{value!r} is not"
             problems.add(card, f"people: {shown} one of {', '.join(choices)}")
-        return value if value in choices else NEUTRAL
+        return value if value in choices else UNKNOWN
     expected = people_of_id(card)
     if value is None:
         problems.add(card, f'people: missing (this card is "{expected}")')
@@ -224,10 +257,11 @@ def _people(card: str, kind: str, value: Any, problems: _Problems) -> str | None
 
 
 def _white(card: str, value: Any, problems: _Problems) -> int | None:
-    if value is None:
+    if value is None or value == UNKNOWN:
         return None
     if type(value) is not int or not 0 <= value <= 999:
-        problems.add(card, f"white: {value!r} is not a whole number from 0 to 999 (omit it if unknown)")
+        problems.add(card, f'white: {value!r} is not a whole number from 0 to 999 '
+                           f'(or "unknown")')
         return None
     return value
 

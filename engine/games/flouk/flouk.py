@@ -23,12 +23,13 @@ from ...text import en_flouk, fr_flouk
 from .effects import (choose_destination, choose_source, choose_target, effect_back, effect_choose,
                       face_down_from, face_down_to, pick_card, report_back, report_choose,
                       report_done, report_tap)
+from . import learning
 from . import resolve
 from . import scoring
 from .cards import COMPONENTS, card_name, check_data, default_info, read_cards
 from .prompts import DEAL_KEY, END_GAME, NO_CARD, badge, hint, prompt, tally
 from .state import (ADJUST, CARDS_DEALT, CENSUS, DEAL, DISCARD, EFFECT_CARD, EFFECT_TARGET,
-                          FACE_DOWN_FROM, FACE_DOWN_TO, LAST, ORDER, OVER, PILE_CHECK, REPORT,
+                          FACE_DOWN_FROM, FACE_DOWN_TO, LAST, LEARN, ORDER, OVER, PILE_CHECK, REPORT,
                           REPORT_DEST, REPORT_FROM, RESOLVE, REVEAL, SURE, State, add_hidden, hand,
                           hidden_count, hidden_places, invariants, where)
 
@@ -138,6 +139,7 @@ TABLE = PhaseTable({
     REVEAL: {Tap: on_card(reveal), Choose: on_option(no_card)},
     SURE: {Confirm: on_button(sure_no_card), Cancel: on_button(not_sure)},
     ORDER: {Choose: on_option(resolve.choose_first)},
+    LEARN: {Choose: on_option(learning.answer)},
     EFFECT_TARGET: {Choose: on_option(choose_target)},
     EFFECT_CARD: {Tap: on_card(pick_card), Choose: on_option(effect_choose),
                   Cancel: on_button(effect_back)},

@@ -5,9 +5,10 @@ from ...core.outcomes import Option, PlayerLine, Prompt, Tally
 from ...core.text import Msg, msg
 from .effects import (FACE_DOWN, MAX_REPORT_MOVES, SKIP, destinations, face_down_destinations,
                       source_seats, sources, targets)
+from .learning import learned_details, prompt as learn_prompt
 from .scoring import base_population, population, result
 from .state import (ADJUST, CENSUS, DEAL, EFFECT_CARD, EFFECT_TARGET, FACE_DOWN_FROM,
-                          FACE_DOWN_TO, LAST, ORDER, PILE_CHECK, REPORT, REPORT_DEST,
+                          FACE_DOWN_TO, LAST, LEARN, ORDER, PILE_CHECK, REPORT, REPORT_DEST,
                           REPORT_FROM, REVEAL, SURE, State, decree, effect_mode, hand, label, lead,
                           place_label, village)
 
@@ -76,6 +77,7 @@ _PROMPTS = {
     ORDER: lambda s: Prompt("order", msg("fl.prompt.order"),
                             tuple(Option(seat, msg("fl.option.tied", name=seat, card=label(card)))
                                   for seat, card in s.queue[0])),
+    LEARN: learn_prompt,
     EFFECT_TARGET: _effect_target,
     EFFECT_CARD: _effect_card,
     REPORT: _report,
@@ -94,7 +96,7 @@ _PROMPTS = {
 
 HINTS = {
     DEAL: "fl.hint.deal", PILE_CHECK: "core.use_buttons", REVEAL: "fl.hint.reveal",
-    SURE: "fl.hint.sure", ORDER: "core.use_buttons", EFFECT_TARGET: "core.use_buttons",
+    SURE: "fl.hint.sure", ORDER: "core.use_buttons", LEARN: "fl.hint.learn", EFFECT_TARGET: "core.use_buttons",
     EFFECT_CARD: "fl.hint.pick", REPORT: "fl.report_hint", REPORT_DEST: "core.use_buttons",
     REPORT_FROM: "core.use_buttons", FACE_DOWN_FROM: "core.use_buttons",
     FACE_DOWN_TO: "core.use_buttons", LAST: "fl.hint.last", CENSUS: "fl.hint.census",
@@ -120,6 +122,7 @@ def tally(state: State) -> Tally:
         ("chief_power_used", sorted(state.chief_power_used)),
         ("revealed", [[s, c] for s, c in state.revealed]),
         ("resolving", state.card), ("queue", [c for group in state.queue for _, c in group]),
+        ("learned", learned_details(state)),
     )
     return Tally(lines, details)
 

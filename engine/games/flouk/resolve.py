@@ -14,8 +14,10 @@ from ...core.seats import per_seat
 from ...core.text import msg
 from .cards import ACTION, CHIEF, DECREE, FLOUK, NEUTRAL
 from .effects import run_effect
+from .learning import ask, missing
+from .order import ordered
 from .state import (CARDS_DEALT, DEAL, DISCARD, LAST, ORDER, PILE_CHECK, RESOLVE, REVEAL,
-                          State, decree, distance_from_lead, flag, has_member, info, label,
+                          State, decree, flag, has_member, info, label,
                           people_of, put, type_of)
 
 STEPS = (DECREE, FLOUK, CHIEF, ACTION)
@@ -32,29 +34,6 @@ def start(state: State, effects: tuple):
     return advance(state, effects)
 
 
-def ordered(state: State, entries: list[tuple[str, str]]) -> list[tuple[tuple[str, str], ...]]:
-    """Chiefs and Actions: by white number, then by seat from the round's lead (AMB-F7).
-
-    A missing white number is equal to any other, so a step holding one goes by seat alone.
-    With white_tie=prompt, equal cards form one group for the players to order.
-    """
-    if not entries:
-        return []
-    whites = [info(state, card).white for _, card in entries]
-    unknown = any(w is None for w in whites)
-    key = {e: (0 if unknown else w, distance_from_lead(state, e[0])) for e, w in zip(entries, whites)}
-    entries = sorted(entries, key=key.get)
-    if flag(state, "white_tie") != "prompt":
-        return [(e,) for e in entries]
-    groups: list[tuple[tuple[str, str], ...]] = []
-    for entry in entries:
-        if groups and key[groups[-1][0]][0] == key[entry][0]:
-            groups[-1] += (entry,)
-        else:
-            groups.append((entry,))
-    return groups
-
-
 def choose_first(state: State, seat: str):
     """ORDER: which of the tied cards resolves first."""
     group, rest = state.queue[0], state.queue[1:]
@@ -69,6 +48,9 @@ def choose_first(state: State, seat: str):
 def advance(state: State, effects: tuple):
     """Run queue entries until one waits for the table; then end the turn."""
     while state.phase == RESOLVE and state.queue:
+        needed = missing(state)
+        if needed:
+            return ask(state, *needed), effects
         group = state.queue[0]
         if len(group) > 1:
             return dataclasses.replace(state, phase=ORDER, current=None), effects

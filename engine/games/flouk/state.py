@@ -24,7 +24,8 @@ EFFECT_TARGET, EFFECT_CARD = "effect_target", "effect_card"
 REPORT, REPORT_DEST, REPORT_FROM = "report", "report_dest", "report_from"
 FACE_DOWN_FROM, FACE_DOWN_TO = "face_down_from", "face_down_to"
 LAST, CENSUS, ADJUST, OVER = "last", "census", "decree_adjust", "over"
-PHASES = (DEAL, PILE_CHECK, REVEAL, SURE, ORDER, EFFECT_TARGET, EFFECT_CARD, REPORT, REPORT_DEST,
+LEARN = "learn"
+PHASES = (DEAL, PILE_CHECK, REVEAL, SURE, ORDER, LEARN, EFFECT_TARGET, EFFECT_CARD, REPORT, REPORT_DEST,
           REPORT_FROM, FACE_DOWN_FROM, FACE_DOWN_TO, LAST, CENSUS, ADJUST, OVER)
 
 CARDS_DEALT = 4          # §5.4 ROUND_START: 4 each
@@ -54,6 +55,8 @@ class State(Table):
     pile_changed: bool = False                        # a reported effect touched the pile
     census: tuple[str, ...] = ()                      # the cards tapped in the running census
     adjust: tuple[tuple[str, int], ...] = ()          # manual Decrees, entered at the end
+    asking: tuple[str, str] | None = None             # LEARN: (card, detail) the table is asked for
+    learned: tuple[tuple[str, str, int | str], ...] = ()  # (card, detail, value) learned this game
 
 
 # ---- card data -------------------------------------------------------------

@@ -11,7 +11,7 @@ from ...core.seats import next_seat, of
 from ...core.spec import current_badge
 from ...core.text import Msg, msg
 from .scoring import LOOK_AND_SWAP, label, lowest, points, round_winners
-from .state import (CALL, DEAL, DRAWN, GIVE_UP, KEEP, MISMATCH, OPENING, OVER, PENALTY_WHO,
+from .state import (CALL, DEAL, DRAWN, GIVE_UP, KEEP, LAST_SNAPS, MISMATCH, OPENING, OVER, PENALTY_WHO,
                             PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, count_of, drawn_actions,
                             holders, last_round, match_mode, round_scores, swap_targets, top,
                             turn_actions, usable_power)
@@ -57,6 +57,7 @@ PROMPTS = {
     PENALTY_WHO: lambda s: Prompt("penalty", msg("tm.prompt.penalty"), players(s.seats)),
     CALL: lambda s: Prompt("call", msg("tm.prompt.call", name=s.current),
                            (Option("no", msg("tm.no")), Option("yes", msg("tm.yes")))),
+    LAST_SNAPS: lambda s: Prompt("last_snaps", msg("tm.prompt.last_snaps", top=label(top(s) or ""))),
     REVEAL: reveal_prompt,
     MISMATCH: lambda s: Prompt("mismatch", msg("tm.prompt.mismatch", n=count_of(s, s.current),
                                                 m=len(s.tapping))),
@@ -69,7 +70,7 @@ HINTS = {
     OPENING: msg("tm.hint.opening"), TURN: msg("tm.hint.turn"), GIVE_UP: msg("tm.hint.give_up"),
     DRAWN: msg("tm.hint.drawn"), KEEP: msg("tm.hint.discard"), PLAYED: msg("tm.hint.discard"),
     POWER: msg("tm.hint.power"), SNAP_WHO: msg("tm.hint.who"), PENALTY_WHO: msg("tm.hint.who"),
-    CALL: msg("tm.hint.call"), REVEAL: msg("tm.hint.reveal"), MISMATCH: msg("tm.hint.mismatch"),
+    CALL: msg("tm.hint.call"), LAST_SNAPS: msg("tm.hint.last_snaps"), REVEAL: msg("tm.hint.reveal"), MISMATCH: msg("tm.hint.mismatch"),
     DEAL: msg("tm.hint.deal"),
 }
 

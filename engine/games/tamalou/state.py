@@ -27,12 +27,15 @@ OPTIONS = (
                presets=("rounds:3", "rounds:5", "threshold:50", "threshold:100")),
     OptionSpec("caller_fail_penalty", 0, kind="int", minimum=0, note="§4.5",
                presets=("5", "10", "20")),
+    # §4.4 LAST SNAPS: the device's countdown in seconds; 0 leaves the step out
+    OptionSpec("last_snap_s", 5, kind="int", minimum=0, maximum=60, note="§4.4 LAST SNAPS"),
 )
 
 # Phases (§4.4): one per prompt. The rules' own play/last_round split is `caller is None`.
 OPENING, TURN, GIVE_UP, DRAWN = "opening", "turn", "give_up", "drawn"
 KEEP, PLAYED = "keep", "played"
 POWER, SNAP_WHO, PENALTY_WHO, CALL = "power", "snap_who", "penalty_who", "call"
+LAST_SNAPS = "last_snaps"
 REVEAL, MISMATCH, DEAL, OVER = "reveal", "mismatch", "deal", "over"
 HOLDING = (DRAWN, KEEP, PLAYED)         # the drawn card is in a hand, seen by nobody but its owner
 
@@ -73,6 +76,11 @@ def can_draw(state: State) -> bool:
 def holders(state: State) -> tuple[str, ...]:
     """Players with a card in their square: who may have snapped (AMB-TA15)."""
     return tuple(s for s in state.seats if count_of(state, s) > 0)
+
+
+def snap_phase(state: State) -> str:
+    """Where a snap returns: the turn menu, or the last snaps once every last turn is played."""
+    return LAST_SNAPS if state.caller is not None and not state.final_queue else TURN
 
 
 def match_mode(state: State) -> bool:

@@ -26,9 +26,10 @@ from ...text import en_tamalou, fr_tamalou
 from .prompts import badge, hint, prompt, reminder, result, round_headline, tally
 from .scoring import label, match_over, round_winners, snap_matches
 from .state import (CALL, COMPONENTS, DEAL, DECK_SIZE, DRAWN, GIVE_UP, HAND,
-                            HOLDING, JOKERS, KEEP, MISMATCH, OPENING, OPTIONS, OVER, PENALTY_WHO,
+                            HOLDING, JOKERS, KEEP, LAST_SNAPS, MISMATCH, OPENING, OPTIONS, OVER, PENALTY_WHO,
                             PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, can_draw, count_of,
-                            drawn_actions, holders, match_mode, round_scores, swap_targets, top,
+                            drawn_actions, holders, match_mode, round_scores, snap_phase,
+                            swap_targets, top,
                             turn_actions, usable_power)
 
 replace = dataclasses.replace
@@ -171,9 +172,16 @@ def pass_turn(state: State, effects: tuple = ()):
         return replace(state, phase=TURN, current=next_seat(state.seats, state.current)), effects
     queue = tuple(seat for seat in state.final_queue if seat != state.current)
     if not queue:
-        state = replace(state, phase=REVEAL, final_queue=(), current=state.seats[0], tapping=())
-        return state, effects + (msg("tm.reveal_now"),)
+        if option(state.options, "last_snap_s") == 0:
+            return start_reveal(replace(state, final_queue=()), effects)
+        return replace(state, phase=LAST_SNAPS, final_queue=()), effects + (msg("tm.last_snaps"),)
     return replace(state, phase=TURN, final_queue=queue, current=queue[0]), effects
+
+
+def start_reveal(state: State, effects: tuple = ()):
+    """§4.4 REVEAL, after the last snaps: each square in seat order."""
+    state = replace(state, phase=REVEAL, current=state.seats[0], tapping=())
+    return state, effects + (msg("tm.reveal_now"),)
 
 
 def call(state: State):
@@ -212,7 +220,7 @@ def judge_snap(state: State, who: str):
         if who in state.seats:
             return Rejected(E_NOT_ELIGIBLE, msg("tm.has_no_cards", name=who))
         return Rejected(E_NOT_EXPECTED, msg("core.not_a_choice"))
-    card, state = state.snapped, replace(state, phase=TURN, snapped=None)
+    card, state = state.snapped, replace(state, phase=snap_phase(state), snapped=None)
     if snap_matches(card, top(state), option(state.options, "snap_match")):
         state = replace(push(state, card), counts=add(state.counts, who, -1))
         return state, (msg("tm.good_snap", name=who, n=count_of(state, who)),)
@@ -286,6 +294,10 @@ def back_to(phase: str):
     return lambda state: (replace(state, phase=phase, snapped=None), ())
 
 
+def back_from_snap(state: State):
+    return replace(state, phase=snap_phase(state), snapped=None), ()
+
+
 def tapped(handler):
     """A tap handler; no phase takes the jokers (TM-01)."""
     def run(state: State, card: str):
@@ -303,9 +315,10 @@ TABLE = PhaseTable({
     KEEP: {Tap: tapped(keep), Cancel: on_button(back_to(DRAWN))},
     PLAYED: {Tap: tapped(play_drawn), Cancel: on_button(back_to(DRAWN))},
     POWER: {Choose: on_option(name_target), Confirm: on_button(power_done)},
-    SNAP_WHO: {Choose: on_option(judge_snap), Cancel: on_button(back_to(TURN))},
+    SNAP_WHO: {Choose: on_option(judge_snap), Cancel: on_button(back_from_snap)},
     PENALTY_WHO: {Choose: on_option(give_penalty), Cancel: on_button(back_to(TURN))},
     CALL: {Choose: on_option(answer_call)},
+    LAST_SNAPS: {Tap: tapped(snap), Confirm: on_button(start_reveal)},   # a card may go at any time
     REVEAL: {Tap: tapped(reveal_tap), Confirm: on_button(reveal_done)},
     MISMATCH: {Confirm: on_button(commit_reveal), Cancel: on_button(back_to(REVEAL))},
     DEAL: {Confirm: on_button(next_round)},
