@@ -23,12 +23,12 @@ from .kiosk.plugin import attach
 from .kiosk.system_actions import RecordedSystem, Systemctl
 from .paths import default_state_dir
 from .sim.clock import VirtualClock
-from .last_snaps import LastSnaps
 from .storage.card_data import LearnedCards, game_data
 from .storage.history import keep_history
 from .storage.store import GameStore
 from .texts import say
 from .texts.language import table_language
+from .ui.prompt_timer import PromptTimer
 
 
 def wall_clock() -> str:
@@ -63,7 +63,7 @@ def assemble(config, state_dir: Path, *, sim: bool, out=None) -> Companion:
                     clock=VirtualClock() if sim else time.monotonic, wall_clock=wall_clock,
                     language=table_language(state_dir, config.language, os.environ))
     attach(app, config.kiosk, RecordedSystem() if sim else Systemctl())
-    app.plugins += [LearnedCards(state_dir), LastSnaps()]   # Flouk's details, Tamalou's countdown
+    app.plugins += [LearnedCards(state_dir), PromptTimer()]   # learned card details, countdowns
     feedback = open_feedback(config, sim=sim, out=out)
     if feedback is not None:
         app.plugins.append(feedback)

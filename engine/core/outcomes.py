@@ -71,6 +71,9 @@ class Prompt:
     text: Msg
     options: tuple[Option, ...] = ()
     done: bool = False            # beside the options, a Confirm ("done") is taken too
+    # Left untouched this many seconds, the prompt closes as a Confirm would (a house rule's
+    # countdown, such as Tamalou's last snaps); None: it waits for the table.
+    closes_after_s: float | None = None
 
     def keys(self) -> tuple[str, ...]:
         return tuple(o.key for o in self.options)

@@ -1,0 +1,48 @@
+"""Prompts that close by themselves: a prompt may say that, left untouched for some seconds,
+it closes as a Confirm would (Tamalou's last snaps, by its `last_snap_s` house rule).
+
+This plugin gives such a prompt its countdown: when the time is up and nothing is asked over
+it, it sends the same Confirm a SELECT would, so the journal and a replay see an ordinary
+input. The countdown starts again in each new state (a snap onto the new top card).
+"""
+from __future__ import annotations
+
+from device.plugin import Plugin
+from engine.core.events import Confirm
+
+from .playing import Playing
+
+
+class PromptTimer(Plugin):
+    def __init__(self) -> None:
+        self.due: float | None = None
+        self.since: int | None = None        # the state (seq) the countdown started in
+
+    def after_input(self, app) -> None:
+        self._follow(app)
+
+    def _follow(self, app) -> None:
+        """Start the countdown when such a prompt comes up (after an input, a message, a resume)."""
+        state, seconds = _waiting(app)
+        if seconds is None:
+            self.due = self.since = None
+        elif state.seq != self.since:
+            self.due, self.since = app.clock() + seconds, state.seq
+
+    def deadline(self, app) -> float | None:
+        self._follow(app)
+        return self.due
+
+    def tick(self, app) -> None:
+        if self.due is not None and app.clock() >= self.due and _waiting(app)[1] is not None:
+            self.due = None
+            app.play(Confirm())
+
+
+def _waiting(app):
+    """The game state and the prompt's seconds while the table is on a prompt that closes by
+    itself, else (None, None): a question over it, the global menu or a message keep it open."""
+    session = app.session
+    if session is None or not isinstance(app.mode, Playing) or app.overlay is not None:
+        return None, None
+    return session.state, session.spec.prompt(session.state).closes_after_s
