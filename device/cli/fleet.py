@@ -58,14 +58,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = _config(args)
         registry = DeckRegistry(state_dir_for(args.state_dir, config))
-        found = [read_shared(topic, payload) for topic, payload in
+        key = config.fleet.key
+        found = [read_shared(topic, payload, key) for topic, payload in
                  fetch_retained(config.fleet, SHARED_FILTER).items()]
         shared = [item for item in found if item is not None]
         if args.fleet_command == "shared":
             return _list(shared, args.language)
         if args.fleet_command == "import-deck":
             return _import_deck(registry, shared, args)
-        return _import_staff(registry, shared, args.language)
+        return _import_staff(registry, shared, key, args.language)
     except (ConfigFileError, DeckError, FleetUnavailable) as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
@@ -96,13 +97,12 @@ def _import_deck(registry: DeckRegistry, shared: list, args: argparse.Namespace)
     return 0
 
 
-def _import_staff(registry: DeckRegistry, shared: list, language: str) -> int:
+def _import_staff(registry: DeckRegistry, shared: list, key: str, language: str) -> int:
+    """The new cards go on the roll: each is a staff card here from its first tap."""
     lists = [item for item in shared if isinstance(item, SharedStaff)]
     if not lists:
         raise DeckError("no shared staff cards: tabletop deck staff publish")
-    added, skipped = import_staff(registry, lists[0])
-    for problem in skipped:
-        print(say(language, "cli.fleet.skipped", problem=problem), file=sys.stderr)
+    added = import_staff(registry, lists[0], key)
     print(say(language, "cli.fleet.staff_added", n=added, table=lists[0].table))
     return 0
 
@@ -115,10 +115,10 @@ def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) 
     try:
         settings = _config(args).fleet
         table = table_name(settings)
-        message = deck_message(registry, deck, table, wall_clock()) if deck else \
-            staff_message(registry, table, wall_clock())
+        message = deck_message(registry, deck, table, wall_clock(), settings.key) if deck else \
+            staff_message(registry, table, wall_clock(), settings.key)
         send_retained(settings, [message])
-    except (ConfigFileError, FleetUnavailable) as exc:
+    except (ConfigFileError, FleetUnavailable, ValueError) as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
     if deck:

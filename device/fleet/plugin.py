@@ -21,9 +21,9 @@ from device.plugin import Outcome, Plugin
 from device.ui.game_select import GameSelect
 from engine.core.text import msg
 
-from .link import FleetUnavailable, Link
+from .link import FleetUnavailable, Link, failure
 from .screens import ImportOffer
-from .shared import Inbox
+from .shared import Inbox, enrol_tapped
 from .table_state import event_record, finished_record, table_state
 from .topics import SHARED_FILTER, encode, table_topic
 
@@ -65,11 +65,20 @@ class FleetPlugin(Plugin):
             if isinstance(event.ref, StaffRef):
                 app.mode.tap(app, event.uid, event.ref)
                 return True
+        if isinstance(event, Tapped) and event.ref is None and self.inbox is not None \
+                and self.inbox.key and self.registry is not None:
+            label = enrol_tapped(self.registry, self.inbox.key, event.uid)
+            if label is not None:                # an imported staff card's first tap here
+                app.show(msg("fleet.staff_enrolled", label=label), seconds=3)
+                return True
         return False
 
     def tick(self, app) -> None:
+        self.link.check()
         if self.link.refused:
             app.faults["fleet"] = msg("fleet.refused")
+        elif self.link.offline:
+            app.faults["fleet"] = msg("fleet.offline")
         else:
             app.faults.pop("fleet", None)
         if self.inbox is not None and self.registry is not None and idle(app):
@@ -118,12 +127,33 @@ def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
     if not settings.enabled:
         return None
     table = table_name(settings)
-    inbox = Inbox()
+    inbox = Inbox(settings.key)
     try:
         link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
-                    subscriptions=(SHARED_FILTER,), on_message=inbox.receive)
+                    subscriptions=(SHARED_FILTER,), on_message=inbox.receive).start()
     except FleetUnavailable as exc:
         log.error("fleet: %s", exc)
         return None
-    log.info("fleet: table %s publishes to %s", table, link.where)
-    return FleetPlugin(link.start(), table, wall_clock, inbox, DeckRegistry(state_dir))
+    except (OSError, ValueError) as exc:          # a bad CA file, TLS set-up: shown, not fatal
+        link = OfflineLink(failure(exc))
+        log.error("fleet offline: %s", link.offline)
+    log.info("fleet: table %s publishes to %s", table, settings.host)
+    return FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir))
+
+
+class OfflineLink:
+    """A link that could not be made: it says why and publishes nothing."""
+
+    refused = unreachable = fault = None
+
+    def __init__(self, why: str) -> None:
+        self.offline = why
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        pass
+
+    def check(self) -> None:
+        pass
+
+    def close(self, flush_s: float = 0) -> bool:
+        return False

@@ -16,8 +16,9 @@ from device.fleet.link import FleetUnavailable, Outbox
 from device.fleet.plugin import FleetPlugin, open_fleet
 from device.fleet.shared import Inbox, deck_message, read_shared, staff_message
 from device.fleet.topics import decode, encode, shared_deck_of, table_of, table_topic
+from device.inputs import Tapped
 from device.kiosk.plugin import Attract
-from tests.device.fleet_tables import SETTLE, Table, a_deck, random_game_lines
+from tests.device.fleet_tables import FLEET_KEY, SETTLE, Table, a_deck, random_game_lines
 from tests.device.mosquitto import free_port
 
 
@@ -27,6 +28,10 @@ class FakeLink:
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict | bytes, bool]] = []
         self.refused: str | None = None
+        self.offline: str | None = None
+
+    def check(self) -> None:
+        pass
 
     def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
         self.sent.append((topic, decode(payload) or payload, retain))
@@ -40,7 +45,7 @@ class FakeLink:
 
 def fake_table(tmp_path, name="t1") -> tuple[Table, FakeLink]:
     table, link = Table(tmp_path / name, name, None), FakeLink()
-    table.inbox = Inbox()
+    table.inbox = Inbox(FLEET_KEY)
     table.plugin = FleetPlugin(link, name, lambda: "2030-01-02T20:15:00+01:00", table.inbox,
                                table.registry)
     table.app.plugins.insert(0, table.plugin)
@@ -68,8 +73,9 @@ def test_board_counts_missed_events_ignores_repeats_and_keeps_todays_games():
     for seq in (1, 2, 2, 5, 3):                           # 2 came twice (QoS 1), 3 and 4 lost
         board.receive(events, encode({"table": "t1", "seq": seq, "text": f"e{seq}"}))
     for day in ("2030-01-01", "2030-01-02"):
-        board.receive(table_topic("t1", "finished"), encode({"table": "t1", "at": f"{day}T20:00",
-                                                             "game": "palourde"}))
+        board.receive(table_topic("t1", "finished"), encode({
+            "table": "t1", "at": f"{day}T20:00", "game": "palourde", "title": "Palourde",
+            "players": [{"name": "Ann", "score": 1}], "winners": ["Ann"]}))
     board.receive(table_topic("t1", "online"), b"true")
     board.receive("tabletop/shared/staff", b"{}")          # not a table's topic
     board.receive(table_topic("t1", "state"), b"not json")
@@ -162,25 +168,51 @@ def test_offers_come_at_idle_once_and_only_from_other_tables(tmp_path):
     elsewhere = DeckRegistry(tmp_path / "elsewhere")
     a_deck(elsewhere, "cafe4")
     elsewhere.add_staff("04AABBCCDD0011", "Morgane")
-    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t1", "now"))        # our own: no offer
+    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t1", "now", FLEET_KEY))        # our own: no offer
     table.play(["wait 1"])
     assert table.screens[-1].header == "TABLETOP"
-    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t2", "now"))
-    table.inbox.receive(*staff_message(elsewhere, "t2", "now"))
+    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t2", "now", FLEET_KEY))
+    table.inbox.receive(*staff_message(elsewhere, "t2", "now", FLEET_KEY))
     table.play(["wait 1"])
-    assert "New deck cafe4 from t2" in " ".join(table.screens[-1].lines)
+    assert "New deck cafe4 (59 cards) from t2" in " ".join(table.screens[-1].lines)
     table.play(["press back", "wait 1"])                      # not now: the staff list comes next
-    assert "1 new staff cards from t2" in " ".join(table.screens[-1].lines)
+    offered = " ".join(table.screens[-1].lines)
+    assert "1 staff cards from t2" in offered and "Morgane" in offered
     table.play(["tap staff#2", SETTLE, "wait 1"])
-    assert table.registry.staff() == {"04AABBCCDD0011": "Morgane"}
+    assert "04AABBCCDD0011" not in table.registry.staff()      # on the roll until first tapped
+    table.app.handle(Tapped("04AABBCCDD0011", None))
+    assert table.registry.staff()["04AABBCCDD0011"] == "Morgane"
     assert table.screens[-1].header == "TABLETOP"             # the declined deck stays declined
 
 
 def test_shared_payloads_that_do_not_check_are_ignored():
     nonsense = encode({"table": "t", "text": "nonsense ["})
-    assert read_shared("tabletop/shared/decks/x", nonsense) is None
-    assert read_shared("tabletop/shared/staff", encode({"table": "t", "staff": []})) is None
-    assert read_shared("tabletop/shared/staff", b"") is None
+    assert read_shared("tabletop/shared/decks/x", nonsense, FLEET_KEY) is None
+    assert read_shared("tabletop/shared/staff", encode({"table": "t", "staff": []}),
+                       FLEET_KEY) is None
+    assert read_shared("tabletop/shared/staff", b"", FLEET_KEY) is None
+
+
+def test_shared_data_counts_only_when_signed_with_the_fleet_key(tmp_path, caplog):
+    here = DeckRegistry(tmp_path / "here")
+    here.add_staff("04AABBCCDD0011", "Morgane")
+    a_deck(here, "cafe5")
+    topic, payload = staff_message(here, "t2", "now", FLEET_KEY)
+    assert b"04AABBCCDD0011" not in payload                    # keyed hashes, never raw UIDs
+    assert read_shared(topic, payload, FLEET_KEY).cards[0][1] == "Morgane"
+    forged = {**decode(payload), "staff": {"00": "Mallory"}}
+    unsigned = {k: v for k, v in decode(payload).items() if k != "sig"}
+    for data in (forged, unsigned):
+        assert read_shared(topic, json.dumps(data).encode(), FLEET_KEY) is None
+    assert read_shared(topic, payload, "another-cafe") is None
+    assert read_shared(topic, payload, None) is None
+    deck_topic, deck = deck_message(here, "cafe5", "t2", "now", FLEET_KEY)
+    assert read_shared(deck_topic, deck, FLEET_KEY).name == "cafe5"
+    assert read_shared(deck_topic, deck.replace(b"cafe5", b"cafe6"), FLEET_KEY) is None
+    assert [r.message for r in caplog.records].count(
+        "fleet: refused the shared data on tabletop/shared/staff: badly signed") == 2
+    with pytest.raises(ValueError, match="fleet key"):
+        staff_message(here, "t2", "now", None)
 
 
 def test_open_fleet_only_when_enabled_and_paho_present(tmp_path, monkeypatch):

@@ -7,15 +7,21 @@ the table's offline buffer had to drop) shows as `missed`.
 from __future__ import annotations
 
 import datetime
+import logging
 import re
 import threading
 from typing import Callable
 
 from device.fleet.topics import OFFLINE, ONLINE, decode, table_of
 
+log = logging.getLogger(__name__)
+
 
 def today() -> str:
     return datetime.date.today().isoformat()
+
+MAX_TABLES = 256              # any broker client can name a table: a café has far fewer
+MAX_FINISHED = 200            # finished games kept (the page shows today's)
 
 
 class Board:
@@ -33,11 +39,14 @@ class Board:
             return
         name, kind = where
         with self._changed:
+            if name not in self._tables and len(self._tables) >= MAX_TABLES:
+                log.warning("fleet: ignored table %.40s: already %d tables", name, MAX_TABLES)
+                return
             table = self._tables.setdefault(name, {"name": name, "online": None, "state": None,
                                                    "last_event": None, "seq": 0, "missed": 0})
             if kind == "online":
                 table["online"] = {ONLINE: True, OFFLINE: False}.get(bytes(payload))
-            elif (data := decode(payload)) is not None:
+            elif (data := decode(payload, topic)) is not None and _fits(kind, data, topic):
                 self._apply(table, kind, data)
             self.version += 1
             self._changed.notify_all()
@@ -47,6 +56,8 @@ class Board:
             table["state"] = data
         elif kind == "finished":
             self._finished[(data.get("table"), data.get("at"), data.get("game"))] = data
+            while len(self._finished) > MAX_FINISHED:      # memory stays bounded: oldest go
+                del self._finished[min(self._finished, key=lambda k: str(k[1]))]
         elif kind == "events" and isinstance(data.get("seq"), int):
             seq = data["seq"]
             if seq == 1 or seq > table["seq"]:  # seq 1: the table restarted and counts again
@@ -73,6 +84,26 @@ class Board:
         with self._changed:
             self.closed = True
             self._changed.notify_all()
+
+
+SHAPES = {"state": {"activity": str, "faults": dict},
+          "finished": {"at": str, "title": str, "players": list, "winners": list},
+          "events": {"seq": int}}
+PLAYER = {"name": str}
+
+
+def _fits(kind: str, data: dict, topic: str) -> bool:
+    """The fields the page draws have the types it draws (else dropped, in one log line)."""
+    game = data.get("game") if kind == "state" else data
+    fits = all(isinstance(data.get(k), t) for k, t in SHAPES[kind].items())
+    if fits and kind != "events" and game is not None:
+        fits = isinstance(game, dict) and isinstance(game.get("players"), list) \
+            and isinstance(game.get("winners"), list) \
+            and all(isinstance(p, dict) and isinstance(p.get("name"), str)
+                    for p in game["players"])
+    if not fits:
+        log.warning("fleet: dropped the message on %.80s: not a table's %s", topic, kind)
+    return fits
 
 
 def _natural(name: str) -> list:

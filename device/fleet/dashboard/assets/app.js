@@ -65,13 +65,22 @@ function finishedRow(game) {
   return row;
 }
 
+// Every item that draws, and none that does not: one odd table never blanks the others.
+function drawable(items, drawOne) {
+  const drawn = [];
+  for (const item of items) {
+    try { drawn.push(drawOne(item)); } catch (error) { console.warn("skipped", item, error); }
+  }
+  return drawn;
+}
+
 function draw(board) {
   const online = board.tables.filter((t) => t.online).length;
   const playing = board.tables.filter((t) => t.state && t.state.activity === "playing").length;
   document.getElementById("summary").textContent =
     `${board.tables.length} tables, ${online} online, ${playing} playing · ${board.day}`;
-  document.getElementById("tables").replaceChildren(...board.tables.map(tableCard));
-  document.querySelector("#finished tbody").replaceChildren(...board.finished.map(finishedRow));
+  document.getElementById("tables").replaceChildren(...drawable(board.tables, tableCard));
+  document.querySelector("#finished tbody").replaceChildren(...drawable(board.finished, finishedRow));
   document.getElementById("none-finished").hidden = board.finished.length > 0;
   document.body.dataset.version = board.version;
 }
