@@ -2,6 +2,7 @@
 # Install the tabletop companion as a service on Raspberry Pi OS; run it again to update.
 #
 #   sudo systemd/install.sh              install or update, then (re)start the service
+#   sudo systemd/install.sh --fleet      the same, for a table in the café's fleet (docs/fleet.md)
 #   sudo systemd/install.sh --uninstall  remove the service, its polkit rule, the command and the venv
 #                                        (the config and the games and decks are kept)
 #
@@ -262,6 +263,26 @@ WRAPPER
     fi
 }
 
+# ---- the café's fleet (--fleet, or [fleet] enabled in the config) -----------------------
+
+ensure_fleet() {
+    local dropin=/etc/systemd/system/tabletop.service.d/fleet.conf
+    if [[ ${1:-} != --fleet ]] && ! "$VENV/bin/python" -c 'import sys, device.config as c
+sys.exit(not c.load_config(c.config_path(None)).fleet.enabled)' 2>/dev/null; then
+        return 0
+    fi
+    say "Fleet: the broker link's package and network"
+    if ! "$VENV/bin/python" -c 'import paho.mqtt.client' 2>/dev/null; then
+        "$VENV/bin/pip" install --quiet "${SOURCE}[pi,fleet]"
+        changed "installed the fleet extra"
+    fi
+    if ! cmp -s "$SOURCE/systemd/tabletop-fleet.conf" "$dropin"; then
+        install -D -m 0644 "$SOURCE/systemd/tabletop-fleet.conf" "$dropin"
+        systemctl daemon-reload
+        changed "installed $dropin"
+    fi
+}
+
 # ---- uninstall ---------------------------------------------------------------------------
 
 uninstall() {
@@ -290,7 +311,7 @@ uninstall() {
 main() {
     case ${1:-} in
         -h|--help) usage; exit 0 ;;
-        --uninstall) ;;
+        --uninstall|--fleet) ;;
         "") ;;
         *) usage >&2; exit 2 ;;
     esac
@@ -305,6 +326,7 @@ main() {
     ensure_buses
     ensure_polkit_rule
     ensure_command
+    ensure_fleet "${1:-}"
     ensure_service
     if ((REBOOT_NEEDED)); then
         say "Reboot for the bus changes to take effect: sudo reboot"
