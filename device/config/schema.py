@@ -303,6 +303,9 @@ class FleetConfig:
     dashboard_port: int = _key(8080, "tabletop dashboard: port", _int(1, 65535, "a TCP port"))
     dashboard_token: str | None = _key(None, "tabletop dashboard: token asked for when not on "
                                        "127.0.0.1", _text, example="a-long-random-word")
+    dashboard_names: str | None = _key(None, "tabletop dashboard: the host names it answers to "
+                                       "when not on 127.0.0.1, comma-separated", _text,
+                                       example="cafe-screen.local,192.168.1.20")
 
 
 @dataclass(frozen=True)

@@ -132,7 +132,7 @@ def test_dashboard_page_in_chromium(cafe, tmp_path, update_goldens):
     server = DashboardServer(cafe.board, "127.0.0.1", 0, token="tide-3").start()
     browser = Chromium(tmp_path / "chromium")
     try:
-        browser.open(server.url + "?token=tide-3")
+        browser.open(server.url + "#token=tide-3")
         page = browser.page_at_version(cafe.board.version)
         for table in cafe.tables:
             assert f'data-table="{table.name}"' in page

@@ -245,11 +245,14 @@ def test_dashboard_serves_the_page_and_guards_the_data_with_its_token():
         assert get(server.url)[:2] == (200, "text/html; charset=utf-8")
         assert get(server.url + "app.js")[0] == 200 and get(server.url + "nope")[0] == 404
         assert get(server.url + "state.json")[0] == 403
-        assert get(server.url + "state.json?token=tide-2")[0] == 403
-        status, _, body = get(server.url + "state.json?token=tide-3")
+        assert get(server.url + "state.json?token=tide-3")[0] == 403      # a header, only
+        assert get(server.url + "state.json", Authorization="Bearer tide-2")[0] == 403
+        assert get(server.url + "state.json", Authorization="Basic tide-3")[0] == 403
+        status, _, body = get(server.url + "state.json", Authorization="Bearer tide-3")
         assert status == 200 and json.loads(body)["tables"][0]["name"] == "t1"
-        assert get(server.url + "state.json", Authorization="Bearer tide-3")[0] == 200
-        with urllib.request.urlopen(server.url + "events?token=tide-3", timeout=10) as stream:
+        events = urllib.request.Request(server.url + "events",
+                                        headers={"Authorization": "Bearer tide-3"})
+        with urllib.request.urlopen(events, timeout=10) as stream:
             assert stream.headers["Content-Type"] == "text/event-stream"
             first = stream.readline()
             assert json.loads(first.removeprefix(b"data: "))["tables"][0]["online"] is True

@@ -2,8 +2,10 @@
 // Read-only. Every text from the tables goes in with textContent, never as HTML.
 "use strict";
 
-const token = new URLSearchParams(location.search).get("token");
-const withToken = (path) => (token ? `${path}?token=${encodeURIComponent(token)}` : path);
+// The token sits in the page's fragment (/#token=...), which the browser never sends:
+// the server takes it only as an Authorization header.
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const headers = token ? { Authorization: `Bearer ${token}` } : {};
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -85,10 +87,35 @@ function draw(board) {
   document.body.dataset.version = board.version;
 }
 
-fetch(withToken("state.json"))
+function unavailable(why) {
+  document.getElementById("summary").textContent = `Not available: ${why}`;
+}
+
+// Server-sent events read through fetch (EventSource cannot send a header); reconnects.
+async function follow() {
+  const reply = await fetch("events", { headers });
+  if (!reply.ok) throw new Error(reply.statusText);
+  const reader = reply.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (block.startsWith("data: ")) draw(JSON.parse(block.slice(6)));
+    }
+  }
+}
+
+function keepFollowing() {
+  follow().catch(unavailable).finally(() => setTimeout(keepFollowing, 3000));
+}
+
+fetch("state.json", { headers })
   .then((reply) => (reply.ok ? reply.json() : Promise.reject(reply.statusText)))
   .then(draw)
-  .catch((why) => { document.getElementById("summary").textContent = `Not available: ${why}`; });
-
-const events = new EventSource(withToken("events"));
-events.onmessage = (message) => draw(JSON.parse(message.data));
+  .catch(unavailable);
+keepFollowing();
