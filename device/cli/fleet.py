@@ -5,6 +5,7 @@
     tabletop fleet shared             what the tables share
     tabletop fleet import-deck NAME   add a shared deck to this table
     tabletop fleet import-staff       add the shared staff cards this table lacks
+    tabletop fleet retire TABLE       remove a table from the broker and Home Assistant
 
 The broker is the one of the config's [fleet] table. Exit status: 0 done, 2 a usage,
 broker or data error, printed as one line.
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from device.config import ConfigFileError, load_config
 from device.decks.registry import DeckError, DeckRegistry
+from device.fleet.home_assistant import retirement
 from device.fleet.link import FleetUnavailable, fetch_retained, send_retained
 from device.fleet.shared import (SharedDeck, SharedStaff, deck_message, import_deck, import_staff,
                                  read_shared, staff_message)
@@ -45,6 +47,9 @@ def add_commands(subparsers) -> None:
     deck.add_argument("--replace", action="store_true", help="cli.help.deck_replace")
     actions.add_parser("import-staff", parents=[broker_options()],
                        help="cli.help.fleet_import_staff")
+    retire = actions.add_parser("retire", parents=[broker_options()],
+                                help="cli.help.fleet_retire")
+    retire.add_argument("table")
 
 
 def _config(args):
@@ -57,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
     from device.table import state_dir_for
     try:
         config = _config(args)
+        if args.fleet_command == "retire":
+            send_retained(config.fleet, retirement(args.table))
+            print(say(args.language, "cli.fleet.retired", table=args.table))
+            return 0
         registry = DeckRegistry(state_dir_for(args.state_dir, config))
         key = config.fleet.key
         found = [read_shared(topic, payload, key) for topic, payload in

@@ -297,6 +297,8 @@ class FleetConfig:
     key: str | None = _key(None, "the café's fleet key: signs and checks shared decks and staff "
                            "lists (the same on every table; never published)", _text,
                            example="a-long-random-word")
+    home_assistant: bool = _key(True, "announce the table to Home Assistant (MQTT discovery)",
+                                _bool)
     buffer_events: int = _key(500, "events kept while the broker is away (the oldest go first)",
                               _int(10, 100000, "a count of events"))
     dashboard_host: str = _key("127.0.0.1", "tabletop dashboard: address to listen on", _text)

@@ -21,6 +21,7 @@ from device.plugin import Outcome, Plugin
 from device.ui.game_select import GameSelect
 from engine.core.text import msg
 
+from .home_assistant import discovery
 from .link import FleetUnavailable, Link, failure
 from .screens import ImportOffer
 from .shared import Inbox, enrol_tapped
@@ -130,7 +131,8 @@ def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
     inbox = Inbox(settings.key)
     try:
         link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
-                    subscriptions=(SHARED_FILTER,), on_message=inbox.receive).start()
+                    subscriptions=(SHARED_FILTER,), on_message=inbox.receive,
+                    on_up=announce(table) if settings.home_assistant else None).start()
     except FleetUnavailable as exc:
         log.error("fleet: %s", exc)
         return None
@@ -139,6 +141,14 @@ def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
         log.error("fleet offline: %s", link.offline)
     log.info("fleet: table %s publishes to %s", table, settings.host)
     return FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir))
+
+
+def announce(table: str):
+    """On each connection: the table as a Home Assistant device (retained, so idempotent)."""
+    def up(link) -> None:
+        for topic, payload in discovery(table):
+            link.publish(topic, payload, retain=True)
+    return up
 
 
 class OfflineLink:

@@ -28,10 +28,19 @@ def game_view(app) -> dict | None:
     view = summary(spec, state)
     del view["rejected"]
     result = spec.result(state)
-    view.update(title=spec.title, deck=app.deck, step=state.seq,
+    view.update(title=spec.title, deck=app.deck, step=state.seq, leader=leader(view["players"]),
                 turn=None if result else getattr(state, "current", None),
                 headline=app.t(result.headline) if result else None)
     return view
+
+
+def leader(players: list[dict]) -> str | None:
+    """The one player with the highest known score; None on a tie or with no scores."""
+    scored = sorted((p for p in players if isinstance(p.get("score"), (int, float))),
+                    key=lambda p: p["score"], reverse=True)
+    if not scored or (len(scored) > 1 and scored[0]["score"] == scored[1]["score"]):
+        return None
+    return scored[0]["name"]
 
 
 def table_state(app) -> dict:
