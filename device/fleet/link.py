@@ -202,6 +202,15 @@ class Link:
         """Queue a message; it goes out when the link is up. Never blocks on the network."""
         self.outbox.put(topic, payload, retain)
 
+    def send_acked(self, topic: str, payload: bytes, timeout: float) -> bool:
+        """Publish at QoS 1 now and wait for the broker's acknowledgement: True once it has it."""
+        try:
+            info = self._client.publish(topic, payload, qos=1)
+            info.wait_for_publish(timeout)
+        except (RuntimeError, ValueError, OSError):
+            return False
+        return info.is_published()
+
     def wait_up(self, timeout: float) -> bool:
         """Wait until the broker accepted us, refused us, or `timeout` passed; True if up."""
         with self._progress:

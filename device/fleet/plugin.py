@@ -22,10 +22,11 @@ from device.ui.game_select import GameSelect
 from engine.core.text import msg
 
 from .home_assistant import discovery
+from .journal_feed import JournalFeed
 from .link import FleetUnavailable, Link, failure
 from .screens import ImportOffer
 from .shared import Inbox, enrol_tapped
-from .table_state import event_record, finished_record, table_state
+from .table_state import finished_record, table_state
 from .topics import SHARED_FILTER, encode, table_topic
 
 log = logging.getLogger(__name__)
@@ -41,10 +42,11 @@ def table_name(settings) -> str:
 
 class FleetPlugin(Plugin):
     def __init__(self, link, table: str, wall_clock, inbox: Inbox | None = None,
-                 registry=None) -> None:
+                 registry=None, feed=None) -> None:
         self.link, self.table, self.wall_clock = link, table, wall_clock
-        self.inbox, self.registry = inbox, registry
-        self.seq = 0                             # this table's accepted events since start
+        self.inbox, self.registry, self.feed = inbox, registry, feed
+        self.seq = 0                             # the current game's operations seen here
+        self._session = None
         self._state: dict | None = None          # the last state published, but its time
         self._game: tuple[object, dict] | None = None   # (session, its last view) while over
 
@@ -55,9 +57,13 @@ class FleetPlugin(Plugin):
     # ---- app hooks -------------------------------------------------------------------------
 
     def on_outcome(self, app, outcome: Outcome) -> None:
+        """The event itself leaves from the journal (journal_feed): this only wakes the feed."""
         if outcome.accepted:
+            if app.session is not self._session:
+                self._session, self.seq = app.session, 0
             self.seq += 1
-            self._send("events", {"seq": self.seq, **event_record(app, outcome)})
+            if self.feed is not None:
+                self.feed.poke()
 
     def on_input(self, app, event) -> bool:
         """While an import is offered, a staff card's tap is its answer (a kiosk would
@@ -89,6 +95,9 @@ class FleetPlugin(Plugin):
         """The retained state follows the table after each input and tick, never while a
         screen is built."""
         state = table_state(app)
+        if self.feed is not None and app.session is None and self._session is not None:
+            self._session = None
+            self.feed.poke()                     # the game was archived: send its last lines
         self._note_finished(app, state["game"])
         if state != self._state:
             self._state = state
@@ -112,6 +121,9 @@ class FleetPlugin(Plugin):
             app.set_mode(ImportOffer(shared, self.inbox, self.registry, app.mode))
 
     def close(self) -> bool:
+        if self.feed is not None:
+            self.feed.poke()
+            self.feed.close()
         return self.link.close()
 
 
@@ -128,11 +140,11 @@ def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
     if not settings.enabled:
         return None
     table = table_name(settings)
-    inbox = Inbox(settings.key)
+    inbox, feeds = Inbox(settings.key), []
     try:
         link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
                     subscriptions=(SHARED_FILTER,), on_message=inbox.receive,
-                    on_up=announce(table) if settings.home_assistant else None).start()
+                    on_up=announce(table, settings.home_assistant, feeds)).start()
     except FleetUnavailable as exc:
         log.error("fleet: %s", exc)
         return None
@@ -140,14 +152,20 @@ def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
         link = OfflineLink(failure(exc))
         log.error("fleet offline: %s", link.offline)
     log.info("fleet: table %s publishes to %s", table, settings.host)
-    return FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir))
+    if not link.offline:
+        feeds.append(JournalFeed(link, table, state_dir, wall_clock).start())
+    return FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir),
+                       feeds[0] if feeds else None)
 
 
-def announce(table: str):
-    """On each connection: the table as a Home Assistant device (retained, so idempotent)."""
+def announce(table: str, home_assistant: bool, feeds: list):
+    """On each connection: the table as a Home Assistant device (retained, so idempotent),
+    and the journal feed woken to send what the broker missed."""
     def up(link) -> None:
-        for topic, payload in discovery(table):
+        for topic, payload in discovery(table) if home_assistant else ():
             link.publish(topic, payload, retain=True)
+        for feed in feeds:
+            feed.poke()
     return up
 
 

@@ -19,6 +19,7 @@ from device.table import wall_clock
 from device.config import FleetConfig
 from device.decks.registry import Deck, DeckRegistry, deck_text, families
 from device.decks.simulated import SimDecks, sim_uid
+from device.fleet.journal_feed import JournalFeed
 from device.fleet.link import Link
 from device.fleet.plugin import FleetPlugin
 from device.fleet.shared import Inbox
@@ -60,8 +61,11 @@ class Table:
         if settings is not None:
             self.inbox, self.heard = Inbox(settings.key), threading.Event()
             link = Link(settings, f"tabletop-{name}", online_topic=table_topic(name, "online"),
-                        subscriptions=(SHARED_FILTER,), on_message=self._heard)
-            self.plugin = FleetPlugin(link.start(), name, wall_clock, self.inbox, self.registry)
+                        subscriptions=(SHARED_FILTER,), on_message=self._heard,
+                        on_up=lambda _link: self.feed.poke())
+            self.feed = JournalFeed(link, name, folder, wall_clock)
+            self.plugin = FleetPlugin(link.start(), name, wall_clock, self.inbox, self.registry,
+                                      self.feed.start())
             self.app.plugins.insert(0, self.plugin)
 
     def _heard(self, topic: str, payload: bytes) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import urllib.error
 import urllib.request
 
@@ -12,6 +13,7 @@ from device.config import ConfigFileError, FleetConfig, example_config, parse_co
 from device.decks.registry import DeckRegistry
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import DashboardServer
+from device.fleet.journal_feed import JournalFeed, journals, pending
 from device.fleet.link import FleetUnavailable, Outbox
 from device.fleet.plugin import FleetPlugin, open_fleet
 from device.fleet.shared import Inbox, deck_message, read_shared, staff_message
@@ -23,12 +25,19 @@ from tests.device.mosquitto import free_port
 
 
 class FakeLink:
-    """What the plugin sees of a link: publish, and whether the broker refused us."""
+    """What the plugin and the journal feed see of a link: publish, an acknowledged send,
+    whether it is up, and whether the broker refused us."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict | bytes, bool]] = []
         self.refused: str | None = None
         self.offline: str | None = None
+        self.up = threading.Event()
+        self.up.set()
+
+    def send_acked(self, topic: str, payload: bytes, timeout: float) -> bool:
+        self.publish(topic, payload)
+        return True
 
     def check(self) -> None:
         pass
@@ -70,8 +79,12 @@ def test_outbox_keeps_the_newest_events_and_the_latest_retained_value():
 def test_board_counts_missed_events_ignores_repeats_and_keeps_todays_games():
     board = Board(day=lambda: "2030-01-02")
     events = table_topic("t1", "events")
+
+    def event(game: str, started: str, seq: int) -> bytes:
+        return encode({"table": "t1", "game_id": game, "started": started, "seq": seq,
+                       "op": "event"})
     for seq in (1, 2, 2, 5, 3):                           # 2 came twice (QoS 1), 3 and 4 lost
-        board.receive(events, encode({"table": "t1", "seq": seq, "text": f"e{seq}"}))
+        board.receive(events, event("g1", "20:00", seq))
     for day in ("2030-01-01", "2030-01-02"):
         board.receive(table_topic("t1", "finished"), encode({
             "table": "t1", "at": f"{day}T20:00", "game": "palourde", "title": "Palourde",
@@ -81,10 +94,11 @@ def test_board_counts_missed_events_ignores_repeats_and_keeps_todays_games():
     board.receive(table_topic("t1", "state"), b"not json")
     (table,) = board.view()["tables"]
     assert (table["seq"], table["missed"], table["online"]) == (5, 2, True)
-    assert table["last_event"]["text"] == "e5" and table["state"] is None
+    assert table["last_event"]["seq"] == 5 and table["state"] is None
     assert [g["at"][:10] for g in board.view()["finished"]] == ["2030-01-02"]
-    board.receive(events, encode({"table": "t1", "seq": 1}))   # the table restarted
-    assert board.view()["tables"][0]["seq"] == 1
+    board.receive(events, event("g2", "21:00", 1))           # the next game counts again
+    board.receive(events, event("g0", "19:00", 9))           # an older game's, sent late
+    assert (board.view()["tables"][0]["seq"], board.view()["tables"][0]["game_id"]) == (1, "g2")
 
 
 def test_topics_name_tables_and_shared_decks():
@@ -112,10 +126,16 @@ def test_each_accepted_event_then_an_undo_then_one_finished_game(tmp_path):
     table.start("palourde", ["Ann", "Bob"])
     table.play(["tap clam#1", "tap clam#2", SETTLE, "tap crab#9", SETTLE,
                 "hold back", "press select", SETTLE])
+    assert not link.of("events")                            # nothing queued in memory
+    feed = JournalFeed(link, "t1", tmp_path / "t1", lambda: "now")
+    assert feed.send_pending() == 3                         # from the journal
     events = link.of("events")
-    assert [(e["seq"], e["op"], e["text"]) for e in events] == \
-        [(1, "event", "tap clam#1"), (2, "event", "tap clam#2"), (3, "undo", "undo")]
-    assert events[1]["effects"] and events[1]["table"] == "t1" and events[0]["turn"] == "Ann"
+    assert [(e["seq"], e["op"], e["event"]) for e in events] == \
+        [(1, "event", {"type": "tap", "card": "clam#1"}),
+         (2, "event", {"type": "tap", "card": "clam#2"}), (3, "undo", None)]
+    assert len({e["game_id"] for e in events}) == 1 and events[1]["table"] == "t1"
+    assert feed.send_pending() == 0                         # acknowledged: never again
+    assert JournalFeed(link, "t1", tmp_path / "t1", lambda: "now").send_pending() == 0
     table.play(random_game_lines(table.app, random.Random(3), 1000))
     assert not link.of("finished")                          # the result is on screen
     table.play(["press select", SETTLE, "wait 1"])
@@ -154,11 +174,11 @@ def test_a_table_plays_the_same_with_the_broker_gone(tmp_path):
         table.play(random_game_lines(table.app, random.Random(5), 1000))
     assert away.screens == alone.screens and away.view() == alone.view()
     away.link.close(flush_s=0)
-    outbox, seq = away.link.outbox, away.plugin.seq
+    outbox = away.link.outbox
     kept = [outbox.take(timeout=0) for _ in range(len(outbox))]
-    assert [topic for topic, _, _ in kept[:2]] == ["tabletop/away/state", "tabletop/away/online"]
-    assert [decode(payload)["seq"] for _, payload, _ in kept[2:]] == list(range(seq - 9, seq + 1))
-    assert outbox.dropped == seq - 10
+    assert [topic for topic, _, _ in kept] == ["tabletop/away/state", "tabletop/away/online"]
+    waiting = list(pending(journals(tmp_path / "away"), away.feed.cursor.done))
+    assert [seq for _, seq, _, _ in waiting] == list(range(1, away.plugin.seq + 1))
 
 
 # ---- shared decks and staff cards on the table ---------------------------------------------------

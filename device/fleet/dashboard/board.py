@@ -1,8 +1,8 @@
 """The café as the broker tells it: every table's latest state and the day's finished games.
 
 paho's thread feeds `receive`; the web server's threads read `view` and wait for the
-next change with `wait`. A table's events are counted by their `seq`, so a gap (events
-the table's offline buffer had to drop) shows as `missed`.
+next change with `wait`. A table's events are numbered per game (`game_id`, `seq`): a repeat is
+dropped and a gap (events the broker dropped) shows as `missed`.
 """
 from __future__ import annotations
 
@@ -58,10 +58,15 @@ class Board:
             self._finished[(data.get("table"), data.get("at"), data.get("game"))] = data
             while len(self._finished) > MAX_FINISHED:      # memory stays bounded: oldest go
                 del self._finished[min(self._finished, key=lambda k: str(k[1]))]
-        elif kind == "events" and isinstance(data.get("seq"), int):
-            seq = data["seq"]
-            if seq == 1 or seq > table["seq"]:  # seq 1: the table restarted and counts again
-                table["missed"] += max(0, seq - table["seq"] - 1) if seq != 1 else 0
+        elif kind == "events":
+            # an event is (table, game_id, seq): a repeat (QoS 1) is dropped, a gap is missed
+            seq, game, started = data["seq"], data.get("game_id"), str(data.get("started"))
+            if game != table.get("game_id"):
+                if started < table.get("started", ""):
+                    return                      # the rest of an older game, sent late
+                table["game_id"], table["seq"], table["started"] = game, 0, started
+            if seq > table["seq"]:
+                table["missed"] += seq - table["seq"] - 1
                 table["seq"], table["last_event"] = seq, data
 
     def view(self) -> dict:

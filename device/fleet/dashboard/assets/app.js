@@ -52,8 +52,6 @@ function tableCard(table) {
   for (const [part, text] of Object.entries(state.faults || {})) {
     card.append(el("p", `fault ${part}`, text));
   }
-  const last = table.last_event;
-  if (last) card.append(el("p", "last", `#${last.seq} ${last.text}`));
   if (table.missed) card.append(el("p", "fault missed", `${table.missed} events missed`));
   return card;
 }
