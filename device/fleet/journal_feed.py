@@ -92,6 +92,8 @@ class JournalFeed:
         self.cursor = Cursor(state_dir)
         self._sent_archives: set[str] = set()   # archived games wholly acknowledged: not re-read
         self._ids: dict[str, str] = {}          # journal file name -> its game id
+        self.acknowledged = 0                   # since start: what `wait_acknowledged` counts
+        self._acked = threading.Condition()
         self._poke, self._stop = threading.Event(), threading.Event()
         self._thread = threading.Thread(target=self._run, name="fleet-journal", daemon=True)
 
@@ -101,6 +103,11 @@ class JournalFeed:
 
     def poke(self) -> None:
         self._poke.set()
+
+    def wait_acknowledged(self, count: int, timeout: float) -> bool:
+        """Wait until the broker acknowledged `count` events since start (its cursor on disk)."""
+        with self._acked:
+            return self._acked.wait_for(lambda: self.acknowledged >= count, timeout)
 
     def close(self) -> None:
         self._stop.set()
@@ -134,6 +141,9 @@ class JournalFeed:
                 return sent                        # tried again at the next poke
             self.cursor.advance(game_id, seq)
             sent += 1
+            with self._acked:
+                self.acknowledged += 1
+                self._acked.notify_all()
         # a whole pass: every file on disk was read once, so `_ids` names every game there
         self.cursor.forget_all_but(set(self._ids.values()))
         self._sent_archives |= {p.name for p in paths if p.parent.name == "archive"}
