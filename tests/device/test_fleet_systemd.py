@@ -61,3 +61,18 @@ def test_install_takes_fleet_and_installs_the_drop_in_before_the_service_restart
     main = script[script.index("main() {"):]
     assert main.index('ensure_fleet "${1:-}"') < main.index("ensure_service")
     assert "tabletop.service.d/fleet.conf" in script and "[pi,fleet]" in script
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not "
+                    "installed: the dashboard unit's check is skipped")
+def test_systemd_verifies_the_dashboard_unit(tmp_path):
+    unit = ROOT / "systemd" / "tabletop-dashboard.service"
+    settings = merged(unit)
+    assert settings["ExecStart"][0].split()[1] == "dashboard"
+    assert "network-online.target" in settings["After"] and settings["User"] == ["tabletop"]
+    text = unit.read_text().replace("ExecStart=/opt/tabletop/bin/tabletop", "ExecStart=/bin/true")
+    (tmp_path / "tabletop-dashboard.service").write_text(text)
+    done = subprocess.run(["systemd-analyze", "verify",
+                           str(tmp_path / "tabletop-dashboard.service")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr
