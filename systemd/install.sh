@@ -10,6 +10,9 @@
 #     --dry-run                 print every change it would make, and make none (root not needed)
 #     --no-systemd              install everything but leave the service alone (containers,
 #                               chroots, an image being built); the default when systemd is not running
+#     --fleet                   a table of the café's fleet (docs/fleet.md): the fleet extra and a
+#                               drop-in opening the unit's network to MQTT; also when the config
+#                               enables the fleet
 #
 # Every step looks before it acts, so running it twice changes nothing the second
 # time; each change it does make is printed. What it sets up:
@@ -45,9 +48,11 @@ POLKIT_RULE=$R/etc/polkit-1/rules.d/50-tabletop.rules
 COMMAND=$R/usr/local/bin/tabletop
 BASH_COMPLETION=$R/usr/share/bash-completion/completions/tabletop
 ZSH_COMPLETION=$R/usr/share/zsh/vendor-completions/_tabletop
+FLEET_DROPIN=$R/etc/systemd/system/tabletop.service.d/fleet.conf
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 READER=
 DISPLAY_KIND=
+FLEET=0
 DRY_RUN=0
 SYSTEMD=1
 REBOOT_NEEDED=0
@@ -93,7 +98,7 @@ write_file() {
 }
 
 usage() {
-    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 installed() {
@@ -433,6 +438,29 @@ ensure_completion() {
     done
 }
 
+fleet_wanted() {
+    ((FLEET)) && return 0
+    [[ -x $VENV/bin/python ]] || return 1
+    "$VENV/bin/python" -c 'import sys; import device.config as c
+sys.exit(not c.load_config(c.config_path(sys.argv[1] or None)).fleet.enabled)' \
+        "$([[ -f $CONFIG ]] && printf '%s' "$CONFIG")" 2>/dev/null
+}
+
+ensure_fleet() {
+    # The fleet's package and the unit's network for MQTT, for a table in the café's fleet.
+    fleet_wanted || return 0
+    say "Fleet: the broker link's package and network"
+    if ! venv_has paho.mqtt.client; then
+        act "$VENV/bin/pip" install --quiet "${SOURCE}[pi,fleet]"
+        changed "installed the fleet extra"
+    fi
+    if ! cmp -s "$SOURCE/systemd/tabletop-fleet.conf" "$FLEET_DROPIN"; then
+        write_file "$FLEET_DROPIN" 0644 < "$SOURCE/systemd/tabletop-fleet.conf"
+        ((SYSTEMD)) && act systemctl daemon-reload
+        changed "installed $FLEET_DROPIN"
+    fi
+}
+
 ensure_command() {
     say "Command $COMMAND"
     local wrapper
@@ -462,7 +490,7 @@ uninstall() {
         changed "removed $UNIT"
     fi
     local file
-    for file in "$POLKIT_RULE" "$COMMAND" "$BASH_COMPLETION" "$ZSH_COMPLETION"; do
+    for file in "$POLKIT_RULE" "$COMMAND" "$BASH_COMPLETION" "$ZSH_COMPLETION" "$FLEET_DROPIN"; do
         if [[ -f $file ]]; then
             act rm -f "$file"
             changed "removed $file"
@@ -484,6 +512,7 @@ parse_options() {
             --uninstall) ACTION=uninstall ;;
             --dry-run) DRY_RUN=1 ;;
             --no-systemd) SYSTEMD=0 ;;
+            --fleet) FLEET=1 ;;
             --reader|--display)
                 (($# >= 2)) || { usage >&2; exit 2; }
                 case $1:$2 in
@@ -527,6 +556,7 @@ main() {
     ensure_polkit_rule
     ensure_command
     ensure_completion
+    ensure_fleet
     ensure_service
     if ((DRY_RUN)); then
         say "Dry run: $CHANGES changes to make"

@@ -487,6 +487,20 @@ def test_without_systemd_it_installs_the_unit_but_leaves_it_alone(tmp_path):
     assert not [call for call in booted.calls() if call.startswith("systemctl")]
 
 
+def test_fleet_installs_the_drop_in_before_the_service_restarts_and_uninstall_removes_it(tmp_path):
+    machine = Machine(tmp_path, systemd=True)
+    dropin = machine.file("/etc/systemd/system/tabletop.service.d/fleet.conf")
+    machine.install()
+    assert not dropin.exists()                          # a table outside the fleet: no drop-in
+    done = machine.install("--fleet")
+    assert dropin.read_text() == (ROOT / "systemd" / "tabletop-fleet.conf").read_text()
+    assert done.stdout.index("installed " + str(dropin)) < done.stdout.index("Service ")
+    assert "systemctl restart tabletop" in machine.calls()
+    assert changed_lines(machine.install("--fleet")) == []
+    machine.install("--uninstall")
+    assert not dropin.exists()
+
+
 def test_completion_is_installed_once_the_command_has_it(tmp_path):
     machine = Machine(tmp_path)
     done = machine.install()

@@ -31,8 +31,12 @@ def run(args: argparse.Namespace) -> int:
         board = Board()
         server = DashboardServer(board, args.host or settings.dashboard_host,
                                  args.port or settings.dashboard_port,
-                                 args.token or settings.dashboard_token)
-        link = subscribe(settings, board, f"tabletop-dashboard-{socket.gethostname()}")
+                                 args.token or settings.dashboard_token,
+                                 names=tuple(n.strip() for n in
+                                             (settings.dashboard_names or "").split(",") if n.strip()))
+        # one persistent session per dashboard: two on one host must not take turns
+        port = server.server_address[1]
+        link = subscribe(settings, board, f"tabletop-dashboard-{socket.gethostname()}-{port}")
     except (ConfigFileError, ValueError, OSError, FleetUnavailable) as exc:
         print(say(args.language, "cli.dashboard.problem", problem=exc), file=sys.stderr)
         return 2

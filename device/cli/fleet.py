@@ -5,6 +5,7 @@
     tabletop fleet shared             what the tables share
     tabletop fleet import-deck NAME   add a shared deck to this table
     tabletop fleet import-staff       add the shared staff cards this table lacks
+    tabletop fleet retire TABLE       remove a table from the broker and Home Assistant
 
 The broker is the one of the config's [fleet] table. Exit status: 0 done, 2 a usage,
 broker or data error, printed as one line.
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from device.config import ConfigFileError, load_config
 from device.decks.registry import DeckError, DeckRegistry
+from device.fleet.home_assistant import retirement
 from device.fleet.link import FleetUnavailable, fetch_retained, send_retained
 from device.fleet.shared import (SharedDeck, SharedStaff, deck_message, import_deck, import_staff,
                                  read_shared, staff_message)
@@ -45,6 +47,9 @@ def add_commands(subparsers) -> None:
     deck.add_argument("--replace", action="store_true", help="cli.help.deck_replace")
     actions.add_parser("import-staff", parents=[broker_options()],
                        help="cli.help.fleet_import_staff")
+    retire = actions.add_parser("retire", parents=[broker_options()],
+                                help="cli.help.fleet_retire")
+    retire.add_argument("table")
 
 
 def _config(args):
@@ -57,15 +62,20 @@ def run(args: argparse.Namespace) -> int:
     from device.table import state_dir_for
     try:
         config = _config(args)
+        if args.fleet_command == "retire":
+            send_retained(config.fleet, retirement(args.table))
+            print(say(args.language, "cli.fleet.retired", table=args.table))
+            return 0
         registry = DeckRegistry(state_dir_for(args.state_dir, config))
-        found = [read_shared(topic, payload) for topic, payload in
+        key = config.fleet.key
+        found = [read_shared(topic, payload, key) for topic, payload in
                  fetch_retained(config.fleet, SHARED_FILTER).items()]
         shared = [item for item in found if item is not None]
         if args.fleet_command == "shared":
             return _list(shared, args.language)
         if args.fleet_command == "import-deck":
             return _import_deck(registry, shared, args)
-        return _import_staff(registry, shared, args.language)
+        return _import_staff(registry, shared, key, args.language)
     except (ConfigFileError, DeckError, FleetUnavailable) as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
@@ -96,13 +106,12 @@ def _import_deck(registry: DeckRegistry, shared: list, args: argparse.Namespace)
     return 0
 
 
-def _import_staff(registry: DeckRegistry, shared: list, language: str) -> int:
+def _import_staff(registry: DeckRegistry, shared: list, key: str, language: str) -> int:
+    """The new cards go on the roll: each is a staff card here from its first tap."""
     lists = [item for item in shared if isinstance(item, SharedStaff)]
     if not lists:
         raise DeckError("no shared staff cards: tabletop deck staff publish")
-    added, skipped = import_staff(registry, lists[0])
-    for problem in skipped:
-        print(say(language, "cli.fleet.skipped", problem=problem), file=sys.stderr)
+    added = import_staff(registry, lists[0], key)
     print(say(language, "cli.fleet.staff_added", n=added, table=lists[0].table))
     return 0
 
@@ -115,10 +124,10 @@ def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) 
     try:
         settings = _config(args).fleet
         table = table_name(settings)
-        message = deck_message(registry, deck, table, wall_clock()) if deck else \
-            staff_message(registry, table, wall_clock())
+        message = deck_message(registry, deck, table, wall_clock(), settings.key) if deck else \
+            staff_message(registry, table, wall_clock(), settings.key)
         send_retained(settings, [message])
-    except (ConfigFileError, FleetUnavailable) as exc:
+    except (ConfigFileError, FleetUnavailable, ValueError) as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
     if deck:

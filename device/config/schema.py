@@ -294,12 +294,20 @@ class FleetConfig:
                                 _path, example="/etc/ssl/certs/cafe-ca.pem")
     tls_insecure: bool = _key(False, "tls: accept a certificate of another host name (testing only)",
                               _bool)
+    key: str | None = _key(None, "the café's fleet key: signs and checks shared decks and staff "
+                           "lists (the same on every table; never published)", _text,
+                           example="a-long-random-word")
+    home_assistant: bool = _key(True, "announce the table to Home Assistant (MQTT discovery)",
+                                _bool)
     buffer_events: int = _key(500, "events kept while the broker is away (the oldest go first)",
                               _int(10, 100000, "a count of events"))
     dashboard_host: str = _key("127.0.0.1", "tabletop dashboard: address to listen on", _text)
     dashboard_port: int = _key(8080, "tabletop dashboard: port", _int(1, 65535, "a TCP port"))
     dashboard_token: str | None = _key(None, "tabletop dashboard: token asked for when not on "
                                        "127.0.0.1", _text, example="a-long-random-word")
+    dashboard_names: str | None = _key(None, "tabletop dashboard: the host names it answers to "
+                                       "when not on 127.0.0.1, comma-separated", _text,
+                                       example="cafe-screen.local,192.168.1.20")
 
 
 @dataclass(frozen=True)

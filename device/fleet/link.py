@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import ssl
 import threading
 from collections import deque
 from typing import Callable
@@ -109,13 +110,18 @@ class Link:
         self.up = threading.Event()
         self.refused: str | None = None      # credentials or client id refused by the broker
         self.unreachable: str | None = None
+        self.offline: str | None = None      # the link could not start or run at all: why
+        self.fault: str | None = None        # a network thread died and was restarted: why
+        self._why = ""                       # the last connection attempt's failure
         self._in_flight = 0
         self._progress = threading.Condition()
         self._stopping = threading.Event()
         self._mqtt = mqtt_client()
         self._client = self._make_client(self._mqtt, client_id, clean)
-        self._sender = threading.Thread(target=self._send_loop, name=f"fleet-{client_id}",
-                                        daemon=True)
+        self._sender = self._new_sender()
+
+    def _new_sender(self) -> threading.Thread:
+        return threading.Thread(target=self._keep_sending, name="fleet-sender", daemon=True)
 
     def _make_client(self, mqtt, client_id: str, clean: bool):
         s = self.settings
@@ -133,20 +139,77 @@ class Link:
         client.on_connect_fail = self._connect_failed
         client.on_disconnect = self._disconnected
         client.on_publish = self._acknowledged
-        client.on_message = lambda _c, _u, message: self.on_message(message.topic, message.payload)
+        client.on_message = self._heard
+        client.reconnect = self._noting_why(client.reconnect)
         return client
+
+    def _noting_why(self, reconnect: Callable) -> Callable:
+        """paho's reconnect, keeping why the last attempt failed (paho only says that it did)."""
+        def attempt():
+            try:
+                return reconnect()
+            except OSError as exc:
+                self._why = failure(exc)
+                raise
+        return attempt
+
+    def _heard(self, _client, _userdata, message) -> None:
+        """paho's thread: whatever the message does to the handler, the thread lives on, and
+        paho acknowledges the message once this returns (a broker never re-delivers it)."""
+        try:
+            self.on_message(message.topic, message.payload)
+        except Exception as exc:              # noqa: BLE001  (a hostile message: one line)
+            log.warning("fleet: dropped the message on %.80s: %s", message.topic,
+                        type(exc).__name__)
 
     # ---- the caller's side -------------------------------------------------------------------
 
     def start(self) -> Link:
-        self._client.connect_async(self.settings.host, self.settings.port, KEEPALIVE_S)
-        self._client.loop_start()
+        """Connect in the background. A link that cannot even start (no network, an address
+        family the sandbox refuses, a TLS setup error) says why in `offline` and publishes
+        nothing: the table plays on."""
+        try:
+            self._client.connect_async(self.settings.host, self.settings.port, KEEPALIVE_S)
+            if self._client.loop_start() != self._mqtt.MQTT_ERR_SUCCESS:
+                raise OSError("paho's network thread did not start")
+        except (OSError, ValueError) as exc:
+            self.offline = failure(exc)
+            log.error("fleet offline: %s", self.offline)
+            return self
         self._sender.start()
         return self
+
+    def check(self) -> None:
+        """Restart a network thread that died (a bug, a resource limit), noting the fault."""
+        if self.offline or self._stopping.is_set():
+            return
+        paho = getattr(self._client, "_thread", None)
+        if paho is not None and not paho.is_alive():
+            self.fault = "paho's network thread stopped; restarted"
+            log.error("fleet: %s", self.fault)
+            self._client._thread = None
+            try:
+                self._client.loop_start()
+            except OSError as exc:
+                self.offline = failure(exc)
+        if not self._sender.is_alive():
+            self.fault = "the sender thread stopped; restarted"
+            log.error("fleet: %s", self.fault)
+            self._sender = self._new_sender()
+            self._sender.start()
 
     def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
         """Queue a message; it goes out when the link is up. Never blocks on the network."""
         self.outbox.put(topic, payload, retain)
+
+    def send_acked(self, topic: str, payload: bytes, timeout: float) -> bool:
+        """Publish at QoS 1 now and wait for the broker's acknowledgement: True once it has it."""
+        try:
+            info = self._client.publish(topic, payload, qos=1)
+            info.wait_for_publish(timeout)
+        except (RuntimeError, ValueError, OSError):
+            return False
+        return info.is_published()
 
     def wait_up(self, timeout: float) -> bool:
         """Wait until the broker accepted us, refused us, or `timeout` passed; True if up."""
@@ -161,6 +224,8 @@ class Link:
         True when everything queued reached the broker. A link still making its first
         connection (a short session ends before it is up) gets up to a second to come up:
         otherwise the table's last state would never leave it."""
+        if self.offline:
+            return False
         if not self.up.is_set() and not (self.refused or self.unreachable):
             with self._progress:
                 self._progress.wait_for(
@@ -183,6 +248,16 @@ class Link:
         return not len(self.outbox) and not self._in_flight
 
     # ---- paho's thread and the sender thread ---------------------------------------------------
+
+    def _keep_sending(self) -> None:
+        """The sender's loop, restarted after any fault (logged once each) until the link stops."""
+        while not self._stopping.is_set():
+            try:
+                self._send_loop()
+            except Exception as exc:          # noqa: BLE001  (the thread must not die)
+                self.fault = f"sender: {type(exc).__name__}: {exc}"
+                log.error("fleet: %s", self.fault)
+                self._stopping.wait(1.0)
 
     def _send_loop(self) -> None:
         while not self._stopping.is_set():
@@ -230,7 +305,7 @@ class Link:
             self._progress.notify_all()
 
     def _connect_failed(self, _client, _userdata) -> None:
-        self._note("unreachable", f"cannot reach the broker at {self.where}")
+        self._note("unreachable", f"cannot reach the broker at {self.where}: {self._why}")
 
     def _disconnected(self, _client, _userdata, _flags, reason, _properties) -> None:
         self.up.clear()
@@ -249,6 +324,13 @@ class Link:
             self._progress.notify_all()
 
 
+def failure(exc: BaseException) -> str:
+    """Why the link failed, a TLS failure named as one."""
+    if isinstance(exc, ssl.SSLError) or "ssl" in type(exc).__module__:
+        return f"TLS failure: {exc}"
+    return f"{type(exc).__name__}: {exc}"
+
+
 def unique_id(prefix: str) -> str:
     """A client id no other running tool uses (a broker drops the older of two equal ids)."""
     return f"{prefix}-{os.getpid()}-{secrets.token_hex(3)}"
@@ -260,7 +342,8 @@ def _opened(link: Link, timeout: float) -> Link:
     link.start()
     if not link.wait_up(timeout):
         link.close(flush_s=0)
-        raise FleetUnavailable(link.refused or link.unreachable or f"no answer from {link.where}")
+        raise FleetUnavailable(link.offline or link.refused or link.unreachable
+                               or f"no answer from {link.where}")
     return link
 
 

@@ -21,10 +21,12 @@ from device.plugin import Outcome, Plugin
 from device.ui.game_select import GameSelect
 from engine.core.text import msg
 
-from .link import FleetUnavailable, Link
+from .home_assistant import discovery
+from .journal_feed import JournalFeed
+from .link import FleetUnavailable, Link, failure
 from .screens import ImportOffer
-from .shared import Inbox
-from .table_state import event_record, finished_record, table_state
+from .shared import Inbox, enrol_tapped
+from .table_state import finished_record, table_state
 from .topics import SHARED_FILTER, encode, table_topic
 
 log = logging.getLogger(__name__)
@@ -40,10 +42,11 @@ def table_name(settings) -> str:
 
 class FleetPlugin(Plugin):
     def __init__(self, link, table: str, wall_clock, inbox: Inbox | None = None,
-                 registry=None) -> None:
+                 registry=None, feed=None) -> None:
         self.link, self.table, self.wall_clock = link, table, wall_clock
-        self.inbox, self.registry = inbox, registry
-        self.seq = 0                             # this table's accepted events since start
+        self.inbox, self.registry, self.feed = inbox, registry, feed
+        self.seq = 0                             # the current game's operations seen here
+        self._session = None
         self._state: dict | None = None          # the last state published, but its time
         self._game: tuple[object, dict] | None = None   # (session, its last view) while over
 
@@ -54,9 +57,13 @@ class FleetPlugin(Plugin):
     # ---- app hooks -------------------------------------------------------------------------
 
     def on_outcome(self, app, outcome: Outcome) -> None:
+        """The event itself leaves from the journal (journal_feed): this only wakes the feed."""
         if outcome.accepted:
+            if app.session is not self._session:
+                self._session, self.seq = app.session, 0
             self.seq += 1
-            self._send("events", {"seq": self.seq, **event_record(app, outcome)})
+            if self.feed is not None:
+                self.feed.poke()
 
     def on_input(self, app, event) -> bool:
         """While an import is offered, a staff card's tap is its answer (a kiosk would
@@ -65,11 +72,20 @@ class FleetPlugin(Plugin):
             if isinstance(event.ref, StaffRef):
                 app.mode.tap(app, event.uid, event.ref)
                 return True
+        if isinstance(event, Tapped) and event.ref is None and self.inbox is not None \
+                and self.inbox.key and self.registry is not None:
+            label = enrol_tapped(self.registry, self.inbox.key, event.uid)
+            if label is not None:                # an imported staff card's first tap here
+                app.show(msg("fleet.staff_enrolled", label=label), seconds=3)
+                return True
         return False
 
     def tick(self, app) -> None:
+        self.link.check()
         if self.link.refused:
             app.faults["fleet"] = msg("fleet.refused")
+        elif self.link.offline:
+            app.faults["fleet"] = msg("fleet.offline")
         else:
             app.faults.pop("fleet", None)
         if self.inbox is not None and self.registry is not None and idle(app):
@@ -79,6 +95,9 @@ class FleetPlugin(Plugin):
         """The retained state follows the table after each input and tick, never while a
         screen is built."""
         state = table_state(app)
+        if self.feed is not None and app.session is None and self._session is not None:
+            self._session = None
+            self.feed.poke()                     # the game was archived: send its last lines
         self._note_finished(app, state["game"])
         if state != self._state:
             self._state = state
@@ -102,6 +121,9 @@ class FleetPlugin(Plugin):
             app.set_mode(ImportOffer(shared, self.inbox, self.registry, app.mode))
 
     def close(self) -> bool:
+        if self.feed is not None:
+            self.feed.poke()
+            self.feed.close()
         return self.link.close()
 
 
@@ -118,12 +140,48 @@ def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
     if not settings.enabled:
         return None
     table = table_name(settings)
-    inbox = Inbox()
+    inbox, feeds = Inbox(settings.key), []
     try:
         link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
-                    subscriptions=(SHARED_FILTER,), on_message=inbox.receive)
+                    subscriptions=(SHARED_FILTER,), on_message=inbox.receive,
+                    on_up=announce(table, settings.home_assistant, feeds)).start()
     except FleetUnavailable as exc:
         log.error("fleet: %s", exc)
         return None
-    log.info("fleet: table %s publishes to %s", table, link.where)
-    return FleetPlugin(link.start(), table, wall_clock, inbox, DeckRegistry(state_dir))
+    except (OSError, ValueError) as exc:          # a bad CA file, TLS set-up: shown, not fatal
+        link = OfflineLink(failure(exc))
+        log.error("fleet offline: %s", link.offline)
+    log.info("fleet: table %s publishes to %s", table, settings.host)
+    if not link.offline:
+        feeds.append(JournalFeed(link, table, state_dir, wall_clock).start())
+    return FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir),
+                       feeds[0] if feeds else None)
+
+
+def announce(table: str, home_assistant: bool, feeds: list):
+    """On each connection: the table as a Home Assistant device (retained, so idempotent),
+    and the journal feed woken to send what the broker missed."""
+    def up(link) -> None:
+        for topic, payload in discovery(table) if home_assistant else ():
+            link.publish(topic, payload, retain=True)
+        for feed in feeds:
+            feed.poke()
+    return up
+
+
+class OfflineLink:
+    """A link that could not be made: it says why and publishes nothing."""
+
+    refused = unreachable = fault = None
+
+    def __init__(self, why: str) -> None:
+        self.offline = why
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        pass
+
+    def check(self) -> None:
+        pass
+
+    def close(self, flush_s: float = 0) -> bool:
+        return False

@@ -20,11 +20,14 @@ class ImportOffer(Mode):
         self.shared, self.inbox, self.registry, self.back_to = shared, inbox, registry, back_to
 
     def screen(self, app) -> Screen:
+        """What comes in, named and counted, before a staff tap confirms it."""
         if isinstance(self.shared, SharedDeck):
-            text = app.t("fleet.offer_deck", deck=self.shared.name, table=self.shared.table)
+            text = app.t("fleet.offer_deck", deck=self.shared.name, table=self.shared.table,
+                         n=self.shared.cards)
         else:
-            text = app.t("fleet.offer_staff", n=len(new_staff(self.registry, self.shared)),
-                         table=self.shared.table)
+            new = new_staff(self.registry, self.shared, self.inbox.key)
+            text = app.t("fleet.offer_staff", n=len(new), table=self.shared.table,
+                         names=", ".join(sorted(new.values())))
         lines = wrap(text)[:BODY_LINES - 1] + [app.t("fleet.not_now")]
         return Screen(app.t("fleet.header"), "", tuple(lines))
 
@@ -46,7 +49,7 @@ class ImportOffer(Mode):
             if isinstance(self.shared, SharedDeck):
                 info = import_deck(self.registry, self.shared)
                 return msg("fleet.deck_imported", deck=info.name)
-            added, _ = import_staff(self.registry, self.shared)
+            added = import_staff(self.registry, self.shared, self.inbox.key)
             return msg("fleet.staff_imported", n=added)
         except DeckError as exc:
             return msg("fleet.import_failed", why=str(exc))

@@ -8,12 +8,16 @@ it (device/fleet_ui.py); staff at a terminal use `tabletop fleet import-deck NAM
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from dataclasses import dataclass
 
 from device.decks.registry import DeckError, DeckRegistry, TagTaken, parse_deck
 
-from .topics import SHARED_STAFF, decode, encode, shared_deck_of, shared_deck_topic
+from .signing import StaffRoll, authentic, sign, staff_hash
+from .topics import SCHEMA, SHARED_STAFF, decode, encode, shared_deck_of, shared_deck_topic
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -24,30 +28,50 @@ class SharedDeck:
     text: str                         # the deck file, as `tabletop deck export` prints it
 
 
+    @property
+    def cards(self) -> int:
+        return len(parse_deck(self.text, self.name).tags)
+
+
 @dataclass(frozen=True)
 class SharedStaff:
     table: str
-    cards: tuple[tuple[str, str], ...]  # (UID, label)
+    cards: tuple[tuple[str, str], ...]  # (keyed hash of the UID, label)
 
 
-def deck_message(registry: DeckRegistry, name: str, table: str, at: str) -> tuple[str, bytes]:
-    """The retained message that shares deck `name` (DeckError if there is no such deck)."""
+def _signed(data: dict, key: str | None) -> bytes:
+    return encode(sign({"schema": SCHEMA, **data}, key))
+
+
+def deck_message(registry: DeckRegistry, name: str, table: str, at: str,
+                 key: str | None) -> tuple[str, bytes]:
+    """The retained message that shares deck `name` (DeckError if there is no such deck),
+    signed with the fleet key (ValueError without one)."""
     deck = registry.deck(name)
-    return shared_deck_topic(name), encode({"table": table, "at": at, "deck": name,
-                                            "family": deck.family, "text": registry.export(name)})
+    return shared_deck_topic(name), _signed({"table": table, "at": at, "deck": name,
+                                             "family": deck.family,
+                                             "text": registry.export(name)}, key)
 
 
-def staff_message(registry: DeckRegistry, table: str, at: str) -> tuple[str, bytes]:
+def staff_message(registry: DeckRegistry, table: str, at: str,
+                  key: str | None) -> tuple[str, bytes]:
+    """The staff list, each tag as its keyed hash: the raw UIDs never leave the table."""
     staff = registry.staff()
     if not staff:
         raise DeckError("no staff cards here: tabletop deck staff add UID LABEL")
-    return SHARED_STAFF, encode({"table": table, "at": at, "staff": staff})
+    if not key:
+        raise ValueError("sharing needs the café's fleet key: set fleet.key in the config")
+    hashed = {staff_hash(key, uid): label for uid, label in staff.items()}
+    return SHARED_STAFF, _signed({"table": table, "at": at, "staff": hashed}, key)
 
 
-def read_shared(topic: str, payload: bytes) -> SharedDeck | SharedStaff | None:
-    """What a shared topic holds; None for an emptied topic or a payload that does not check."""
-    data = decode(payload)
-    if data is None or not isinstance(data.get("table"), str):
+def read_shared(topic: str, payload: bytes, key: str | None) -> SharedDeck | SharedStaff | None:
+    """What a shared topic holds; None for an emptied topic or a payload that does not check
+    or is not signed with the café's key (logged)."""
+    if not payload:
+        return None                       # withdrawn
+    data = decode(payload, topic)
+    if data is None or not isinstance(data.get("table"), str) or not authentic(data, key, topic):
         return None
     name = shared_deck_of(topic)
     if name is not None and isinstance(data.get("text"), str):
@@ -62,38 +86,49 @@ def read_shared(topic: str, payload: bytes) -> SharedDeck | SharedStaff | None:
     return None
 
 
-def new_staff(registry: DeckRegistry, shared: SharedStaff) -> dict[str, str]:
-    """The shared staff cards this table does not have yet."""
-    have = registry.staff()
-    return {uid: label for uid, label in shared.cards if uid not in have}
+def new_staff(registry: DeckRegistry, shared: SharedStaff, key: str) -> dict[str, str]:
+    """The shared staff cards this table does not have yet (nor holds waiting for a tap)."""
+    have = {staff_hash(key, uid) for uid in registry.staff()}
+    have |= set(StaffRoll(registry.state_dir).pending())
+    return {h: label for h, label in shared.cards if h not in have}
 
 
 def import_deck(registry: DeckRegistry, shared: SharedDeck, replace: bool = False):
     return registry.import_text(shared.text, shared.name, replace)
 
 
-def import_staff(registry: DeckRegistry, shared: SharedStaff) -> tuple[int, list[str]]:
-    """Add the new staff cards; a tag that is a card of a deck here is skipped and named."""
-    added, skipped = 0, []
-    for uid, label in new_staff(registry, shared).items():
-        try:
-            registry.add_staff(uid, label)
-            added += 1
-        except (TagTaken, DeckError) as exc:
-            skipped.append(str(exc))
-    return added, skipped
+def import_staff(registry: DeckRegistry, shared: SharedStaff, key: str) -> int:
+    """Put the new staff cards on the roll: each becomes staff here at its first tap
+    (`enrol_tapped`). How many were added."""
+    new = new_staff(registry, shared, key)
+    StaffRoll(registry.state_dir).add(new)
+    return len(new)
+
+
+def enrol_tapped(registry: DeckRegistry, key: str, uid: str) -> str | None:
+    """A tag no deck knows, tapped: its label if it was on the roll and is staff now."""
+    label = StaffRoll(registry.state_dir).claim(key, uid)
+    if label is None:
+        return None
+    try:
+        registry.add_staff(uid, label)
+    except (TagTaken, DeckError) as exc:
+        log.warning("fleet: staff card %s not added: %s", label, exc)
+        return None
+    return label
 
 
 class Inbox:
     """What the tables share, as heard on the broker (paho's thread writes, the game reads)."""
 
-    def __init__(self) -> None:
+    def __init__(self, key: str | None) -> None:
+        self.key = key
         self._lock = threading.Lock()
         self._heard: dict[str, SharedDeck | SharedStaff] = {}
         self._dismissed: set[str] = set()
 
     def receive(self, topic: str, payload: bytes) -> None:
-        shared = read_shared(topic, payload)
+        shared = read_shared(topic, payload, self.key)
         with self._lock:
             if shared is None:
                 self._heard.pop(topic, None)
@@ -110,7 +145,7 @@ class Inbox:
                 continue
             if isinstance(shared, SharedDeck) and shared.name not in installed:
                 return shared
-            if isinstance(shared, SharedStaff) and new_staff(registry, shared):
+            if isinstance(shared, SharedStaff) and new_staff(registry, shared, self.key):
                 return shared
         return None
 

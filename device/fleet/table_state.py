@@ -1,4 +1,5 @@
-"""What a table tells the café: its state, each accepted event, each finished game (as dicts).
+"""What a table tells the café: its state and each finished game (as dicts; events leave from
+the journal, device/fleet/journal_feed.py).
 
 The game part is `tabletop status`'s summary (DESIGN.md §6.2) plus whose turn it is,
 so a dashboard and `tabletop status --json` read the same fields.
@@ -7,8 +8,6 @@ from __future__ import annotations
 
 from device.storage.summary import summary
 from device.kiosk.plugin import Attract
-from device.ui.playing import event_text
-from engine.core.events import event_to_json
 
 
 def activity(app) -> str:
@@ -28,26 +27,25 @@ def game_view(app) -> dict | None:
     view = summary(spec, state)
     del view["rejected"]
     result = spec.result(state)
-    view.update(title=spec.title, deck=app.deck, step=state.seq,
+    view.update(title=spec.title, deck=app.deck, step=state.seq, leader=leader(view["players"]),
                 turn=None if result else getattr(state, "current", None),
                 headline=app.t(result.headline) if result else None)
     return view
+
+
+def leader(players: list[dict]) -> str | None:
+    """The one player with the highest known score; None on a tie or with no scores."""
+    scored = sorted((p for p in players if isinstance(p.get("score"), (int, float))),
+                    key=lambda p: p["score"], reverse=True)
+    if not scored or (len(scored) > 1 and scored[0]["score"] == scored[1]["score"]):
+        return None
+    return scored[0]["name"]
 
 
 def table_state(app) -> dict:
     """Everything the retained state message holds, but the time."""
     return {"activity": activity(app), "game": game_view(app), "display": app.display_level,
             "faults": {part: app.t(message) for part, message in app.faults.items()}}
-
-
-def event_record(app, outcome) -> dict:
-    """One accepted event: what was done, what the table was told, the step it led to."""
-    event, state = outcome.event, outcome.after
-    return {"game": app.session.spec.id, "op": outcome.op, "step": state.seq,
-            "event": event_to_json(event) if event is not None else None,
-            "text": event_text(app, event) if event is not None else outcome.op,
-            "effects": [app.t(effect) for effect in outcome.answer.effects],
-            "turn": getattr(state, "current", None)}
 
 
 def finished_record(view: dict) -> dict:

@@ -13,6 +13,9 @@ Every JSON payload carries `schema` (this module's SCHEMA) and `table`.
 from __future__ import annotations
 
 import json
+import logging
+
+log = logging.getLogger(__name__)
 
 ROOT = "tabletop"
 SCHEMA = 1
@@ -55,13 +58,52 @@ def encode(payload: dict) -> bytes:
     return json.dumps({"schema": SCHEMA, **payload}, ensure_ascii=False, sort_keys=True).encode()
 
 
-def decode(payload: bytes) -> dict | None:
-    """A JSON object of a schema this code knows; None for anything else (a broker is shared)."""
-    try:
-        data = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
+MAX_BYTES = 256 * 1024                # a shared deck file is a few kB; a state far less
+MAX_DEPTH = 12                        # the deepest payload above nests 5 levels
+
+
+def decode(payload: bytes, topic: str | None = None) -> dict | None:
+    """A JSON object of a schema this code knows; None for anything else (a broker is shared).
+
+    Any client can write to the broker, so a payload is bounded in size and nesting before
+    and after parsing: a deeply nested one would otherwise raise RecursionError in the
+    thread that reads it. With `topic` given, a refused payload is logged in one line."""
+    why = _refusal(payload)
+    if why is None:
+        try:
+            data = json.loads(payload)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            data, why = None, "not JSON"
+        if why is None and not (isinstance(data, dict) and data.get("schema") == SCHEMA):
+            why = f"not a schema {SCHEMA} object"
+        if why is None and depth(data) > MAX_DEPTH:
+            why = f"nested deeper than {MAX_DEPTH}"
+    if why is not None:
+        if topic is not None:
+            log.warning("fleet: dropped the message on %.80s: %s", topic, why)
         return None
-    return data if isinstance(data, dict) and data.get("schema") == SCHEMA else None
+    return data
+
+
+def _refusal(payload) -> str | None:
+    if not isinstance(payload, (bytes, bytearray)):
+        return "not bytes"
+    if len(payload) > MAX_BYTES:
+        return f"{len(payload)} bytes, more than {MAX_BYTES}"
+    return None
+
+
+def depth(value) -> int:
+    """How deep lists and objects nest in `value`, without recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                todo.extend((child, level + 1) for child in
+                            (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 ONLINE, OFFLINE = b"true", b"false"

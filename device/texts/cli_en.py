@@ -120,6 +120,8 @@ TEXT = {
     "cli.fleet.imported": "Imported deck {name} from {table} ({family}, {size} tags, {missing})",
     "cli.fleet.skipped": "tabletop: skipped: {problem}",
     "cli.fleet.staff_added": "Added {n} staff cards from {table}",
+    "cli.help.fleet_retire": "remove a retired table from the broker and Home Assistant",
+    "cli.fleet.retired": "Table {table} retired: its retained topics and Home Assistant device are gone",
     "cli.fleet.shared_deck": "Shared deck {deck} from {table} as {topic}",
     "cli.fleet.shared_staff": "Shared the staff cards from {table} as {topic}",
     "cli.help.dashboard": "every table of the café, live, in a browser",

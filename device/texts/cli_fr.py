@@ -120,6 +120,8 @@ TEXT = typeset({
     "cli.fleet.imported": "Paquet {name} importé de {table} ({family}, {size} puces, {missing})",
     "cli.fleet.skipped": "tabletop : ignoré : {problem}",
     "cli.fleet.staff_added": "{n} cartes du personnel ajoutées depuis {table}",
+    "cli.help.fleet_retire": "retire du broker et de Home Assistant une table qui ne sert plus",
+    "cli.fleet.retired": "Table {table} retirée : ses messages retenus et son appareil Home Assistant sont effacés",
     "cli.fleet.shared_deck": "Paquet {deck} partagé depuis {table} sous {topic}",
     "cli.fleet.shared_staff": "Cartes du personnel partagées depuis {table} sous {topic}",
     "cli.help.dashboard": "chaque table du café, en direct, dans un navigateur",

@@ -19,6 +19,7 @@ from device.table import wall_clock
 from device.config import FleetConfig
 from device.decks.registry import Deck, DeckRegistry, deck_text, families
 from device.decks.simulated import SimDecks, sim_uid
+from device.fleet.journal_feed import JournalFeed
 from device.fleet.link import Link
 from device.fleet.plugin import FleetPlugin
 from device.fleet.shared import Inbox
@@ -33,12 +34,14 @@ from device.ui.playing import CONFIRM_KEY
 from engine import Accepted, Cancel, Choose, Confirm, Session, Tap, make_config, step
 from engine.core.step import candidate_events
 
+FLEET_KEY = "cafe-fleet-key-1"
 SETTLE = "wait 10"        # longer than any message's pages and the tap debounce
 
 
 def settings_for(broker, **changes) -> FleetConfig:
     from tests.device.mosquitto import PASSWORD, USER
-    base = dict(enabled=True, host=broker.host, port=broker.port, username=USER, password=PASSWORD)
+    base = dict(enabled=True, host=broker.host, port=broker.port, username=USER, password=PASSWORD,
+                key=FLEET_KEY)
     return FleetConfig(**{**base, **changes})
 
 
@@ -56,10 +59,13 @@ class Table:
         self.complaints: list[str] = []
         self.plugin = None
         if settings is not None:
-            self.inbox, self.heard = Inbox(), threading.Event()
+            self.inbox, self.heard = Inbox(settings.key), threading.Event()
             link = Link(settings, f"tabletop-{name}", online_topic=table_topic(name, "online"),
-                        subscriptions=(SHARED_FILTER,), on_message=self._heard)
-            self.plugin = FleetPlugin(link.start(), name, wall_clock, self.inbox, self.registry)
+                        subscriptions=(SHARED_FILTER,), on_message=self._heard,
+                        on_up=lambda _link: self.feed.poke())
+            self.feed = JournalFeed(link, name, folder, wall_clock)
+            self.plugin = FleetPlugin(link.start(), name, wall_clock, self.inbox, self.registry,
+                                      self.feed.start())
             self.app.plugins.insert(0, self.plugin)
 
     def _heard(self, topic: str, payload: bytes) -> None:

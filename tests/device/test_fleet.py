@@ -20,12 +20,13 @@ from device.cli import main
 from device.decks.registry import DeckRegistry
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import DashboardServer, subscribe
-from device.fleet.link import fetch_retained
+from device.fleet.link import fetch_retained, send_retained
+from device.fleet.shared import enrol_tapped
 from device.fleet.table_state import finished_record
 from device.fleet.topics import decode, table_topic
 from device.inputs import PartStatus, ReaderOffline
 from tests.device.chromium import Chromium
-from tests.device.fleet_tables import (SETTLE, Table, a_deck, plain, random_game_lines,
+from tests.device.fleet_tables import (FLEET_KEY, SETTLE, Table, a_deck, plain, random_game_lines,
                                        settings_for, settle, shows)
 from tests.device.mosquitto import PASSWORD, USER, Broker, running_broker
 
@@ -131,7 +132,7 @@ def test_dashboard_page_in_chromium(cafe, tmp_path, update_goldens):
     server = DashboardServer(cafe.board, "127.0.0.1", 0, token="tide-3").start()
     browser = Chromium(tmp_path / "chromium")
     try:
-        browser.open(server.url + "?token=tide-3")
+        browser.open(server.url + "#token=tide-3")
         page = browser.page_at_version(cafe.board.version)
         for table in cafe.tables:
             assert f'data-table="{table.name}"' in page
@@ -199,7 +200,8 @@ def test_wrong_credentials_are_refused_and_the_game_plays_on(tmp_path, broker):
 def config_file(folder: Path, broker, table: str) -> Path:
     path = folder / f"{table}.toml"
     path.write_text(f'[fleet]\nenabled = true\nhost = "{broker.host}"\nport = {broker.port}\n'
-                    f'username = "{USER}"\npassword = "{PASSWORD}"\ntable = "{table}"\n')
+                    f'username = "{USER}"\npassword = "{PASSWORD}"\ntable = "{table}"\n'
+                    f'key = "{FLEET_KEY}"\n')
     return path
 
 
@@ -212,7 +214,7 @@ def test_a_shared_deck_is_offered_at_idle_and_a_staff_card_imports_it(tmp_path, 
     table = Table(tmp_path / "b", "table-b", settings_for(broker))
     assert table.heard.wait(WAIT_S)
     table.play(["wait 1"])                                  # at idle: the offer comes up
-    assert "New deck cafe2 from" in " ".join(table.screens[-1].lines)
+    assert "New deck cafe2 (59 cards) from" in " ".join(table.screens[-1].lines)
     table.play(["tap clam#1"])
     assert "Tap a staff card" in " ".join(table.screens[-1].lines)
     table.play([SETTLE, "tap staff#1"])
@@ -241,7 +243,9 @@ def test_fleet_commands_share_and_import(tmp_path, broker, capsys):
     assert "no shared deck 'cafe9'" in capsys.readouterr().err
     assert main(["fleet", "import-staff", *other]) == 0
     there = DeckRegistry(tmp_path / "c")
-    assert there.staff() == {"04AABBCCDDEEFF": "Morgane"} and there.info("cafe3").complete
+    assert there.info("cafe3").complete and not there.staff()      # each waits for its tap
+    assert enrol_tapped(there, FLEET_KEY, "04AABBCCDDEEFF") == "Morgane"
+    assert there.staff() == {"04AABBCCDDEEFF": "Morgane"}
 
 
 def test_fleet_commands_refused_with_wrong_password(tmp_path, broker, capsys):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import urllib.error
 import urllib.request
 
@@ -12,21 +13,34 @@ from device.config import ConfigFileError, FleetConfig, example_config, parse_co
 from device.decks.registry import DeckRegistry
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import DashboardServer
+from device.fleet.journal_feed import JournalFeed, journals, pending
 from device.fleet.link import FleetUnavailable, Outbox
 from device.fleet.plugin import FleetPlugin, open_fleet
 from device.fleet.shared import Inbox, deck_message, read_shared, staff_message
 from device.fleet.topics import decode, encode, shared_deck_of, table_of, table_topic
+from device.inputs import Tapped
 from device.kiosk.plugin import Attract
-from tests.device.fleet_tables import SETTLE, Table, a_deck, random_game_lines
+from tests.device.fleet_tables import FLEET_KEY, SETTLE, Table, a_deck, random_game_lines
 from tests.device.mosquitto import free_port
 
 
 class FakeLink:
-    """What the plugin sees of a link: publish, and whether the broker refused us."""
+    """What the plugin and the journal feed see of a link: publish, an acknowledged send,
+    whether it is up, and whether the broker refused us."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict | bytes, bool]] = []
         self.refused: str | None = None
+        self.offline: str | None = None
+        self.up = threading.Event()
+        self.up.set()
+
+    def send_acked(self, topic: str, payload: bytes, timeout: float) -> bool:
+        self.publish(topic, payload)
+        return True
+
+    def check(self) -> None:
+        pass
 
     def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
         self.sent.append((topic, decode(payload) or payload, retain))
@@ -40,7 +54,7 @@ class FakeLink:
 
 def fake_table(tmp_path, name="t1") -> tuple[Table, FakeLink]:
     table, link = Table(tmp_path / name, name, None), FakeLink()
-    table.inbox = Inbox()
+    table.inbox = Inbox(FLEET_KEY)
     table.plugin = FleetPlugin(link, name, lambda: "2030-01-02T20:15:00+01:00", table.inbox,
                                table.registry)
     table.app.plugins.insert(0, table.plugin)
@@ -65,20 +79,26 @@ def test_outbox_keeps_the_newest_events_and_the_latest_retained_value():
 def test_board_counts_missed_events_ignores_repeats_and_keeps_todays_games():
     board = Board(day=lambda: "2030-01-02")
     events = table_topic("t1", "events")
+
+    def event(game: str, started: str, seq: int) -> bytes:
+        return encode({"table": "t1", "game_id": game, "started": started, "seq": seq,
+                       "op": "event"})
     for seq in (1, 2, 2, 5, 3):                           # 2 came twice (QoS 1), 3 and 4 lost
-        board.receive(events, encode({"table": "t1", "seq": seq, "text": f"e{seq}"}))
+        board.receive(events, event("g1", "20:00", seq))
     for day in ("2030-01-01", "2030-01-02"):
-        board.receive(table_topic("t1", "finished"), encode({"table": "t1", "at": f"{day}T20:00",
-                                                             "game": "palourde"}))
+        board.receive(table_topic("t1", "finished"), encode({
+            "table": "t1", "at": f"{day}T20:00", "game": "palourde", "title": "Palourde",
+            "players": [{"name": "Ann", "score": 1}], "winners": ["Ann"]}))
     board.receive(table_topic("t1", "online"), b"true")
     board.receive("tabletop/shared/staff", b"{}")          # not a table's topic
     board.receive(table_topic("t1", "state"), b"not json")
     (table,) = board.view()["tables"]
     assert (table["seq"], table["missed"], table["online"]) == (5, 2, True)
-    assert table["last_event"]["text"] == "e5" and table["state"] is None
+    assert table["last_event"]["seq"] == 5 and table["state"] is None
     assert [g["at"][:10] for g in board.view()["finished"]] == ["2030-01-02"]
-    board.receive(events, encode({"table": "t1", "seq": 1}))   # the table restarted
-    assert board.view()["tables"][0]["seq"] == 1
+    board.receive(events, event("g2", "21:00", 1))           # the next game counts again
+    board.receive(events, event("g0", "19:00", 9))           # an older game's, sent late
+    assert (board.view()["tables"][0]["seq"], board.view()["tables"][0]["game_id"]) == (1, "g2")
 
 
 def test_topics_name_tables_and_shared_decks():
@@ -106,10 +126,16 @@ def test_each_accepted_event_then_an_undo_then_one_finished_game(tmp_path):
     table.start("palourde", ["Ann", "Bob"])
     table.play(["tap clam#1", "tap clam#2", SETTLE, "tap crab#9", SETTLE,
                 "hold back", "press select", SETTLE])
+    assert not link.of("events")                            # nothing queued in memory
+    feed = JournalFeed(link, "t1", tmp_path / "t1", lambda: "now")
+    assert feed.send_pending() == 3                         # from the journal
     events = link.of("events")
-    assert [(e["seq"], e["op"], e["text"]) for e in events] == \
-        [(1, "event", "tap clam#1"), (2, "event", "tap clam#2"), (3, "undo", "undo")]
-    assert events[1]["effects"] and events[1]["table"] == "t1" and events[0]["turn"] == "Ann"
+    assert [(e["seq"], e["op"], e["event"]) for e in events] == \
+        [(1, "event", {"type": "tap", "card": "clam#1"}),
+         (2, "event", {"type": "tap", "card": "clam#2"}), (3, "undo", None)]
+    assert len({e["game_id"] for e in events}) == 1 and events[1]["table"] == "t1"
+    assert feed.send_pending() == 0                         # acknowledged: never again
+    assert JournalFeed(link, "t1", tmp_path / "t1", lambda: "now").send_pending() == 0
     table.play(random_game_lines(table.app, random.Random(3), 1000))
     assert not link.of("finished")                          # the result is on screen
     table.play(["press select", SETTLE, "wait 1"])
@@ -148,11 +174,11 @@ def test_a_table_plays_the_same_with_the_broker_gone(tmp_path):
         table.play(random_game_lines(table.app, random.Random(5), 1000))
     assert away.screens == alone.screens and away.view() == alone.view()
     away.link.close(flush_s=0)
-    outbox, seq = away.link.outbox, away.plugin.seq
+    outbox = away.link.outbox
     kept = [outbox.take(timeout=0) for _ in range(len(outbox))]
-    assert [topic for topic, _, _ in kept[:2]] == ["tabletop/away/state", "tabletop/away/online"]
-    assert [decode(payload)["seq"] for _, payload, _ in kept[2:]] == list(range(seq - 9, seq + 1))
-    assert outbox.dropped == seq - 10
+    assert [topic for topic, _, _ in kept] == ["tabletop/away/state", "tabletop/away/online"]
+    waiting = list(pending(journals(tmp_path / "away"), away.feed.cursor.done))
+    assert [seq for _, seq, _, _ in waiting] == list(range(1, away.plugin.seq + 1))
 
 
 # ---- shared decks and staff cards on the table ---------------------------------------------------
@@ -162,25 +188,51 @@ def test_offers_come_at_idle_once_and_only_from_other_tables(tmp_path):
     elsewhere = DeckRegistry(tmp_path / "elsewhere")
     a_deck(elsewhere, "cafe4")
     elsewhere.add_staff("04AABBCCDD0011", "Morgane")
-    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t1", "now"))        # our own: no offer
+    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t1", "now", FLEET_KEY))        # our own: no offer
     table.play(["wait 1"])
     assert table.screens[-1].header == "TABLETOP"
-    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t2", "now"))
-    table.inbox.receive(*staff_message(elsewhere, "t2", "now"))
+    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t2", "now", FLEET_KEY))
+    table.inbox.receive(*staff_message(elsewhere, "t2", "now", FLEET_KEY))
     table.play(["wait 1"])
-    assert "New deck cafe4 from t2" in " ".join(table.screens[-1].lines)
+    assert "New deck cafe4 (59 cards) from t2" in " ".join(table.screens[-1].lines)
     table.play(["press back", "wait 1"])                      # not now: the staff list comes next
-    assert "1 new staff cards from t2" in " ".join(table.screens[-1].lines)
+    offered = " ".join(table.screens[-1].lines)
+    assert "1 staff cards from t2" in offered and "Morgane" in offered
     table.play(["tap staff#2", SETTLE, "wait 1"])
-    assert table.registry.staff() == {"04AABBCCDD0011": "Morgane"}
+    assert "04AABBCCDD0011" not in table.registry.staff()      # on the roll until first tapped
+    table.app.handle(Tapped("04AABBCCDD0011", None))
+    assert table.registry.staff()["04AABBCCDD0011"] == "Morgane"
     assert table.screens[-1].header == "TABLETOP"             # the declined deck stays declined
 
 
 def test_shared_payloads_that_do_not_check_are_ignored():
     nonsense = encode({"table": "t", "text": "nonsense ["})
-    assert read_shared("tabletop/shared/decks/x", nonsense) is None
-    assert read_shared("tabletop/shared/staff", encode({"table": "t", "staff": []})) is None
-    assert read_shared("tabletop/shared/staff", b"") is None
+    assert read_shared("tabletop/shared/decks/x", nonsense, FLEET_KEY) is None
+    assert read_shared("tabletop/shared/staff", encode({"table": "t", "staff": []}),
+                       FLEET_KEY) is None
+    assert read_shared("tabletop/shared/staff", b"", FLEET_KEY) is None
+
+
+def test_shared_data_counts_only_when_signed_with_the_fleet_key(tmp_path, caplog):
+    here = DeckRegistry(tmp_path / "here")
+    here.add_staff("04AABBCCDD0011", "Morgane")
+    a_deck(here, "cafe5")
+    topic, payload = staff_message(here, "t2", "now", FLEET_KEY)
+    assert b"04AABBCCDD0011" not in payload                    # keyed hashes, never raw UIDs
+    assert read_shared(topic, payload, FLEET_KEY).cards[0][1] == "Morgane"
+    forged = {**decode(payload), "staff": {"00": "Mallory"}}
+    unsigned = {k: v for k, v in decode(payload).items() if k != "sig"}
+    for data in (forged, unsigned):
+        assert read_shared(topic, json.dumps(data).encode(), FLEET_KEY) is None
+    assert read_shared(topic, payload, "another-cafe") is None
+    assert read_shared(topic, payload, None) is None
+    deck_topic, deck = deck_message(here, "cafe5", "t2", "now", FLEET_KEY)
+    assert read_shared(deck_topic, deck, FLEET_KEY).name == "cafe5"
+    assert read_shared(deck_topic, deck.replace(b"cafe5", b"cafe6"), FLEET_KEY) is None
+    assert [r.message for r in caplog.records].count(
+        "fleet: refused the shared data on tabletop/shared/staff: badly signed") == 2
+    with pytest.raises(ValueError, match="fleet key"):
+        staff_message(here, "t2", "now", None)
 
 
 def test_open_fleet_only_when_enabled_and_paho_present(tmp_path, monkeypatch):
@@ -213,11 +265,14 @@ def test_dashboard_serves_the_page_and_guards_the_data_with_its_token():
         assert get(server.url)[:2] == (200, "text/html; charset=utf-8")
         assert get(server.url + "app.js")[0] == 200 and get(server.url + "nope")[0] == 404
         assert get(server.url + "state.json")[0] == 403
-        assert get(server.url + "state.json?token=tide-2")[0] == 403
-        status, _, body = get(server.url + "state.json?token=tide-3")
+        assert get(server.url + "state.json?token=tide-3")[0] == 403      # a header, only
+        assert get(server.url + "state.json", Authorization="Bearer tide-2")[0] == 403
+        assert get(server.url + "state.json", Authorization="Basic tide-3")[0] == 403
+        status, _, body = get(server.url + "state.json", Authorization="Bearer tide-3")
         assert status == 200 and json.loads(body)["tables"][0]["name"] == "t1"
-        assert get(server.url + "state.json", Authorization="Bearer tide-3")[0] == 200
-        with urllib.request.urlopen(server.url + "events?token=tide-3", timeout=10) as stream:
+        events = urllib.request.Request(server.url + "events",
+                                        headers={"Authorization": "Bearer tide-3"})
+        with urllib.request.urlopen(events, timeout=10) as stream:
             assert stream.headers["Content-Type"] == "text/event-stream"
             first = stream.readline()
             assert json.loads(first.removeprefix(b"data: "))["tables"][0]["online"] is True

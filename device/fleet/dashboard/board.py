@@ -1,21 +1,27 @@
 """The café as the broker tells it: every table's latest state and the day's finished games.
 
 paho's thread feeds `receive`; the web server's threads read `view` and wait for the
-next change with `wait`. A table's events are counted by their `seq`, so a gap (events
-the table's offline buffer had to drop) shows as `missed`.
+next change with `wait`. A table's events are numbered per game (`game_id`, `seq`): a repeat is
+dropped and a gap (events the broker dropped) shows as `missed`.
 """
 from __future__ import annotations
 
 import datetime
+import logging
 import re
 import threading
 from typing import Callable
 
 from device.fleet.topics import OFFLINE, ONLINE, decode, table_of
 
+log = logging.getLogger(__name__)
+
 
 def today() -> str:
     return datetime.date.today().isoformat()
+
+MAX_TABLES = 256              # any broker client can name a table: a café has far fewer
+MAX_FINISHED = 200            # finished games kept (the page shows today's)
 
 
 class Board:
@@ -33,11 +39,14 @@ class Board:
             return
         name, kind = where
         with self._changed:
+            if name not in self._tables and len(self._tables) >= MAX_TABLES:
+                log.warning("fleet: ignored table %.40s: already %d tables", name, MAX_TABLES)
+                return
             table = self._tables.setdefault(name, {"name": name, "online": None, "state": None,
                                                    "last_event": None, "seq": 0, "missed": 0})
             if kind == "online":
                 table["online"] = {ONLINE: True, OFFLINE: False}.get(bytes(payload))
-            elif (data := decode(payload)) is not None:
+            elif (data := decode(payload, topic)) is not None and _fits(kind, data, topic):
                 self._apply(table, kind, data)
             self.version += 1
             self._changed.notify_all()
@@ -47,10 +56,17 @@ class Board:
             table["state"] = data
         elif kind == "finished":
             self._finished[(data.get("table"), data.get("at"), data.get("game"))] = data
-        elif kind == "events" and isinstance(data.get("seq"), int):
-            seq = data["seq"]
-            if seq == 1 or seq > table["seq"]:  # seq 1: the table restarted and counts again
-                table["missed"] += max(0, seq - table["seq"] - 1) if seq != 1 else 0
+            while len(self._finished) > MAX_FINISHED:      # memory stays bounded: oldest go
+                del self._finished[min(self._finished, key=lambda k: str(k[1]))]
+        elif kind == "events":
+            # an event is (table, game_id, seq): a repeat (QoS 1) is dropped, a gap is missed
+            seq, game, started = data["seq"], data.get("game_id"), str(data.get("started"))
+            if game != table.get("game_id"):
+                if started < table.get("started", ""):
+                    return                      # the rest of an older game, sent late
+                table["game_id"], table["seq"], table["started"] = game, 0, started
+            if seq > table["seq"]:
+                table["missed"] += seq - table["seq"] - 1
                 table["seq"], table["last_event"] = seq, data
 
     def view(self) -> dict:
@@ -73,6 +89,26 @@ class Board:
         with self._changed:
             self.closed = True
             self._changed.notify_all()
+
+
+SHAPES = {"state": {"activity": str, "faults": dict},
+          "finished": {"at": str, "title": str, "players": list, "winners": list},
+          "events": {"seq": int}}
+PLAYER = {"name": str}
+
+
+def _fits(kind: str, data: dict, topic: str) -> bool:
+    """The fields the page draws have the types it draws (else dropped, in one log line)."""
+    game = data.get("game") if kind == "state" else data
+    fits = all(isinstance(data.get(k), t) for k, t in SHAPES[kind].items())
+    if fits and kind != "events" and game is not None:
+        fits = isinstance(game, dict) and isinstance(game.get("players"), list) \
+            and isinstance(game.get("winners"), list) \
+            and all(isinstance(p, dict) and isinstance(p.get("name"), str)
+                    for p in game["players"])
+    if not fits:
+        log.warning("fleet: dropped the message on %.80s: not a table's %s", topic, kind)
+    return fits
 
 
 def _natural(name: str) -> list:

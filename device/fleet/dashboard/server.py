@@ -5,7 +5,13 @@ keeps what the tables say while the dashboard is away) and serves one page that 
 the café through server-sent events. The web side is the standard library's threading
 HTTP server: a café has a few screens watching, one thread each is plenty, and the
 dashboard adds no dependency beyond the fleet's paho-mqtt. It listens on 127.0.0.1
-unless told otherwise; on any other address it asks for a token.
+unless told otherwise; on any other address it asks for a token, given only as
+`Authorization: Bearer` (a URL's query ends up in logs and browser history).
+
+A thread each is only safe when bounded: a connection that sends nothing, or half a
+request, is closed after IDLE_S; beyond MAX_CONNECTIONS at once a client is answered
+503 at once, before anything is read; exposed beyond loopback with `names`, a request
+for any other Host is refused (a DNS-rebinding page cannot reach the board).
 """
 from __future__ import annotations
 
@@ -17,7 +23,7 @@ import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 from device.fleet.link import Link
 from device.fleet.topics import TABLE_FILTERS
@@ -27,6 +33,10 @@ from .board import Board
 log = logging.getLogger(__name__)
 
 KEEPALIVE_S = 15.0
+IDLE_S = 10.0                          # the longest wait for a request, or for a reader to read
+MAX_CONNECTIONS = 32                   # a café's screens and scripts, with room to spare
+BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+        b"Content-Length: 20\r\nRetry-After: 5\r\n\r\ntoo many connections\n")
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
@@ -45,27 +55,31 @@ class Handler(BaseHTTPRequestHandler):
     """GET only: the page (no data in it), /state.json and /events (the data, token-guarded)."""
 
     server: "DashboardServer"
+    timeout = IDLE_S                   # socket timeout: idle and partial requests end here
 
     def do_GET(self) -> None:
         url = urlsplit(self.path)
-        if url.path in STATIC:
+        if not self.server.host_allowed(self.headers.get("Host", "")):
+            self._reply(421, "text/plain", b"unknown host name\n")
+        elif url.path in STATIC:
             name, kind = STATIC[url.path]
             page = resources.files(__package__).joinpath("assets", name)
             self._reply(200, kind, page.read_bytes())
         elif url.path not in ("/state.json", "/events"):
             self._reply(404, "text/plain", b"not found\n")
-        elif not self._allowed(parse_qs(url.query).get("token", [""])[0]):
-            self._reply(403, "text/plain", b"token needed: open the page with ?token=...\n")
+        elif not self._allowed():
+            self._reply(403, "text/plain", b"token needed: Authorization: Bearer TOKEN "
+                        b"(the page: open it as /#token=TOKEN)\n")
         elif url.path == "/state.json":
             self._reply(200, "application/json", json.dumps(self.server.board.view()).encode())
         else:
             self._stream()
 
-    def _allowed(self, given: str) -> bool:
+    def _allowed(self) -> bool:
         token = self.server.token
-        bearer = self.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-        return token is None or any(hmac.compare_digest(token.encode(), t.encode())
-                                    for t in (given, bearer) if t)
+        scheme, _, given = self.headers.get("Authorization", "").partition(" ")
+        return token is None or (scheme == "Bearer" and
+                                 hmac.compare_digest(token.encode(), given.strip().encode()))
 
     def _reply(self, status: int, kind: str, body: bytes) -> None:
         self.send_response(status)
@@ -91,8 +105,8 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b": still here\n\n")
                 self.wfile.flush()
                 changed = board.wait(view["version"], KEEPALIVE_S)
-        except (BrokenPipeError, ConnectionResetError):
-            pass                                      # the browser went away
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            pass                                      # the browser went away, or stopped reading
 
     def log_message(self, format: str, *args) -> None:
         log.debug("%s %s", self.address_string(), format % args)
@@ -101,14 +115,43 @@ class Handler(BaseHTTPRequestHandler):
 class DashboardServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, board: Board, host: str, port: int, token: str | None) -> None:
+    def __init__(self, board: Board, host: str, port: int, token: str | None,
+                 names: tuple[str, ...] = ()) -> None:
         if not is_loopback(host) and not token:
             raise ValueError(f"{host} is not a loopback address: give a token "
                              "(--token or fleet.dashboard_token)")
         self.board, self.token = board, token
+        self.names = {name.lower() for name in names}
+        self.exposed = not is_loopback(host)
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.address_family = family
         super().__init__((host, port), Handler)
+
+    def host_allowed(self, host_header: str) -> bool:
+        """On loopback any Host; exposed with names configured, only those names."""
+        if not (self.exposed and self.names):
+            return True
+        name = host_header.rsplit(":", 1)[0] if not host_header.endswith("]") else host_header
+        return name.strip("[]").lower() in self.names
+
+    def process_request(self, request, client_address) -> None:
+        """One thread per connection, up to MAX_CONNECTIONS; beyond, a 503 and close."""
+        if not self._slots.acquire(blocking=False):
+            try:
+                request.settimeout(1.0)
+                request.sendall(BUSY)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
     @property
     def url(self) -> str:

@@ -2,8 +2,10 @@
 // Read-only. Every text from the tables goes in with textContent, never as HTML.
 "use strict";
 
-const token = new URLSearchParams(location.search).get("token");
-const withToken = (path) => (token ? `${path}?token=${encodeURIComponent(token)}` : path);
+// The token sits in the page's fragment (/#token=...), which the browser never sends:
+// the server takes it only as an Authorization header.
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const headers = token ? { Authorization: `Bearer ${token}` } : {};
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -50,8 +52,6 @@ function tableCard(table) {
   for (const [part, text] of Object.entries(state.faults || {})) {
     card.append(el("p", `fault ${part}`, text));
   }
-  const last = table.last_event;
-  if (last) card.append(el("p", "last", `#${last.seq} ${last.text}`));
   if (table.missed) card.append(el("p", "fault missed", `${table.missed} events missed`));
   return card;
 }
@@ -65,21 +65,55 @@ function finishedRow(game) {
   return row;
 }
 
+// Every item that draws, and none that does not: one odd table never blanks the others.
+function drawable(items, drawOne) {
+  const drawn = [];
+  for (const item of items) {
+    try { drawn.push(drawOne(item)); } catch (error) { console.warn("skipped", item, error); }
+  }
+  return drawn;
+}
+
 function draw(board) {
   const online = board.tables.filter((t) => t.online).length;
   const playing = board.tables.filter((t) => t.state && t.state.activity === "playing").length;
   document.getElementById("summary").textContent =
     `${board.tables.length} tables, ${online} online, ${playing} playing · ${board.day}`;
-  document.getElementById("tables").replaceChildren(...board.tables.map(tableCard));
-  document.querySelector("#finished tbody").replaceChildren(...board.finished.map(finishedRow));
+  document.getElementById("tables").replaceChildren(...drawable(board.tables, tableCard));
+  document.querySelector("#finished tbody").replaceChildren(...drawable(board.finished, finishedRow));
   document.getElementById("none-finished").hidden = board.finished.length > 0;
   document.body.dataset.version = board.version;
 }
 
-fetch(withToken("state.json"))
+function unavailable(why) {
+  document.getElementById("summary").textContent = `Not available: ${why}`;
+}
+
+// Server-sent events read through fetch (EventSource cannot send a header); reconnects.
+async function follow() {
+  const reply = await fetch("events", { headers });
+  if (!reply.ok) throw new Error(reply.statusText);
+  const reader = reply.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (block.startsWith("data: ")) draw(JSON.parse(block.slice(6)));
+    }
+  }
+}
+
+function keepFollowing() {
+  follow().catch(unavailable).finally(() => setTimeout(keepFollowing, 3000));
+}
+
+fetch("state.json", { headers })
   .then((reply) => (reply.ok ? reply.json() : Promise.reject(reply.statusText)))
   .then(draw)
-  .catch((why) => { document.getElementById("summary").textContent = `Not available: ${why}`; });
-
-const events = new EventSource(withToken("events"));
-events.onmessage = (message) => draw(JSON.parse(message.data));
+  .catch(unavailable);
+keepFollowing();

@@ -1,0 +1,150 @@
+"""The journal is the outbox: a table's events go to the broker from its journals on disk.
+
+Every accepted operation is already in the game's journal (fsynced before the screen
+answers), and a finished game in the archive. So nothing is queued in memory: a sender
+thread reads the journals after a cursor, publishes each operation at QoS 1 and moves the
+cursor only once the broker acknowledged it. The cursor (`fleet-cursor.json` in the state
+dir: game id -> last operation acknowledged) survives a restart, so after a stop, a power
+cut or a long outage every event still arrives. An event is numbered by its game and its
+place in that game's journal: `(table, game_id, seq)` names it once, and a consumer that
+sees a message twice (QoS 1 is at least once) keeps one by that key.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from pathlib import Path
+
+from device.paths import write_atomic
+from device.storage.journal import JournalError, read
+
+from .topics import encode, table_topic
+
+log = logging.getLogger(__name__)
+
+CURSOR_FILE = "fleet-cursor.json"
+ACK_S = 10.0                  # the longest wait for one acknowledgement before trying later
+RETRY_S = 5.0
+
+
+class Cursor:
+    """Game id -> the last operation the broker acknowledged, kept in the state dir."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.path = Path(state_dir) / CURSOR_FILE
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        self.done = {k: v for k, v in data.items() if isinstance(v, int)} \
+            if isinstance(data, dict) else {}
+
+    def advance(self, game_id: str, seq: int) -> None:
+        """Note `seq` as acknowledged, on disk before the next is sent."""
+        self.done[game_id] = seq
+        write_atomic(self.path, json.dumps(self.done, sort_keys=True))
+
+    def forget_all_but(self, keep: set[str]) -> None:
+        """Forget the games no longer on disk (the archive keeps the newest N): a bounded file."""
+        if set(self.done) - keep:
+            self.done = {k: v for k, v in self.done.items() if k in keep}
+            write_atomic(self.path, json.dumps(self.done, sort_keys=True))
+
+
+def journals(state_dir: Path) -> list[Path]:
+    """The archived games, oldest first, then the game being played."""
+    state_dir = Path(state_dir)
+    return sorted((state_dir / "archive").glob("*.jsonl")) + \
+        [p for p in (state_dir / "current.jsonl",) if p.exists()]
+
+
+def pending(paths: list[Path], done: dict[str, int], seen: dict[str, str] | None = None):
+    """(game id, seq, record, header) of every operation in `paths` not acknowledged yet, in
+    order. Each file's game id goes into `seen` (file name -> id)."""
+    for path in paths:
+        try:
+            contents = read(path)
+        except (JournalError, OSError):
+            continue                           # the store keeps a damaged journal aside
+        game_id = contents.header.get("id")
+        if not isinstance(game_id, str):
+            continue
+        if seen is not None:
+            seen[path.name] = game_id
+        operations = [r for r in contents.records if r.get("op") != "end"]
+        for seq, record in enumerate(operations, 1):
+            if seq > done.get(game_id, 0):
+                yield game_id, seq, record, contents.header
+
+
+def message(table: str, at: str, game_id: str, seq: int, record: dict, header: dict) -> dict:
+    return {"table": table, "at": at, "game_id": game_id, "seq": seq, "game": header.get("game"),
+            "started": header.get("started"),
+            "op": record.get("op"), "step": record.get("seq"), "event": record.get("event")}
+
+
+class JournalFeed:
+    """The sender thread: poked after each accepted operation and when the link comes up."""
+
+    def __init__(self, link, table: str, state_dir: Path, wall_clock) -> None:
+        self.link, self.table, self.state_dir, self.wall_clock = link, table, state_dir, wall_clock
+        self.cursor = Cursor(state_dir)
+        self._sent_archives: set[str] = set()   # archived games wholly acknowledged: not re-read
+        self._ids: dict[str, str] = {}          # journal file name -> its game id
+        self.acknowledged = 0                   # since start: what `wait_acknowledged` counts
+        self._acked = threading.Condition()
+        self._poke, self._stop = threading.Event(), threading.Event()
+        self._thread = threading.Thread(target=self._run, name="fleet-journal", daemon=True)
+
+    def start(self) -> "JournalFeed":
+        self._thread.start()
+        return self
+
+    def poke(self) -> None:
+        self._poke.set()
+
+    def wait_acknowledged(self, count: int, timeout: float) -> bool:
+        """Wait until the broker acknowledged `count` events since start (its cursor on disk)."""
+        with self._acked:
+            return self._acked.wait_for(lambda: self.acknowledged >= count, timeout)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._poke.set()
+        self._thread.join(timeout=ACK_S)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._poke.wait(RETRY_S)
+            self._poke.clear()
+            try:
+                self.send_pending()
+            except Exception as exc:          # noqa: BLE001  (the thread must not die)
+                log.error("fleet: journal feed: %s: %s", type(exc).__name__, exc)
+
+    def send_pending(self) -> int:
+        """Publish what the broker has not acknowledged; how many it acknowledged now."""
+        if not self.link.up.is_set():
+            return 0
+        sent, on_disk = 0, journals(self.state_dir)
+        # games still on disk keep their cursor; one archived during this pass is not in
+        # `paths`, and the next pass sends the rest of it
+        names = {p.name for p in on_disk}
+        self._ids = {name: i for name, i in self._ids.items() if name in names}
+        paths = [p for p in on_disk if p.name not in self._sent_archives]
+        for game_id, seq, record, header in pending(paths, self.cursor.done, self._ids):
+            if self._stop.is_set() or not self.link.up.is_set():
+                return sent
+            payload = encode(message(self.table, self.wall_clock(), game_id, seq, record, header))
+            if not self.link.send_acked(table_topic(self.table, "events"), payload, ACK_S):
+                return sent                        # tried again at the next poke
+            self.cursor.advance(game_id, seq)
+            sent += 1
+            with self._acked:
+                self.acknowledged += 1
+                self._acked.notify_all()
+        # a whole pass: every file on disk was read once, so `_ids` names every game there
+        self.cursor.forget_all_but(set(self._ids.values()))
+        self._sent_archives |= {p.name for p in paths if p.parent.name == "archive"}
+        return sent

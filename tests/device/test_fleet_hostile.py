@@ -1,0 +1,140 @@
+"""The fleet against hostile broker clients and a hostile sandbox, on a real Mosquitto.
+
+Any client of the café's broker can publish anything on any topic: a deeply nested JSON
+message (which used to kill the reading thread, again at every reconnect since the
+broker keeps retained ones) or a forged staff list. A table whose network the sandbox
+takes away entirely still plays, and says "Fleet offline".
+"""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from device.decks.registry import DeckRegistry
+from device.fleet.dashboard.board import Board
+from device.fleet.link import send_retained
+from device.fleet.shared import deck_message, staff_message
+from device.fleet.topics import SCHEMA
+from tests.device.fleet_tables import (FLEET_KEY, Table, a_deck, random_game_lines, settings_for,
+                                       settle, shows)
+from tests.device.mosquitto import PASSWORD, USER, running_broker
+from tests.device.test_fleet import WAIT_S, dashboard_feed
+
+ROOT = Path(__file__).resolve().parents[2]
+NESTED = b'{"schema": 1, "a": ' + b"[" * 50000 + b"]" * 50000 + b"}"
+SHALLOW_BUT_DEEP = json.dumps({"schema": SCHEMA, "table": "t", "x": [[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]})
+
+
+@pytest.fixture
+def broker(tmp_path):
+    with running_broker(tmp_path) as broker:
+        yield broker
+
+
+def every_topic(table: str) -> list[str]:
+    kinds = ("online", "state", "events", "finished")
+    return [f"tabletop/{name}/{kind}" for name in (table, "evil") for kind in kinds] + \
+        ["tabletop/shared/staff", "tabletop/shared/decks/cafe9", "tabletop/sync/x", "tabletop/x"]
+
+
+def test_nested_messages_on_every_topic_leave_tables_and_dashboard_working(tmp_path, broker):
+    settings = settings_for(broker)
+    topics = every_topic("t1")
+    send_retained(settings, [(t, NESTED) for t in topics])     # re-delivered at each subscribe
+    board = Board()
+    feed = dashboard_feed(broker, board)
+    tables = [Table(tmp_path / f"t{n}", f"t{n}", settings) for n in (1, 2)]
+    for table in tables:
+        assert table.link.wait_up(WAIT_S)
+    send_retained(settings, [(t, SHALLOW_BUT_DEEP.encode()) for t in topics])
+    for n, table in enumerate(tables):
+        table.start("palourde", ["Ann", "Bob"])
+        table.play(random_game_lines(table.app, random.Random(n), 6))
+    settle(board, lambda view: all(shows(view, t) for t in tables), WAIT_S, broker)
+    assert feed.up.is_set() and all(t.link.up.is_set() and t.link.fault is None for t in tables)
+    shown = {t["name"]: t for t in board.view()["tables"]}
+    assert shown["evil"]["state"] is None and shown["evil"]["seq"] == 0
+    here = DeckRegistry(tmp_path / "here")                    # the tables still hear the café
+    a_deck(here, "cafe8")
+    tables[0].heard.clear()
+    send_retained(settings, [deck_message(here, "cafe8", "t9", "now", FLEET_KEY)])
+    assert tables[0].heard.wait(WAIT_S)
+    assert tables[0].inbox.next_offer(tables[0].registry, "t1").name == "cafe8"
+    for table in tables:
+        table.link.close(flush_s=0)
+    feed.close(flush_s=0)
+
+
+def test_a_forged_staff_list_is_refused(tmp_path, broker, caplog):
+    settings = settings_for(broker)
+    forger = DeckRegistry(tmp_path / "forger")
+    forger.add_staff("04DEADBEEF0001", "Mallory")
+    forged = [staff_message(forger, "t9", "now", "not-the-cafe-key")]
+    topic, signed = staff_message(forger, "t9", "now", FLEET_KEY)
+    unsigned = {k: v for k, v in json.loads(signed).items() if k != "sig"}
+    table = Table(tmp_path / "t1", "t1", settings)
+    assert table.link.wait_up(WAIT_S)
+    for message in (forged[0], (topic, json.dumps(unsigned).encode())):
+        table.heard.clear()
+        send_retained(settings, [message])
+        assert table.heard.wait(WAIT_S)
+        assert table.inbox.next_offer(table.registry, "t1") is None
+    table.play(["wait 1"])
+    assert table.screens[-1].header == "TABLETOP" and not table.registry.staff()
+    refusals = [r.message for r in caplog.records if "refused the shared data" in r.message]
+    assert refusals == ["fleet: refused the shared data on tabletop/shared/staff: badly signed",
+                        "fleet: refused the shared data on tabletop/shared/staff: unsigned"]
+    table.link.close(flush_s=0)
+
+
+def test_a_table_without_any_network_plays_and_says_fleet_offline(tmp_path):
+    """In a network namespace of its own (as a strict sandbox leaves it), paho cannot even
+    make its socket pair: the table plays on and shows why."""
+    unshare = shutil.which("unshare")
+    if unshare is None or subprocess.run([unshare, "-rn", "true"]).returncode != 0:
+        pytest.skip("unshare -rn is not available here (user namespaces)")
+    config = tmp_path / "table.toml"
+    config.write_text(f'[fleet]\nenabled = true\nhost = "127.0.0.1"\nport = 1883\n'
+                      f'username = "{USER}"\npassword = "{PASSWORD}"\ntable = "t1"\n')
+    run = subprocess.run([unshare, "-rn", sys.executable, "-m", "device.cli", "run", "--sim",
+                          "--config", str(config), "--state-dir", str(tmp_path / "s"),
+                          "--game", "palourde", "--players", "Ann,Bob"],
+                         input="tap clam#1\ntap clam#2\nwait 1\n", capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert "fleet offline: OSError: [Errno 101] Network is unreachable" in run.stderr
+    assert "♪ turn" in run.stderr                             # the taps were played
+
+
+def test_a_link_that_cannot_start_shows_fleet_offline_on_the_table(tmp_path, monkeypatch):
+    import paho.mqtt.client as paho
+
+    def refused():
+        raise OSError(97, "Address family not supported by protocol")
+    monkeypatch.setattr(paho, "_socketpair_compat", refused)
+    table = Table(tmp_path / "t1", "t1", settings_for_nowhere())
+    assert table.link.offline == "OSError: [Errno 97] Address family not supported by protocol"
+    table.start("palourde", ["Ann", "Bob"])
+    table.play(["tap clam#1", "tap clam#2", "wait 1"])
+    assert table.screens[-1].header_right == "Fleet offline"
+    assert [p["score"] for p in table.view()["players"]] == [2, 0]
+    assert table.link.close(flush_s=0) is False
+
+
+def test_a_tls_failure_is_named_as_one(tmp_path):
+    from device.fleet.link import failure
+    import ssl
+    assert failure(ssl.SSLCertVerificationError(1, "certificate verify failed")).startswith(
+        "TLS failure: ")
+
+
+def settings_for_nowhere():
+    from device.config import FleetConfig
+    return FleetConfig(enabled=True, host="127.0.0.1", port=1, key=FLEET_KEY)
