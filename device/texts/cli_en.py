@@ -34,6 +34,7 @@ TEXT = {
     "cli.run.typing": "Type a line and Enter: tap CARD (e.g. tap clam#3), "
                       "press up|down|select|back, hold select|back, wait SECONDS. "
                       "Ctrl-D saves and quits.",
+    "cli.run.locked": "{dir} is in use by another tabletop run (process {pid})",
     "cli.run.option_form": "--option {item}: use KEY=VALUE",
     # replay and status
     "cli.tally.over": "{game}: game over",

@@ -32,6 +32,7 @@ TEXT = typeset({
     "cli.run.typing": "Tape une ligne puis Entrée : tap CARTE (par ex. tap clam#3), "
                       "press up|down|select|back, hold select|back, wait SECONDES. "
                       "Ctrl-D enregistre et quitte.",
+    "cli.run.locked": "{dir} est déjà utilisé par un autre tabletop run (processus {pid})",
     "cli.run.option_form": "--option {item} : écris CLÉ=VALEUR",
     # replay et status
     "cli.tally.over": "{game} : partie finie",
