@@ -105,7 +105,7 @@ class GameStore:
                 log.error("left in place, cannot move it aside: %s", self._fault(move))
             return None, exc.reason
         if resumed.torn:
-            log.warning("a torn last line in %s is dropped", self.current)
+            log.warning("dropped a torn last line in %s", self.current)
         if resumed.end is not None:
             try:
                 self._archive(resumed.end["result"])
