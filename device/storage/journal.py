@@ -204,7 +204,7 @@ def read(path: Path) -> Contents:
     for n, line in enumerate(lines, 1):
         try:
             parsed.append(json.loads(line))
-        except ValueError:
+        except (ValueError, RecursionError):      # not JSON, or nested thousands deep
             raise JournalError(msg("ui.journal_damaged", line=n)) from None
     if not parsed or not all(isinstance(p, dict) for p in parsed) or \
             parsed[0].get("journal") != FORMAT:
@@ -218,7 +218,7 @@ def header(path: Path) -> dict:
         first = f.readline()
     try:
         parsed = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise JournalError(msg("ui.journal_damaged", line=1)) from None
     if not isinstance(parsed, dict) or parsed.get("journal") != FORMAT:
         raise JournalError(msg("ui.journal_not_one"))
@@ -258,14 +258,14 @@ def resume(path: Path) -> Resumed:
 def _new_session(header: dict) -> Session:
     try:
         spec = engine.get(header.get("game"))
-    except KeyError:
+    except (KeyError, TypeError):             # no such game, or not even a name
         raise JournalError(msg("ui.journal_unknown_game", game=header.get("game"))) from None
     if header.get("rules_version") != spec.rules_version:
         raise JournalError(msg("ui.journal_rules", game=spec.name(),
                                saved=header.get("rules_version"), now=spec.rules_version))
     try:
         return Session(spec, config_from_plain(header["config"]))
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
         raise JournalError(msg("ui.journal_damaged", line=1)) from None
 
 
@@ -274,7 +274,7 @@ def _replay(session: Session, record: dict, n: int) -> tuple[Msg, ...]:
     try:
         event = event_from_json(record["event"]) if "event" in record else None
         op = Op(record["op"], event)
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
         raise JournalError(msg("ui.journal_damaged", line=n)) from None
     if op.kind not in ("event", "undo", "redo") or (op.kind == "event") != (event is not None):
         raise JournalError(msg("ui.journal_damaged", line=n))

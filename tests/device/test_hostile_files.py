@@ -65,3 +65,56 @@ def test_a_nul_byte_and_a_huge_word_are_refused_with_their_line_and_cut(tmp_path
 def test_report_figures():
     print(f"event scripts: {FIGURES}")
     assert FIGURES["tracebacks"] == 0 and FIGURES["bytes changed"] == 0
+
+
+# ---- journals ------------------------------------------------------------------------------
+
+def saved_game(state_dir) -> bytes:
+    from .table import Table
+    Table(state_dir).start("palourde", "Ann,Bob,Cy").run("tap clam#1\ntap clam#2\ntap crab#1")
+    return (state_dir / "current.jsonl").read_bytes()
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=3), max_leaves=8)
+JOURNAL_FIGURES = {"journals tried": 0, "tracebacks": 0, "bytes changed": 0}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(line=st.integers(0, 3), key=st.sampled_from(["journal", "game", "config", "rules_version",
+                                                       "op", "event", "hash", "seq", "in", "deck"]),
+       value=JSON_VALUES | st.just("[" * 5000), raw=st.booleans())
+def test_any_damaged_journal_is_refused_with_a_reason(tmp_path_factory, line, key, value, raw):
+    import json
+
+    from device.storage import journal
+    from device.storage.journal import JournalError
+    state_dir = tmp_path_factory.mktemp("journal")
+    lines = saved_game(state_dir).split(b"\n")
+    record = json.loads(lines[line])
+    if raw and isinstance(value, str):
+        lines[line] = value.encode()
+    else:
+        record[key] = value
+        lines[line] = json.dumps(record).encode()
+    path = state_dir / "current.jsonl"
+    data = b"\n".join(lines)
+    path.write_bytes(data)
+    JOURNAL_FIGURES["journals tried"] += 1
+    try:
+        journal.resume(path)
+        journal.header(path)
+    except JournalError:
+        pass
+    except Exception:
+        JOURNAL_FIGURES["tracebacks"] += 1
+        raise
+    JOURNAL_FIGURES["bytes changed"] += path.read_bytes() != data
+    assert path.read_bytes() == data
+
+
+def test_report_journal_figures():
+    print(f"journals: {JOURNAL_FIGURES}")
+    assert JOURNAL_FIGURES["tracebacks"] == 0 and JOURNAL_FIGURES["bytes changed"] == 0
