@@ -20,6 +20,7 @@ TEXT = {
     "cli.help.status": "the running or last game",
     "cli.help.state_dir": "where games, decks and history live",
     "cli.problem": "tabletop: {problem}",
+    "cli.cannot_write": "tabletop: cannot write {path}: {why}",
     "cli.cannot_read": "tabletop: cannot read {path}: {why}",
     # run
     "cli.help.sim": "simulated hardware, input from stdin",

@@ -19,6 +19,7 @@ TEXT = typeset({
     "cli.help.status": "la partie en cours ou la dernière",
     "cli.help.state_dir": "où sont gardés les parties, les paquets et l'historique",
     "cli.problem": "tabletop : {problem}",
+    "cli.cannot_write": "tabletop : impossible d'écrire {path} : {why}",
     "cli.cannot_read": "tabletop : impossible de lire {path} : {why}",
     # run
     "cli.help.sim": "matériel simulé, saisie sur l'entrée standard",

@@ -284,3 +284,17 @@ def test_report_figures():
         print(f"storage faults {name}: {refusals} refusals, {acknowledged} acknowledged, "
               f"{found} found")
     assert all(acknowledged == found for _, acknowledged, found in FIGURES.values())
+
+
+def test_commands_that_write_exit_1_with_one_line_on_a_read_only_state_dir(tmp_path):
+    with bound(tmp_path / "real", tmp_path / "state") as state:
+        ReadOnlyBind(state).fail()
+        for command in (["cards", "install", str(ROOT / "seeds" / "flouk.toml")],
+                        ["deck", "staff", "add", "04AABBCC", "Zoe"]):
+            done = subprocess.run([sys.executable, "-m", "device.cli", *command, "--state-dir",
+                                   str(state)], cwd=ROOT, capture_output=True, text=True,
+                                  timeout=60)
+            assert done.returncode == 1, done.stderr
+            (line,) = done.stderr.strip().splitlines()
+            assert line.startswith("tabletop: cannot write ") and "Read-only file system" in line
+        assert list((tmp_path / "real").iterdir()) == []
