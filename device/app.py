@@ -17,7 +17,8 @@ from device.storage.store import GameStore
 from device.ui.game_select import GameSelect
 from device.ui.playing import GameOver, Playing
 from device.ui.screen import BODY_LINES, Screen, wrap
-from engine import Info, Rejected, Session
+from engine import Accepted, Info, Rejected, Session
+from engine.core.session import Op
 from engine.core.text import Msg, msg, render
 
 from .inputs import (ButtonHeld, ButtonPressed, Input, PartStatus, Placed, ReaderBack,
@@ -27,6 +28,8 @@ from .plugin import Outcome, Plugin
 log = logging.getLogger(__name__)
 
 MESSAGE_SECONDS = 2.0
+DISK_RETRY_SECONDS = 5.0       # while the disk refuses, how often it is tried again
+E_NOT_SAVED = "E_NOT_SAVED"    # the device's own refusal: the engine took it, the disk did not
 
 
 @dataclass
@@ -85,6 +88,7 @@ class Companion:
         self.staff_only: frozenset[str] = frozenset()   # global menu items kept for staff cards
         self.input_no: int | None = None       # the simulator's input line, journaled with ops
         self._view: tuple = (None, None, None)  # (state, prompt, tally) of the last state asked
+        self._disk_retry: float | None = None   # when the refusing disk is tried again
 
     # ---- text -----------------------------------------------------------------
 
@@ -110,6 +114,8 @@ class Companion:
             event = Tapped(event.uid, self.registry.lookup(event.uid))
         if isinstance(event, (Tapped, ButtonPressed, ButtonHeld)):
             self.last_input = self.clock()
+            if "disk" in self.faults:          # every input tries the disk again
+                self.check_disk()
         if not any(plugin.on_input(self, event) for plugin in self.plugins):
             self._take(event)                   # (the first press after sleep only wakes)
         for plugin in self.plugins:
@@ -135,8 +141,8 @@ class Companion:
             self.part_status(event)
 
     def tick(self) -> None:
-        if "disk" in self.faults:              # the disk may have room again: write what waits
-            self._disk(self.store.flush())
+        if self._disk_retry is not None and self.clock() >= self._disk_retry:
+            self.check_disk()                  # the disk may take writes again
         while self.overlay is not None and self.clock() >= self.overlay.until:
             self.overlay = self.overlay.turn(self.overlay.until + self.overlay.seconds)
         for plugin in self.plugins:
@@ -145,6 +151,7 @@ class Companion:
     def next_deadline(self) -> float | None:
         deadlines = [p.deadline(self) for p in self.plugins]
         deadlines.append(self.overlay.until if self.overlay else None)
+        deadlines.append(self._disk_retry)
         due = [d for d in deadlines if d is not None]
         return min(due) if due else None
 
@@ -186,9 +193,12 @@ class Companion:
     # ---- the game ---------------------------------------------------------------
 
     def start_game(self, session: Session, deck: str | None) -> None:
-        self.session, self.deck = session, deck
         error = self.store.start(session, deck, self.wall_clock(), self.input_no)
         self._disk(error)
+        if self.store.journal is None:         # the last game could not be put away
+            self.show(msg("ui.not_saved"))
+            return
+        self.session, self.deck = session, deck
         self.set_mode(Playing())
 
     def resume_game(self) -> None:
@@ -198,6 +208,7 @@ class Companion:
         message over it, so whatever comes next does what it would have done. Only the
         header says the game was resumed (or lost an unsaved last entry), until the next input.
         """
+        self.check_disk()                      # a read-only state dir shows its fault from the start
         resumed, problem = self.store.resume()
         if problem:
             self.show(msg("ui.kept_aside", why=problem), seconds=6)
@@ -212,17 +223,27 @@ class Companion:
 
     def play(self, event) -> None:
         """Send an event to the engine; journal it if accepted; show what it says."""
-        before = self.session.state
-        self._after(Outcome("event", event, self.session.play(event), before, self.session.state))
+        self._operate(Op("event", event))
 
     def undo(self) -> None:
+        self._operate(Op("undo"))
+
+    def _operate(self, op: Op) -> None:
+        """Ask the engine, save an accepted answer, and only then take it: an operation the
+        disk refuses is refused on screen, the game stays as it was, and the player repeats it."""
         before = self.session.state
-        self._after(Outcome("undo", None, self.session.undo(), before, self.session.state))
+        answer = self.session.propose(op)
+        if isinstance(answer, Accepted):
+            error = self.store.record(op.kind, op.event, answer.state, self.input_no)
+            self._disk(error)
+            if error:
+                answer = Rejected(E_NOT_SAVED, msg("ui.not_saved"))
+            else:
+                self.session.commit(op, answer)
+        self._after(Outcome(op.kind, op.event, answer, before, self.session.state))
 
     def _after(self, outcome: Outcome) -> None:
         answer = outcome.answer
-        if outcome.accepted:                   # on disk before anything acknowledges it
-            self._disk(self.store.record(outcome.op, outcome.event, outcome.after, self.input_no))
         for plugin in self.plugins:
             plugin.on_outcome(self, outcome)
         if isinstance(answer, (Rejected, Info)):
@@ -233,15 +254,30 @@ class Companion:
         self.overlay = None                    # an older message never hangs over a new event
         self.show(*answer.effects)
 
+    def check_disk(self) -> None:
+        """Try the disk now (a header still waiting, else a probe write)."""
+        self._disk(self.store.retry())
+
     def _disk(self, error: str | None) -> None:
+        """Show a storage fault while the disk refuses, and try it again every few seconds."""
         if error:
-            log.error("journal write failed: %s", error)
+            if "disk" not in self.faults:
+                log.error("storage failed: %s", error)
             self.faults["disk"] = msg("ui.disk_error")
+            self._disk_retry = self.clock() + DISK_RETRY_SECONDS
         else:
+            if "disk" in self.faults:
+                log.warning("storage works again")
             self.faults.pop("disk", None)
+            self._disk_retry = None
 
     def end_game(self, abandoned: bool) -> None:
+        """End and archive the game; if the disk refuses its end, the game stays on."""
         if self.session is not None:
             self.store.finish(abandoned, self.wall_clock(), self.input_no)
+            if self.store.journal is not None:      # the end line was refused
+                self._disk(self.store.error or "not saved")
+                self.show(msg("ui.not_saved"))
+                return
         self.session, self.deck = None, None
         self.home()

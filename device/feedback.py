@@ -6,8 +6,8 @@ brings several: game_end, then round_end, then turn, then accepted. A refusal,
 or a tag no deck knows, sounds `rejected`; an Info tap (a Basket's count) was
 read and answered, so it sounds `accepted`.
 
-The LED says, most urgent first: `error` while the reader is offline,
-`card_seen` while a card lies on the reader, `your_turn` from a change of turn
+The LED says, most urgent first: `error` while the reader is offline or the disk refuses
+the journal, `card_seen` while a card lies on the reader, `your_turn` from a change of turn
 until the engine takes an input that keeps the turn, `ready` otherwise.
 
 Tones and colours only queue on the parts' own threads (or print, in the
@@ -75,6 +75,7 @@ class Feedback(Plugin):
         self._resting = "ready"
         self._card_on = False
         self._reader_ok = True
+        self._disk_ok = True                # the journal is written (app.faults has no "disk")
         self._shown: str | None = None
         self._light()
 
@@ -103,6 +104,22 @@ class Feedback(Plugin):
         self._light()
         self._sound(tone)
 
+    def after_input(self, app) -> None:
+        self._watch_disk(app)
+
+    def tick(self, app) -> None:
+        self._watch_disk(app)
+
+    def _watch_disk(self, app) -> None:
+        """A storage fault turns the LED to `error` and sounds `rejected` once; the LED goes
+        back as soon as the journal is written again."""
+        disk_ok = "disk" not in app.faults
+        if disk_ok != self._disk_ok:
+            self._disk_ok = disk_ok
+            self._light()
+            if not disk_ok:
+                self._sound("rejected")
+
     # ---- the menu's Sound item --------------------------------------------------------
 
     @property
@@ -130,7 +147,7 @@ class Feedback(Plugin):
             self.tones.play(name)
 
     def _light(self) -> None:
-        colour = ("error" if not self._reader_ok else "card_seen" if self._card_on
+        colour = ("error" if not self._reader_ok or not self._disk_ok else "card_seen" if self._card_on
                   else self._resting)
         if self.led is not None and colour != self._shown:
             self._shown = colour

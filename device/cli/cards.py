@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import engine
@@ -66,7 +67,13 @@ def run(args: argparse.Namespace) -> int:
     if args.cards_action == "check":
         found = cards.problems(args.deck, text)
     else:
-        found = cards.install(args.state_dir or default_state_dir(), args.deck, text)
+        state_dir = args.state_dir or default_state_dir()
+        try:
+            found = cards.install(state_dir, args.deck, text)
+        except OSError as exc:         # a full or read-only state dir: nothing was changed
+            print(say(args.language, "cli.cannot_write", path=exc.filename or state_dir,
+                      why=exc.strerror or exc), file=sys.stderr)
+            return 1
     for problem in found:
         print(f"{args.file}: {problem}")
     if not found:

@@ -56,8 +56,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace, tag_source: TagSource | None = None) -> int:
     """Run a `deck` subcommand. `tag_source` gives `learn` its tags from a real reader when
     standard input is a terminal and --stdin is not given."""
-    registry = DeckRegistry(args.state_dir or default_state_dir())
+    state_dir = args.state_dir or default_state_dir()
     try:
+        registry = DeckRegistry(state_dir)
         if args.deck_command == "learn":
             return _learn(registry, args, tag_source)
         if args.deck_command == "staff":
@@ -66,6 +67,10 @@ def run(args: argparse.Namespace, tag_source: TagSource | None = None) -> int:
     except DeckError as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
+    except OSError as exc:             # a full or read-only state dir: nothing was changed
+        print(say(args.language, "cli.cannot_write", path=exc.filename or state_dir,
+                  why=exc.strerror or exc), file=sys.stderr)
+        return 1
 
 
 def _learn(registry: DeckRegistry, args: argparse.Namespace, tag_source: TagSource | None) -> int:

@@ -136,16 +136,28 @@ def winners_line(winners: list[str], language: str) -> str:
     return say(language, "cli.winners", names=winners) if winners else say(language, "cli.no_winners")
 
 
+def one_line(reason: str, limit: int = 200) -> str:
+    """A reason on one line, cut when huge (a player's name may be the whole file)."""
+    flat = " ".join(reason.split())
+    return flat if len(flat) <= limit else flat[:limit] + "..."
+
+
 def replay_command(path: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         print(say(language, "cli.cannot_read", path=path, why=exc.strerror), file=sys.stderr)
         return 2
     try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        print(f"{path}: {ScriptError(line, 'not UTF-8 text')}", file=sys.stderr)
+        return 2
+    try:
         result = replay_text(text, language=language)
     except ScriptError as exc:
-        print(f"{path}: {exc}", file=sys.stderr)
+        print(f"{path}: {one_line(str(exc))}", file=sys.stderr)
         return 2
     if as_json:
         print(json.dumps(report(result), ensure_ascii=False))

@@ -7,13 +7,18 @@ each new frame is drawn with half blocks.
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
 from pathlib import Path
 
 from device.config import ConfigFileError, config_path, load_config
 from device.sim.play import run_simulated
+from device.storage.lock import Locked, hold
 from device.table import assemble, hardware_present, start_from_flags, state_dir_for
 from device.texts import say
+
+log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,6 +40,15 @@ def run_command(args) -> int:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
     state_dir = state_dir_for(args.state_dir, config)
+    try:
+        lock = hold(state_dir)          # held until the process ends
+    except Locked as exc:
+        print(say(args.language, "cli.problem", problem=say(
+            args.language, "cli.run.locked", dir=state_dir, pid=exc.pid or "?")), file=sys.stderr)
+        return 1
+    except OSError as exc:              # no dir to lock: the device shows its storage fault
+        lock = None
+        log.error("state dir %s not locked: %s", state_dir, exc.strerror or exc)
     sim = args.sim or not hardware_present(config)
     if not args.sim and sim:
         print(say(args.language, "cli.run.no_hardware"))
@@ -54,3 +68,5 @@ def run_command(args) -> int:
     finally:
         for plugin in app.plugins:
             plugin.close()
+        if lock is not None:
+            os.close(lock)

@@ -199,10 +199,37 @@ def _connect(path: Path) -> sqlite3.Connection:
             raise sqlite3.DatabaseError(check)
         db.executescript(SCHEMA)
         db.execute("PRAGMA foreign_keys=ON")
+        _check(db)
     except sqlite3.DatabaseError:
         db.close()
         raise
     return db
+
+
+COLUMNS = {"games": ["id", "game", "started", "ended", "duration_s", "options", "deck", "first",
+                     "events", "journal"],
+           "players": ["game_id", "seat", "name", "score", "winner"]}
+
+
+def _check(db: sqlite3.Connection) -> None:
+    """DatabaseError unless the tables are the schema's and hang together: a table dropped or
+    emptied by hand leaves games without players or players without a game; every stored
+    options value is a JSON object."""
+    for table, columns in COLUMNS.items():
+        found = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+        if found != columns:
+            raise sqlite3.DatabaseError(f"table {table} has columns {found}")
+    (orphans,) = db.execute(
+        "SELECT (SELECT COUNT(*) FROM games WHERE id NOT IN (SELECT game_id FROM players)) + "
+        "(SELECT COUNT(*) FROM players WHERE game_id NOT IN (SELECT id FROM games))").fetchone()
+    if orphans:
+        raise sqlite3.DatabaseError(f"{orphans} games or players without the other")
+    for (options,) in db.execute("SELECT options FROM games"):
+        try:
+            if not isinstance(json.loads(options), dict):
+                raise ValueError(options)
+        except (TypeError, ValueError, RecursionError):
+            raise sqlite3.DatabaseError("stored options are not a JSON object") from None
 
 
 def _put_aside(path: Path, aside: Path) -> Path:

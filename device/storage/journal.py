@@ -103,62 +103,72 @@ def _stop_here(stage: str) -> None:
 
 
 class Journal:
-    """A journal being written. Lines the disk refuses stay pending and go out with the next
-    write (or `flush`): a full disk damages nothing already saved and loses nothing once
-    there is room again, as long as the process lives."""
+    """A journal being written, one whole fsynced line at a time.
+
+    A line the disk refuses (full, read-only, I/O error) is cut back off and forgotten:
+    its input was not taken, and the player repeats it once the disk takes lines again.
+    Only a new game's header waits for the first write that succeeds (it acknowledges no
+    input), so a game started on a failing disk is saved whole or not at all.
+    """
 
     def __init__(self, path: Path, header: dict | None = None) -> None:
         """Append to the journal at `path`; with a header, a new one not written yet."""
         self.path = path
         self._fd: int | None = None
-        self._pending: list[bytes] = []
+        self._header = encode(header) if header is not None else None
         self.error: str | None = None
         if header is None:
-            self._open()
-        else:
-            self._pending.append(encode(header))
+            try:
+                self._open()
+            except OSError as exc:       # a read-only disk: opened again at the next write
+                self.error = exc.strerror or str(exc)
 
     @classmethod
     def create(cls, path: Path, header: dict) -> "Journal":
-        """A new journal; if the disk refuses even the header, it waits like any other line."""
+        """A new journal; if the disk refuses even the header, it goes out with the next line."""
         journal = cls(path, header)
         journal.flush()
         return journal
 
     def _open(self) -> None:
+        drop_torn_tail(self.path)        # appends start on a clean line
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         self._good_size = os.fstat(self._fd).st_size
 
     def append(self, record: dict) -> bool:
-        self._pending.append(encode(record))
-        return self.flush()
+        """Write and fsync one line; False (the reason in `error`) if it is not on disk."""
+        return self._write(encode(record))
 
     def flush(self) -> bool:
-        """Write and fsync what is pending; False (the reason in `error`) if the disk refused."""
-        if not self._pending:
-            return True
-        data = b"".join(self._pending)
+        """Write a header still waiting; False while the disk refuses it."""
+        return self._write(b"")
+
+    @property
+    def saved(self) -> bool:
+        """Every line given so far is on disk (a header too)."""
+        return self._header is None
+
+    def _write(self, line: bytes) -> bool:
+        wrote = bool(line)
         try:
-            if self._fd is None:         # the header, whole or not at all
-                write_atomic(self.path, data.decode())
+            if self._fd is None and self._header is not None:   # whole or not at all
+                write_atomic(self.path, self._header.decode())
+                self._header, wrote = None, True
+            if self._fd is None:
                 self._open()
-            else:
-                _write_all(self._fd, data)
+            if line:
+                _write_all(self._fd, line)
                 _stop_here("written")
                 os.fsync(self._fd)
-                self._good_size += len(data)
+                self._good_size += len(line)
         except OSError as exc:
             self.error = exc.strerror or str(exc)
             self._cut_back()
             return False
-        self._pending.clear()
         self.error = None
-        _stop_here("synced")
+        if wrote:
+            _stop_here("synced")
         return True
-
-    @property
-    def unsaved(self) -> int:
-        return len(self._pending)
 
     def _cut_back(self) -> None:
         """Cut a partial write back off, so the file never holds a torn line mid-journal."""
@@ -170,8 +180,7 @@ class Journal:
             pass
 
     def close(self) -> None:
-        """A last try at what is pending, then let the file go."""
-        self.flush()
+        """Let the file go (every line is already on disk, or was refused)."""
         if self._fd is not None:
             try:
                 os.close(self._fd)
@@ -195,7 +204,7 @@ def read(path: Path) -> Contents:
     for n, line in enumerate(lines, 1):
         try:
             parsed.append(json.loads(line))
-        except ValueError:
+        except (ValueError, RecursionError):      # not JSON, or nested thousands deep
             raise JournalError(msg("ui.journal_damaged", line=n)) from None
     if not parsed or not all(isinstance(p, dict) for p in parsed) or \
             parsed[0].get("journal") != FORMAT:
@@ -209,7 +218,7 @@ def header(path: Path) -> dict:
         first = f.readline()
     try:
         parsed = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise JournalError(msg("ui.journal_damaged", line=1)) from None
     if not isinstance(parsed, dict) or parsed.get("journal") != FORMAT:
         raise JournalError(msg("ui.journal_not_one"))
@@ -249,14 +258,14 @@ def resume(path: Path) -> Resumed:
 def _new_session(header: dict) -> Session:
     try:
         spec = engine.get(header.get("game"))
-    except KeyError:
+    except (KeyError, TypeError):             # no such game, or not even a name
         raise JournalError(msg("ui.journal_unknown_game", game=header.get("game"))) from None
     if header.get("rules_version") != spec.rules_version:
         raise JournalError(msg("ui.journal_rules", game=spec.name(),
                                saved=header.get("rules_version"), now=spec.rules_version))
     try:
         return Session(spec, config_from_plain(header["config"]))
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
         raise JournalError(msg("ui.journal_damaged", line=1)) from None
 
 
@@ -265,7 +274,7 @@ def _replay(session: Session, record: dict, n: int) -> tuple[Msg, ...]:
     try:
         event = event_from_json(record["event"]) if "event" in record else None
         op = Op(record["op"], event)
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
         raise JournalError(msg("ui.journal_damaged", line=n)) from None
     if op.kind not in ("event", "undo", "redo") or (op.kind == "event") != (event is not None):
         raise JournalError(msg("ui.journal_damaged", line=n))

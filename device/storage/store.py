@@ -16,6 +16,8 @@ from engine import Session
 from engine.core.session import Op
 from engine.core.text import Msg
 
+from device.paths import write_atomic
+
 from . import journal
 from .journal import Journal, JournalError, Resumed
 
@@ -36,6 +38,7 @@ class GameStore:
         self.dir = state_dir
         self.retention = retention
         self.journal: Journal | None = None
+        self.error: str | None = None     # why the last start or finish failed
         self.on_finished: list[Callable[[Path], None]] = []   # each gets a finished game's archive
 
     @property
@@ -44,27 +47,45 @@ class GameStore:
 
     def start(self, session: Session, deck: str | None, now: str,
               source: int | None = None) -> str | None:
-        """Put away any unfinished game, then open a new journal; the error text if the disk fails."""
-        self.dir.mkdir(parents=True, exist_ok=True)
+        """Put away any unfinished game, then open a new journal; the error text if the disk fails.
+
+        A game left on disk that cannot be archived stays where it is, and no new one starts
+        over it: the error text says why.
+        """
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return self._fault(exc)
         if self.journal is None:
             self.resume()          # a game left on disk is checked first: damaged ones go aside
-        if self.journal is not None:
-            self.finish(abandoned=True, now=now)
+        if self.journal is not None and self.finish(abandoned=True, now=now) is None \
+                and self.error is not None:
+            return self.error
+        if self.current.exists():
+            return self.error or "unfinished game left in place"
         self.journal = Journal.create(self.current, journal.header_for(session, deck, now, source))
         return self.journal.error
 
     def record(self, kind: str, event, state, source: int | None) -> str | None:
-        """Journal one accepted operation; the error text if it is not on disk (it stays pending)."""
+        """Journal one operation before it is taken; the error text if it is not on disk
+        (then the operation must not be taken: nothing of it was kept)."""
         if self.journal is None:
             return "no journal"
         ok = self.journal.append(journal.record_for(Op(kind, event), state, source))
         return None if ok else self.journal.error
 
-    def flush(self) -> str | None:
-        """Try again what the disk refused; the error text while it still does."""
-        if self.journal is None or self.journal.flush():
-            return None
-        return self.journal.error
+    def retry(self) -> str | None:
+        """Whether the disk takes writes again: a header still waiting, else a small probe
+        file written, fsynced and removed; the error text while the disk refuses."""
+        if self.journal is not None and not self.journal.saved:
+            return None if self.journal.flush() else self.journal.error
+        probe = self.dir / ".probe"
+        try:
+            write_atomic(probe, "")
+            probe.unlink()
+        except OSError as exc:
+            return self._fault(exc)
+        return None
 
     def resume(self) -> tuple[Resumed | None, Msg | None]:
         """The unfinished game, or why it was kept aside instead (also logged).
@@ -76,33 +97,58 @@ class GameStore:
         try:
             resumed = journal.resume(self.current)
         except JournalError as exc:
-            path = self._move(self.current, "aside", "unresumable")
-            log.error("cannot resume the saved game (%s): kept aside as %s", exc, path)
+            log.error("cannot resume the saved game (%s)", exc)
+            try:
+                path = self._move(self.current, "aside", "unresumable")
+                log.error("kept aside as %s", path)
+            except OSError as move:
+                log.error("left in place, cannot move it aside: %s", self._fault(move))
             return None, exc.reason
         if resumed.torn:
             log.warning("dropped a torn last line in %s", self.current)
-            journal.drop_torn_tail(self.current)
         if resumed.end is not None:
-            self._archive(resumed.end["result"])
+            try:
+                self._archive(resumed.end["result"])
+            except OSError as exc:   # shown as it stands; archived once the disk takes it
+                log.error("ended game not archived yet: %s", self._fault(exc))
+                return resumed, None
             return None, None
         self.journal = Journal(self.current)
+        if self.journal.error:
+            self.error = self.journal.error
         return resumed, None
 
     def finish(self, abandoned: bool, now: str, source: int | None = None) -> Path | None:
-        """Journal the end, then archive the game; the archived file, if there was one."""
+        """Journal the end, then archive the game; the archived file, if there was one.
+
+        If the end line is refused, the game goes on (`error` says why, None is returned);
+        if only the move to the archive fails, the ended game stays as the current one and
+        is archived the next time the store looks (a game is archived only whole).
+        """
+        self.error = None
         if self.journal is None:
             return None
-        if not self.journal.append(journal.end_record(abandoned, now, source)):
-            log.error("game archived without its last %d lines: %s",
-                      self.journal.unsaved, self.journal.error)
-        self._close()
-        if not self.current.exists():
+        if not self.journal.saved:          # not even its header on disk: nothing to keep
+            self._close()
             return None
-        return self._archive("abandoned" if abandoned else "finished")
+        if not self.journal.append(journal.end_record(abandoned, now, source)):
+            self.error = self.journal.error
+            log.error("the game's end was not saved: %s", self.error)
+            return None
+        self._close()
+        try:
+            return self._archive("abandoned" if abandoned else "finished")
+        except OSError as exc:
+            log.error("ended game left as the current one, not archived: %s", self._fault(exc))
+            return None
 
     def close(self) -> None:
         """Stop writing (the journal is already on disk line by line)."""
         self._close()
+
+    def _fault(self, exc: OSError) -> str:
+        self.error = exc.strerror or str(exc)
+        return self.error
 
     def archived(self) -> list[Path]:
         return sorted((self.dir / "archive").glob("*.jsonl"))

@@ -20,6 +20,7 @@ TEXT = {
     "cli.help.status": "the running or last game",
     "cli.help.state_dir": "where games, decks and history live",
     "cli.problem": "tabletop: {problem}",
+    "cli.cannot_write": "tabletop: cannot write {path}: {why}",
     "cli.cannot_read": "tabletop: cannot read {path}: {why}",
     # run
     "cli.help.sim": "simulated hardware, input from stdin",
@@ -34,6 +35,7 @@ TEXT = {
     "cli.run.typing": "Type a line and Enter: tap CARD (e.g. tap clam#3), "
                       "press up|down|select|back, hold select|back, wait SECONDS. "
                       "Ctrl-D saves and quits.",
+    "cli.run.locked": "{dir} is in use by another tabletop run (process {pid})",
     "cli.run.option_form": "--option {item}: use KEY=VALUE",
     # replay and status
     "cli.tally.over": "{game}: game over",

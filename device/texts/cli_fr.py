@@ -19,6 +19,7 @@ TEXT = typeset({
     "cli.help.status": "la partie en cours ou la dernière",
     "cli.help.state_dir": "où sont gardés les parties, les paquets et l'historique",
     "cli.problem": "tabletop : {problem}",
+    "cli.cannot_write": "tabletop : impossible d'écrire {path} : {why}",
     "cli.cannot_read": "tabletop : impossible de lire {path} : {why}",
     # run
     "cli.help.sim": "matériel simulé, saisie sur l'entrée standard",
@@ -32,6 +33,7 @@ TEXT = typeset({
     "cli.run.typing": "Tape une ligne puis Entrée : tap CARTE (par ex. tap clam#3), "
                       "press up|down|select|back, hold select|back, wait SECONDES. "
                       "Ctrl-D enregistre et quitte.",
+    "cli.run.locked": "{dir} est déjà utilisé par un autre tabletop run (processus {pid})",
     "cli.run.option_form": "--option {item} : écris CLÉ=VALEUR",
     # replay et status
     "cli.tally.over": "{game} : partie finie",

@@ -36,18 +36,26 @@ class Script:
 
 
 _DIRECTIVES = ("game", "players", "first", "option")
+SHOWN = 40          # a word longer than this is cut in a message
+
+
+def shown(word: str) -> str:
+    """A word as a message quotes it: repr'd, and cut when huge (a whole file on one line)."""
+    return repr(word) if len(word) <= SHOWN else repr(word[:SHOWN]) + f"... ({len(word)} characters)"
 
 
 def parse_script(text: str) -> Script:
     """Parse a whole script; raises ScriptError for the first malformed line."""
     script = Script()
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.split("\n"), 1):     # numbered as an editor numbers them
+        if "\0" in raw:
+            raise ScriptError(number, "a NUL byte")
         words = _strip_comment(raw)
         if not words:
             continue
         if words[0] in _DIRECTIVES:
             if script.steps:
-                raise ScriptError(number, f"directive '{words[0]}' after the first event")
+                raise ScriptError(number, f"directive {shown(words[0])} after the first event")
             _directive(script, number, words)
         else:
             script.steps.append(_step(number, words))
@@ -82,7 +90,7 @@ def _directive(script: Script, number: int, words: list[str]) -> None:
         for item in args or [""]:
             key, sep, value = item.partition("=")
             if not sep or not key or not value:
-                raise ScriptError(number, f"option must be key=value, not {item!r}")
+                raise ScriptError(number, f"option must be key=value, not {shown(item)}")
             script.options[key] = value
             script.option_lines[key] = number
     script.directive_lines[name] = number
@@ -96,7 +104,7 @@ def _step(number: int, words: list[str]) -> ScriptStep:
         return ScriptStep(number, "event", Tap(args[0]) if verb == "tap" else Choose(args[0]))
     simple = {"select": Confirm(), "back": Cancel()}
     if verb not in simple and verb not in ("undo", "redo"):
-        raise ScriptError(number, f"unknown word {verb!r}")
+        raise ScriptError(number, f"unknown word {shown(verb)}")
     if args:
         raise ScriptError(number, f"'{verb}' takes no argument")
     if verb in simple:

@@ -46,39 +46,49 @@ class Session:
     def last_event(self) -> Event | None:
         return self._events[-1] if self._events else None
 
-    def play(self, event: Event) -> Outcome:
-        """Step the current state; on acceptance record the event and clear redo."""
-        outcome = step(self.spec, self.state, event)
-        if isinstance(outcome, Accepted):
-            self._push(event, outcome.state)
+    def propose(self, op: Op) -> Outcome:
+        """What `op` would answer, changing nothing: the caller saves an accepted answer first,
+        then `commit`s it (an operation that cannot be saved is never taken)."""
+        if op.kind == "undo":
+            if not self._events:
+                return Rejected(E_NOT_EXPECTED, msg("core.nothing_to_undo"))
+            return Accepted(self._states[-2], (msg("core.undone"),))
+        if op.kind == "redo":
+            if not self._redo:
+                return Rejected(E_NOT_EXPECTED, msg("core.nothing_to_redo"))
+            return step(self.spec, self.state, self._redo[-1])
+        assert op.event is not None
+        return step(self.spec, self.state, op.event)
+
+    def commit(self, op: Op, outcome: Outcome) -> None:
+        """Take an accepted answer of `propose(op)`, proposed on the current state."""
+        assert isinstance(outcome, Accepted)
+        if op.kind == "undo":
+            self._redo.append(self._events.pop())
+            self._states.pop()
+        elif op.kind == "redo":
+            self._push(self._redo.pop(), outcome.state)
+        else:
+            assert op.event is not None
+            self._push(op.event, outcome.state)
             self._redo.clear()
-        return outcome
-
-    def undo(self) -> Outcome:
-        if not self._events:
-            return Rejected(E_NOT_EXPECTED, msg("core.nothing_to_undo"))
-        self._redo.append(self._events.pop())
-        self._states.pop()
-        return Accepted(self.state, (msg("core.undone"),))
-
-    def redo(self) -> Outcome:
-        if not self._redo:
-            return Rejected(E_NOT_EXPECTED, msg("core.nothing_to_redo"))
-        event = self._redo[-1]
-        outcome = step(self.spec, self.state, event)
-        if not isinstance(outcome, Accepted):   # cannot happen: replay is deterministic
-            return outcome
-        self._redo.pop()
-        self._push(event, outcome.state)
-        return outcome
 
     def apply_op(self, op: Op) -> Outcome:
-        if op.kind == "undo":
-            return self.undo()
-        if op.kind == "redo":
-            return self.redo()
-        assert op.event is not None
-        return self.play(op.event)
+        """Propose and commit at once: for replays, where nothing needs saving first."""
+        outcome = self.propose(op)
+        if isinstance(outcome, Accepted):
+            self.commit(op, outcome)
+        return outcome
+
+    def play(self, event: Event) -> Outcome:
+        """Step the current state; on acceptance record the event and clear redo."""
+        return self.apply_op(Op("event", event))
+
+    def undo(self) -> Outcome:
+        return self.apply_op(Op("undo"))
+
+    def redo(self) -> Outcome:
+        return self.apply_op(Op("redo"))
 
     def _push(self, event: Event, state) -> None:
         self._events.append(event)

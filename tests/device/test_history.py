@@ -8,6 +8,8 @@ import json
 import sqlite3
 from contextlib import closing
 
+import pytest
+
 import engine
 from device.cli import main
 from device.storage.history import FILE, keep_history, open_history
@@ -136,3 +138,22 @@ def test_statistics_say_so_when_there_is_no_finished_game(tmp_path):
     table = Table(tmp_path).start("palourde", "Ann,Bob")
     open_statistics(table)
     assert table.screen.lines == ("No finished game", "yet")
+
+
+@pytest.mark.parametrize("damage", [
+    "DROP TABLE players", "DROP TABLE games", "DELETE FROM players",
+    "UPDATE games SET options = '[[[1]]]'", "UPDATE games SET options = 'not json'",
+    "ALTER TABLE games DROP COLUMN deck"])
+def test_a_dropped_emptied_or_mistyped_table_is_kept_aside_and_rebuilt_with_every_player(
+        tmp_path, damage):
+    three_games(tmp_path)
+    with closing(open_history(tmp_path)) as history:
+        whole = history.games()
+    db = sqlite3.connect(tmp_path / "history.sqlite")
+    db.execute("PRAGMA foreign_keys=OFF")
+    db.execute(damage)
+    db.commit()
+    db.close()
+    with closing(open_history(tmp_path)) as history:
+        assert history.games() == whole and all(len(g.players) == 3 for g in whole)
+    assert list((tmp_path / "aside").glob("*-history.sqlite"))

@@ -15,6 +15,7 @@ from device.storage.journal import JournalError
 from device.storage.store import GameStore
 from engine import Session, Tap, make_config
 from engine.core.codec import state_hash
+from engine.core.session import Op
 
 from .table import Table
 
@@ -181,33 +182,38 @@ def full_disk_for(monkeypatch, refusals: int):
     monkeypatch.setattr(journal, "_write_all", write)
 
 
-def test_a_full_disk_keeps_lines_pending_and_cuts_off_half_writes(tmp_path, monkeypatch):
+def test_a_full_disk_refuses_lines_whole_and_cuts_off_half_writes(tmp_path, monkeypatch):
     store, session = started(tmp_path)
     played(store, session, ("clam#1",))
     saved = store.current.read_bytes()
     full_disk_for(monkeypatch, 2)
-    for number, card in ((2, "clam#2"), (3, "crab#1")):
-        session.play(Tap(card))
-        assert store.record("event", Tap(card), session.state, number) == "No space left on device"
+    for number in (2, 3):                     # proposed, refused: the session never takes it
+        answer = session.propose(Op("event", Tap("clam#2")))
+        assert store.record("event", Tap("clam#2"), answer.state, number) == \
+            "No space left on device"
         assert store.current.read_bytes() == saved
-    assert store.journal.unsaved == 2
-    assert store.flush() is None and store.journal.unsaved == 0
-    assert [r.get("in") for r in lines(store.current)] == [None, 1, 2, 3]
+    assert store.retry() is None
+    session.play(Tap("clam#2"))                 # the player repeats it: now it is saved
+    assert store.record("event", Tap("clam#2"), session.state, 4) is None
+    assert [r.get("in") for r in lines(store.current)] == [None, 1, 4]
     assert journal.resume(store.current).session.state == session.state
 
 
-def test_a_header_the_disk_refused_is_written_with_the_first_line_that_gets_through(
+def test_a_header_the_disk_refused_is_written_once_the_disk_takes_writes(
         tmp_path, monkeypatch):
     def refuse(path, text):
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(journal, "write_atomic", refuse)
     store, session = GameStore(tmp_path), palourde()
     assert store.start(session, None, NOW) == "No space left on device"
-    session.play(Tap("clam#1"))
-    assert store.record("event", Tap("clam#1"), session.state, 1) is not None
+    answer = session.propose(Op("event", Tap("clam#1")))
+    assert store.record("event", Tap("clam#1"), answer.state, 1) is not None
     assert not store.current.exists()
     monkeypatch.undo()
-    assert store.flush() is None
+    assert store.retry() is None
+    assert journal.resume(store.current).records == []
+    session.play(Tap("clam#1"))
+    assert store.record("event", Tap("clam#1"), session.state, 2) is None
     assert len(journal.resume(store.current).records) == 1
 
 
