@@ -9,7 +9,7 @@ touches hardware: the loop draws the screen and owns the parts.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import device.texts  # noqa: F401  (registers the texts shown below)
@@ -164,9 +164,9 @@ class Companion:
             screen = Screen(screen.header, screen.header_right, tuple(self.overlay.lines))
         if self.faults:
             fault = next(iter(self.faults.values()))
-            screen = Screen(screen.header, self.t(fault), screen.lines, screen.highlight)
+            screen = replace(screen, header_right=self.t(fault))
         elif self.notice is not None:
-            screen = Screen(screen.header, self.t(self.notice), screen.lines, screen.highlight)
+            screen = replace(screen, header_right=self.t(self.notice))
         for plugin in self.plugins:
             screen = plugin.screen(self, screen)
         return screen

@@ -105,8 +105,7 @@ class Playing(Mode):
         if self.menu is not None:
             # The prompt's words first: the menu scrolls in the lines they leave.
             top = text[:BODY_LINES - 1]
-            rows, highlight = self.menu.window(BODY_LINES - len(top))
-            return Screen(left, right, tuple(top + rows), len(top) + highlight)
+            return self.menu.on_screen(Screen(left, right), top, BODY_LINES - len(top))
         lines = text[:BODY_LINES]
         note = spec.reminder(state) if spec.reminder else None
         lines += scores_lines(app, BODY_LINES - len(lines) - (note is not None))
@@ -155,7 +154,7 @@ class Scores(Page):
 
     def screen(self, app) -> Screen:
         left, _ = header(app)
-        return Screen(left, app.t("ui.scores"), self.window(app))
+        return self.page(left, app.t("ui.scores"), app)
 
 
 class GlobalMenu(MenuMode):
@@ -252,8 +251,10 @@ class GameOver(Mode):
         return wrap(app.t(result.headline)) + lines
 
     def screen(self, app) -> Screen:
-        body = self.body(app)[self.top:self.top + BODY_LINES]
-        return Screen(app.t("ui.game_over"), app.t(header_name(app.session.spec)), tuple(body))
+        lines = self.body(app)
+        body = lines[self.top:self.top + BODY_LINES]
+        return Screen(app.t("ui.game_over"), app.t(header_name(app.session.spec)),
+                      tuple(body)).scrolled(self.top, BODY_LINES, len(lines))
 
     def button(self, app, name: str, held: bool) -> None:
         if held and name == "back":
