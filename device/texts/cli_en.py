@@ -34,6 +34,9 @@ TEXT = {
     "cli.run.typing": "Type a line and Enter: tap CARD (e.g. tap clam#3), "
                       "press up|down|select|back, hold select|back, wait SECONDS. "
                       "Ctrl-D saves and quits.",
+    "cli.help.new_game": "with --game: set an unfinished game aside and start anew",
+    "cli.run.unfinished": "An unfinished game is in {dir}: resume it with `tabletop run` "
+                          "(without --game), or add --new to set it aside",
     "cli.run.option_form": "--option {item}: use KEY=VALUE",
     # replay and status
     "cli.tally.over": "{game}: game over",

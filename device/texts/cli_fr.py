@@ -32,6 +32,9 @@ TEXT = typeset({
     "cli.run.typing": "Tape une ligne puis Entrée : tap CARTE (par ex. tap clam#3), "
                       "press up|down|select|back, hold select|back, wait SECONDES. "
                       "Ctrl-D enregistre et quitte.",
+    "cli.help.new_game": "avec --game : met de côté la partie en cours et en commence une",
+    "cli.run.unfinished": "Une partie en cours est dans {dir} : reprends-la avec `tabletop run` "
+                          "(sans --game), ou ajoute --new pour la mettre de côté",
     "cli.run.option_form": "--option {item} : écris CLÉ=VALEUR",
     # replay et status
     "cli.tally.over": "{game} : partie finie",
