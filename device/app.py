@@ -9,6 +9,7 @@ touches hardware: the loop draws the screen and owns the parts.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -27,6 +28,7 @@ from .plugin import Outcome, Plugin
 log = logging.getLogger(__name__)
 
 MESSAGE_SECONDS = 2.0
+BUTTON_WORD = re.compile(r"\b(UP|DOWN|SELECT|BACK)\b")     # as the buttons are labelled
 
 
 @dataclass
@@ -56,6 +58,10 @@ class Overlay:
     @property
     def lines(self) -> list[str]:
         return self.pages[0]
+
+    def names(self, button: str) -> bool:
+        """Does the page shown name this button ("SELECT when done", "BACK=no")?"""
+        return button.upper() in BUTTON_WORD.findall(" ".join(self.lines))
 
     def turn(self, until: float) -> "Overlay | None":
         """The next page, shown until `until`; None after the last one."""
@@ -120,7 +126,9 @@ class Companion:
             self.tick()
         elif isinstance(event, (ButtonPressed, ButtonHeld)):
             self.notice = None
-            if self.overlay is not None:       # a button only turns the message's page
+            if self.overlay is not None and self.overlay.names(event.name):
+                self.overlay = None            # the message asked for this button: it does it
+            elif self.overlay is not None:     # a message that asks nothing: the page turns
                 self.overlay = self.overlay.turn(self.clock() + self.overlay.seconds)
                 return
             self.mode.button(self, event.name.lower(), isinstance(event, ButtonHeld))
