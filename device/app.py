@@ -9,7 +9,8 @@ touches hardware: the loop draws the screen and owns the parts.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import device.texts  # noqa: F401  (registers the texts shown below)
@@ -30,6 +31,7 @@ log = logging.getLogger(__name__)
 MESSAGE_SECONDS = 2.0
 DISK_RETRY_SECONDS = 5.0       # while the disk refuses, how often it is tried again
 E_NOT_SAVED = "E_NOT_SAVED"    # the device's own refusal: the engine took it, the disk did not
+BUTTON_WORD = re.compile(r"\b(UP|DOWN|SELECT|BACK)\b")     # as the buttons are labelled
 
 
 @dataclass
@@ -59,6 +61,10 @@ class Overlay:
     @property
     def lines(self) -> list[str]:
         return self.pages[0]
+
+    def names(self, button: str) -> bool:
+        """Does the page shown name this button ("SELECT when done", "BACK=no")?"""
+        return button.upper() in BUTTON_WORD.findall(" ".join(self.lines))
 
     def turn(self, until: float) -> "Overlay | None":
         """The next page, shown until `until`; None after the last one."""
@@ -126,7 +132,9 @@ class Companion:
             self.tick()
         elif isinstance(event, (ButtonPressed, ButtonHeld)):
             self.notice = None
-            if self.overlay is not None:       # a button only turns the message's page
+            if self.overlay is not None and self.overlay.names(event.name):
+                self.overlay = None            # the message asked for this button: it does it
+            elif self.overlay is not None:     # a message that asks nothing: the page turns
                 self.overlay = self.overlay.turn(self.clock() + self.overlay.seconds)
                 return
             self.mode.button(self, event.name.lower(), isinstance(event, ButtonHeld))
@@ -171,9 +179,9 @@ class Companion:
             screen = Screen(screen.header, screen.header_right, tuple(self.overlay.lines))
         if self.faults:
             fault = next(iter(self.faults.values()))
-            screen = Screen(screen.header, self.t(fault), screen.lines, screen.highlight)
+            screen = replace(screen, header_right=self.t(fault))
         elif self.notice is not None:
-            screen = Screen(screen.header, self.t(self.notice), screen.lines, screen.highlight)
+            screen = replace(screen, header_right=self.t(self.notice))
         for plugin in self.plugins:
             screen = plugin.screen(self, screen)
         return screen

@@ -35,9 +35,11 @@ def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """`tabletop ...`; `--language` anywhere on the line sets the language of its output."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    language, argv = cli_language(sys.argv[1:] if argv is None else list(argv), os.environ)
+    given = sys.argv[1:] if argv is None else list(argv)
+    language, argv = cli_language(given, os.environ)
     args = build_parser(language).parse_args(argv)
     args.language = language
+    args.language_asked = len(argv) < len(given)     # cli_language took a valid --language out
     if args.command == "replay":
         from .replay import replay_command
         return replay_command(args.script, args.json, language)

@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
     parser.add_argument("--frames", type=Path, help="cli.help.frames")
     parser.add_argument("--game", help="cli.help.game")
+    parser.add_argument("--new", action="store_true", help="cli.help.new_game")
     parser.add_argument("--players", help="cli.help.players")
     parser.add_argument("--first", help="cli.help.first")
     parser.add_argument("--option", action="append", default=[], metavar="K=V",
@@ -40,6 +41,10 @@ def run_command(args) -> int:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
     state_dir = state_dir_for(args.state_dir, config)
+    if args.game and not args.new and (state_dir / "current.jsonl").exists():
+        # a fresh --game would set the running game aside: only when the person says so
+        print(say(args.language, "cli.run.unfinished", dir=state_dir), file=sys.stderr)
+        return 2
     try:
         lock = hold(state_dir)          # held until the process ends
     except Locked as exc:
@@ -53,6 +58,8 @@ def run_command(args) -> int:
     if not args.sim and sim:
         print(say(args.language, "cli.run.no_hardware"))
     app = assemble(config, state_dir, sim=sim, out=sys.stdout if sys.stdout.isatty() else sys.stderr)
+    if getattr(args, "language_asked", False):     # the command line's language is the screen's
+        app.language = args.language
     if args.game:
         problem = start_from_flags(app, args)
         if problem:

@@ -67,6 +67,8 @@ class SimReaderField:
         if verb in ("press", "hold") and len(args) == 1 and args[0].lower() in BUTTONS:
             name = args[0].upper()
             return [ButtonPressed(name) if verb == "press" else ButtonHeld(name)]
+        if verb in ("press", "hold"):
+            raise SimInputError(f"{verb} takes one button: {', '.join(BUTTONS)}")
         if verb == "wait" and len(args) == 1:
             try:
                 seconds = float(args[0])

@@ -50,8 +50,15 @@ def run_simulated(app, clock: VirtualClock, args, config) -> int:
     if sys.stdin.isatty():
         print(say(args.language, "cli.run.typing"))
     first = first_input(app.store.dir)
-    run_sim(app, acknowledged(sys.stdin, first), clock, frames, field,
-            lambda text: print(text, file=sys.stderr), first)
+    try:
+        run_sim(app, acknowledged(sys.stdin, first), clock, frames, field,
+                lambda text: print(text, file=sys.stderr), first)
+    except KeyboardInterrupt:              # Ctrl-C: every accepted input is on disk already
+        print(say(args.language, "cli.run.saved", dir=app.store.dir), file=sys.stderr)
+        app.store.close()
+        return 0
+    if sys.stdin.isatty():                 # Ctrl-D at a terminal: the same word
+        print(say(args.language, "cli.run.saved", dir=app.store.dir), file=sys.stderr)
     app.store.close()
     return 0
 

@@ -16,6 +16,7 @@ TEXT = {
     "ui.offer": "Start with deck\n{deck}?",
     "ui.cancel": "Cancel",
     "ui.done": "Done",
+    "ui.already_picked": "Already picked:\nSELECT on Done",
     "ui.scores": "Scores",
     "ui.undo_last": "Undo last",
     "ui.abort": "Abort game",

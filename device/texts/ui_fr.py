@@ -14,6 +14,7 @@ TEXT = typeset({
     "ui.offer": "Jouer avec\n{deck} ?",
     "ui.cancel": "Annuler",
     "ui.done": "Terminé",
+    "ui.already_picked": "Déjà choisi :\nSELECT sur Terminé",
     "ui.scores": "Scores",
     "ui.undo_last": "Annuler le coup",
     "ui.abort": "Arrêter la partie",

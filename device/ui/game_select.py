@@ -6,6 +6,7 @@ from device.texts.language import switch_language
 from engine.core.text import msg
 
 from .modes import MenuMode
+from .screen import BODY_LINES, Screen
 from .wizard import begin_setup
 
 def games() -> list:
@@ -29,10 +30,9 @@ class GameSelect(MenuMode):
     def screen(self, app):
         self.menu.items = [(spec.id, app.t(spec.name())) for spec in games()] + \
             [(LANGUAGE_KEY, app.t("ui.language"))]
-        screen = super().screen(app)
-        rows, highlight = self.menu.window(3)
-        return type(screen)(screen.header, screen.header_right,
-                            tuple(rows) + (app.t("ui.tap_to_start"),), highlight)
+        left, right = self.header(app)
+        return self.menu.on_screen(Screen(left, right), [], BODY_LINES - 1,
+                                   (app.t("ui.tap_to_start"),))
 
     def take(self, app, key: str) -> None:
         if key == LANGUAGE_KEY:

@@ -1,7 +1,7 @@
 """A vertical menu: UP/DOWN move the highlight, the screen shows a window around it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass
@@ -21,9 +21,23 @@ class Menu:
         """Up to `rows` labels around the highlight, and the highlight's row in them."""
         if not self.items or rows <= 0:
             return [], None
-        start = min(max(0, self.index - rows + 1), max(0, len(self.items) - rows))
+        start = self.start(rows)
         shown = self.items[start:start + rows]
         return [label for _, label in shown], self.index - start
+
+    def start(self, rows: int) -> int:
+        """The first item shown in `rows` lines: the highlight always among them."""
+        return min(max(0, self.index - rows + 1), max(0, len(self.items) - rows))
+
+    def on_screen(self, screen, top: list[str], rows: int, bottom: tuple[str, ...] = ()):
+        """`screen` showing `top` lines, this menu in `rows` lines, marked and scrolled, then
+        `bottom`."""
+        labels, highlight = self.window(rows)
+        screen = replace(screen, lines=tuple(top + labels) + bottom,
+                         menu=(len(top), len(top) + len(labels)),
+                         highlight=None if highlight is None else len(top) + highlight)
+        start = self.start(rows) if self.items else 0
+        return replace(screen, above=start > 0, below=start + len(labels) < len(self.items))
 
     def select_key(self, key: str) -> None:
         for n, (k, _) in enumerate(self.items):

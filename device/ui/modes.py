@@ -36,6 +36,11 @@ class Page(Mode):
     def window(self, app) -> tuple[str, ...]:
         return tuple(self.lines(app)[self.top:self.top + BODY_LINES])
 
+    def page(self, left: str, right: str, app) -> Screen:
+        """The window's lines under a header, marked where lines are hidden above or below."""
+        return Screen(left, right, self.window(app)).scrolled(
+            self.top, BODY_LINES, len(self.lines(app)))
+
     def button(self, app, name: str, held: bool) -> None:
         if name == "down" and self.top + BODY_LINES < len(self.lines(app)):
             self.top += 1
@@ -65,9 +70,8 @@ class MenuMode(Mode):
 
     def screen(self, app) -> Screen:
         top = wrap(self.prompt)[:BODY_LINES - 1] if self.prompt else []
-        rows, highlight = self.menu.window(4 - len(top))
         left, right = self.header(app)
-        return Screen(left, right, tuple(top + rows), None if highlight is None else highlight + len(top))
+        return self.menu.on_screen(Screen(left, right), top, BODY_LINES - len(top))
 
     def button(self, app, name: str, held: bool) -> None:
         if name == "up":

@@ -83,6 +83,8 @@ class Playing(Mode):
         self.menu: Menu | None = None
         self.stepper = False
         self._for_seq = -1
+        self._prompt_id: str | None = None
+        self.picked: set[str] = set()      # options taken so far in a many-step prompt
 
     def _refresh_menu(self, app) -> None:
         """Rebuild the options menu when the state moved on; keep the highlight otherwise."""
@@ -94,8 +96,13 @@ class Playing(Mode):
         items = [] if self.stepper else [(o.key, app.t(o.label)) for o in prompt.options]
         if items and prompt.done:
             items.append((CONFIRM_KEY, app.t("ui.done")))
+        same_prompt = prompt.done and prompt.id == self._prompt_id and self.picked
         self.menu = Menu(items) if items else None
-        self._for_seq = state.seq
+        if not same_prompt:
+            self.picked = set()
+        elif self.menu is not None:        # a pick was taken: the next step is Done
+            self.menu.select_key(CONFIRM_KEY)
+        self._for_seq, self._prompt_id = state.seq, prompt.id
 
     def screen(self, app) -> Screen:
         self._refresh_menu(app)
@@ -105,8 +112,7 @@ class Playing(Mode):
         if self.menu is not None:
             # The prompt's words first: the menu scrolls in the lines they leave.
             top = text[:BODY_LINES - 1]
-            rows, highlight = self.menu.window(BODY_LINES - len(top))
-            return Screen(left, right, tuple(top + rows), len(top) + highlight)
+            return self.menu.on_screen(Screen(left, right), top, BODY_LINES - len(top))
         lines = text[:BODY_LINES]
         note = spec.reminder(state) if spec.reminder else None
         lines += scores_lines(app, BODY_LINES - len(lines) - (note is not None))
@@ -129,10 +135,23 @@ class Playing(Mode):
         elif name == "down":
             app.set_mode(Scores(self))
         elif name == "select":
-            key = self.menu.key if self.menu is not None else CONFIRM_KEY
-            app.play(Confirm() if key == CONFIRM_KEY else Choose(key))
+            self._select(app, self.menu.key if self.menu is not None else CONFIRM_KEY)
         elif name == "back":
             app.play(Cancel())
+
+    def _select(self, app, key: str) -> None:
+        """SELECT: Done, or a pick; a many-step prompt never takes the same pick twice."""
+        if key == CONFIRM_KEY:
+            app.play(Confirm())
+            return
+        if key in self.picked:
+            app.show(msg("ui.already_picked"))
+            return
+        seq = app.session.state.seq
+        app.play(Choose(key))
+        if app.session.state.seq != seq and isinstance(app.mode, Playing):
+            # the app gives each new state a fresh Playing: it carries what was picked
+            app.mode.picked, app.mode._prompt_id = self.picked | {key}, self._prompt_id
 
     def tap(self, app, uid: str, ref) -> None:
         if ref is None:
@@ -155,7 +174,7 @@ class Scores(Page):
 
     def screen(self, app) -> Screen:
         left, _ = header(app)
-        return Screen(left, app.t("ui.scores"), self.window(app))
+        return self.page(left, app.t("ui.scores"), app)
 
 
 class GlobalMenu(MenuMode):
@@ -252,8 +271,10 @@ class GameOver(Mode):
         return wrap(app.t(result.headline)) + lines
 
     def screen(self, app) -> Screen:
-        body = self.body(app)[self.top:self.top + BODY_LINES]
-        return Screen(app.t("ui.game_over"), app.t(header_name(app.session.spec)), tuple(body))
+        lines = self.body(app)
+        body = lines[self.top:self.top + BODY_LINES]
+        return Screen(app.t("ui.game_over"), app.t(header_name(app.session.spec)),
+                      tuple(body)).scrolled(self.top, BODY_LINES, len(lines))
 
     def button(self, app, name: str, held: bool) -> None:
         if held and name == "back":

@@ -5,9 +5,10 @@ values makes "did the frame change?" a comparison and screens easy to test.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 COLUMNS = 21        # 128 px / 6 px per character
+MENU_COLUMNS = COLUMNS - 1     # a menu line after its marker column (`>` on the highlight)
 BODY_LINES = 4
 
 
@@ -16,7 +17,10 @@ class Screen:
     header: str = ""
     header_right: str = ""
     lines: tuple[str, ...] = ()
-    highlight: int | None = None      # body line drawn inverted (a menu's selection)
+    highlight: int | None = None      # body line marked `>` (a menu's selection)
+    menu: tuple[int, int] | None = None   # body lines (first, stop) of a menu: after a marker
+    above: bool = False               # a list hides lines above its first one shown
+    below: bool = False               # ... or below its last one shown
     blank: bool = False               # screensaver off / night
     drift: tuple[int, int] | None = None   # screensaver: only the lines, at this pixel (x, y)
 
@@ -24,7 +28,16 @@ class Screen:
         """A plain-text form, for logs, tests and the non-terminal preview."""
         top = fit_header(self.header, self.header_right)
         body = [("> " if i == self.highlight else "  ") + line for i, line in enumerate(self.lines)]
+        first, stop = self.menu or (0, len(body))
+        if body and self.above:
+            body[first] += " ^"
+        if body and self.below:
+            body[stop - 1] += " v"
         return "\n".join(["|" + top + "|"] + body)
+
+    def scrolled(self, first: int, shown: int, total: int) -> "Screen":
+        """This screen, marked for a list showing lines first..first+shown of total."""
+        return replace(self, above=first > 0, below=first + shown < total)
 
 
 def fit(text: str, width: int = COLUMNS) -> str:

@@ -50,4 +50,4 @@ class Statistics(Page):
         return self._lines
 
     def screen(self, app) -> Screen:
-        return Screen(app.t(header_name(app.session.spec)), app.t("ui.statistics"), self.window(app))
+        return self.page(app.t(header_name(app.session.spec)), app.t("ui.statistics"), app)

@@ -38,3 +38,13 @@ def test_the_bench_reports_every_figure(monkeypatch, capsys, tmp_path):
     text = bench.table(report, "tabletop bench --quick")
     for label in ("tap to frame", "display bytes", "idle CPU", "start-up", "peak RSS", "resume"):
         assert label in text
+
+
+def test_display_updates_send_at_most_a_quarter_of_a_full_frame(tmp_path):
+    """Bytes are counted, not timed: the page-aligned layout and spans keep updates small."""
+    import statistics
+
+    from device.bench.display import full_frame
+    from device.bench.games import play_games
+    games = play_games(tmp_path, (1,), None)
+    assert statistics.fmean(map(sum, games.updates)) <= 0.25 * sum(full_frame())

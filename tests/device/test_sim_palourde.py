@@ -58,3 +58,23 @@ def test_game_flags_skip_the_wizard(tmp_path, monkeypatch, capsys):
 def test_bad_flags_exit_2(tmp_path, monkeypatch, capsys):
     assert sim(tmp_path, "", "--game", "palourde", "--players", "Ann",
                monkeypatch=monkeypatch, capsys=capsys) == 2
+
+
+def test_an_unknown_button_name_lists_the_valid_ones():
+    from device.sim.lines import SimInputError, SimReaderField
+    field = SimReaderField(lambda card: None)
+    try:
+        field.parse("press start")
+    except SimInputError as exc:
+        assert "up, down, select, back" in str(exc)
+    else:
+        raise AssertionError("press start was taken")
+
+
+def test_run_game_refuses_to_drop_an_unfinished_game(tmp_path, monkeypatch, capsys):
+    assert sim(tmp_path, "tap clam#1\n", "--game", "palourde", "--players", "Ann,Bob",
+               monkeypatch=monkeypatch, capsys=capsys) == 0
+    assert sim(tmp_path, "", "--game", "palourde", "--players", "Ann,Bob",
+               monkeypatch=monkeypatch, capsys=capsys) == 2
+    assert sim(tmp_path, "", "--game", "palourde", "--players", "Ann,Bob", "--new",
+               monkeypatch=monkeypatch, capsys=capsys) == 0

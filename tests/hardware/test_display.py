@@ -73,9 +73,29 @@ def test_a_changed_span_inside_a_page_starts_at_its_first_column(bus):
     display = opened(bus)
     display.show(blank())
     bus.forget()
-    display.show(with_pixel(with_pixel(blank(), 40, 63), 77, 56))
+    display.show(with_pixel(with_pixel(blank(), 40, 63), 43, 56))
     assert bus.commands == [(0xB7, 0x08, 0x12)]   # column 40 = 0x28
-    assert bus.blocks == [[0x80] + [0] * 36 + [0x01]]
+    assert bus.blocks == [[0x80, 0, 0, 0x01]]     # a gap of 2 costs less than a new span
+
+
+def test_changes_far_apart_in_a_page_go_as_separate_spans(bus):
+    display = opened(bus)
+    display.show(blank())
+    bus.forget()
+    display.show(with_pixel(with_pixel(blank(), 40, 63), 77, 56))
+    assert bus.commands == [(0xB7, 0x08, 0x12), (0xB7, 0x0D, 0x14)]   # columns 40 and 77
+    assert bus.blocks == [[0x80], [0x01]]
+    assert display.bytes_sent == 8                # not 3 + 38 for one span over the gap
+
+
+def test_a_gap_of_exactly_a_span_cost_is_sent_through():
+    from hardware.pages import SPAN_COST, changed_spans
+    before = bytes(128)
+    after = bytearray(128)
+    after[10] = after[10 + SPAN_COST + 1] = 1
+    assert changed_spans(before, bytes(after)) == [(10, 10 + SPAN_COST + 1)]
+    after[10 + SPAN_COST + 1], after[10 + SPAN_COST + 2] = 0, 1
+    assert changed_spans(before, bytes(after)) == [(10, 10), (10 + SPAN_COST + 2,) * 2]
 
 
 def test_an_unchanged_frame_sends_nothing(bus):
