@@ -7,6 +7,7 @@ each new frame is drawn with half blocks.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
@@ -14,6 +15,11 @@ from device.config import ConfigFileError, config_path, load_config
 from device.sim.play import run_simulated
 from device.table import assemble, hardware_present, start_from_flags, state_dir_for
 from device.texts import say
+
+from . import logs
+from .parser import version
+
+log = logging.getLogger("tabletop")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,6 +40,7 @@ def run_command(args) -> int:
     except ConfigFileError as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
+    logs.use_level(config.log_level, args.verbose)
     state_dir = state_dir_for(args.state_dir, config)
     sim = args.sim or not hardware_present(config)
     if not args.sim and sim:
@@ -46,6 +53,7 @@ def run_command(args) -> int:
             return 2
     else:
         app.resume_game()
+    log.info("%s", start_up_line(config, app, sim))
     try:
         if sim:
             return run_simulated(app, app.clock, args, config)
@@ -54,3 +62,13 @@ def run_command(args) -> int:
     finally:
         for plugin in app.plugins:
             plugin.close()
+
+
+def start_up_line(config, app, sim: bool) -> str:
+    """What this table runs, in one log line: what a fault report needs first."""
+    game = app.session.spec.id if app.session is not None else "none yet"
+    fleet = config.fleet
+    broker = f"{fleet.host}:{fleet.port}{' (TLS)' if fleet.tls else ''}" if fleet.enabled else "off"
+    display = "simulated" if sim else f"on {config.display.bus}"
+    return (f"tabletop {version()} started: game {game}, reader {config.reader.kind}, "
+            f"display {config.display.kind} ({display}), fleet {broker}")

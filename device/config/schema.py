@@ -318,10 +318,12 @@ class Config:
                                 _language, example="auto")
     state_dir: Path | None = _key(None, "games, decks and history (default ~/.local/state/tabletop)",
                                   _path, example="/var/lib/tabletop")
+    log_level: str = _key("info", "tabletop run's log: debug, info, warning or error "
+                          "(--verbose: debug)", _choice("debug", "info", "warning", "error"))
 
 
 SECTIONS: dict[str, type] = {"reader": ReaderConfig, "display": DisplayConfig,
                              "buttons": ButtonsConfig, "kiosk": KioskConfig,
                              "history": HistoryConfig,
                              "feedback": FeedbackConfig, "fleet": FleetConfig}
-TOP_KEYS = ("language", "state_dir")
+TOP_KEYS = ("language", "state_dir", "log_level")
