@@ -41,7 +41,7 @@ def configs(draw) -> dict:
     return data
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(configs())
 def test_any_toml_document_of_known_keys(data):
     parses_or_refuses(tomli_w.dumps(data))
