@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from pathlib import Path
@@ -10,14 +9,18 @@ from pathlib import Path
 from device.config import LANGUAGES
 from engine.core.text import DEFAULT_LANGUAGE
 
-from . import bench, cards, config, dashboard, deck, doctor, fleet, history
-from .parser import cli_language, parser_class
+from . import bench, cards, completion, config, dashboard, deck, doctor, fleet, history, logs
+from .parser import cli_language, parser_class, version
 
 
 def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     """The parser, its --help in `language` (help texts are catalog keys: device.cli.parser)."""
-    parser = parser_class(language)(prog="tabletop", description="cli.description")
+    parser = parser_class(language)(prog="tabletop", description="cli.description",
+                                    epilog="cli.epilog")
     parser.add_argument("--language", choices=LANGUAGES, help="cli.help.language")
+    parser.add_argument("--version", action="version", version=f"tabletop {version()}",
+                        help="cli.help.version")
+    parser.add_argument("-v", "--verbose", action="store_true", help="cli.help.verbose")
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="cli.help.replay")
     replay.add_argument("script", type=Path, help="cli.help.script")
@@ -29,17 +32,21 @@ def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     status.add_argument("--json", action="store_true", help="cli.help.json")
     for command in (config, deck, cards, history, dashboard, fleet, bench, doctor):
         command.add_commands(commands)
+    completion.add_commands(commands, parser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`tabletop ...`; `--language` anywhere on the line sets the language of its output."""
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    """`tabletop ...`; `--language` anywhere on the line sets the language of its output.
+
+    Exit status: 0 done, 1 a failure (a check failed, nothing to show), 2 bad usage or input.
+    """
     given = sys.argv[1:] if argv is None else list(argv)
     language, argv = cli_language(given, os.environ)
     args = build_parser(language).parse_args(argv)
     args.language = language
     args.language_asked = len(argv) < len(given)     # cli_language took a valid --language out
+    logs.set_up(sys.stderr, os.environ, args.verbose)
     if args.command == "replay":
         from .replay import replay_command
         return replay_command(args.script, args.json, language)

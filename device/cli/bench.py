@@ -21,9 +21,11 @@ import math
 import os
 import platform
 import statistics
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     if args.dir is not None:
         args.dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="tabletop-bench-", dir=args.dir) as scratch:
-        report = measure(plan, Path(scratch))
+        report = measure(plan, Path(scratch), progress=lambda line: print(
+            f"bench: {line}", file=sys.stderr, flush=True))
     report["quick"] = args.quick
     if args.json:
         print(json.dumps(report))
@@ -66,18 +69,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def measure(plan: Plan, directory: Path) -> dict:
-    """Every figure, measured now; the keys of `tabletop bench --json`."""
+def measure(plan: Plan, directory: Path, progress: Callable[[str], None] = lambda line: None) -> dict:
+    """Every figure, measured now; the keys of `tabletop bench --json`. `progress` is told each
+    step as it starts (the command writes them on stderr, so stdout stays the report)."""
     from device.bench import cpu as bench_cpu
     from device.bench.games import play_games
     from device.bench.journal import journal_with_events, resume_seconds
     from device.bench.startup import start_ups
 
+    progress(f"1/5 playing games ({len(plan.seeds)} seed(s) each): taps, journal, display")
     games = play_games(directory / "games", plan.seeds, plan.games)
+    progress(f"2/5 idle CPU of our reader loop ({plan.idle_s:g} s)")
     idle_ours = bench_cpu.ours(plan.idle_s)
+    progress(f"3/5 idle CPU of the mfrc522 package's loop ({plan.idle_s:g} s)")
     idle_peer, peer_note = bench_cpu.peer(plan.idle_s)
     longest = max(games.transcripts, key=lambda t: len(t.lines))
+    progress(f"4/5 start-ups of tabletop run --sim ({plan.start_runs})")
     starts = start_ups(directory / "start", plan.start_runs, longest.args(), longest.lines)
+    progress(f"5/5 resuming a {plan.resume_events}-event journal ({plan.resume_repeat} times)")
     journal = journal_with_events(directory / "resume" / "current.jsonl", plan.resume_events)
     report = {
         "tap_to_frame_ms": percentiles(games.tap_s),

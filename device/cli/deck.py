@@ -6,6 +6,7 @@ learnt is saved); 2 a usage or data error, printed as one line.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -32,7 +33,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     learn_cmd.add_argument("game", help="cli.help.deck_game")
     learn_cmd.add_argument("--deck", metavar="NAME", help="cli.help.deck_name")
     learn_cmd.add_argument("--stdin", action="store_true", help="cli.help.deck_stdin")
-    actions.add_parser("list", parents=[where], help="cli.help.deck_list")
+    actions.add_parser("list", parents=[where], help="cli.help.deck_list").add_argument(
+        "--json", action="store_true", help="cli.help.json")
     actions.add_parser("export", parents=[where], help="cli.help.deck_export").add_argument("name")
     import_cmd = actions.add_parser("import", parents=[where], help="cli.help.deck_import")
     import_cmd.add_argument("file", type=Path)
@@ -108,6 +110,13 @@ def stdin_tags(lines: Iterable[str], language: str = DEFAULT_LANGUAGE) -> Iterat
 
 def _list(registry: DeckRegistry, args: argparse.Namespace) -> int:
     decks = registry.decks()
+    if args.json:
+        print(json.dumps({"decks": [{"name": info.name, "family": info.family, "size": info.size,
+                                     "complete": not info.missing, "missing": list(info.missing)}
+                                    for info in decks],
+                          "problems": [str(problem) for problem in registry.problems]},
+                         ensure_ascii=False))
+        return 2 if registry.problems else 0
     for info in decks:
         print(say(args.language, "cli.deck.row", name=info.name, family=info.family,
                   size=info.size, state=_completeness(info.missing, args.language)))

@@ -14,6 +14,8 @@ they are left alone (stop it to test them).
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -34,12 +36,15 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--sim", action="store_true", help="cli.help.doctor_sim")
     parser.add_argument("--config", type=Path, metavar="FILE", help="cli.help.doctor_config")
     parser.add_argument("--state-dir", type=Path, metavar="DIR", help="cli.help.state_dir")
+    parser.add_argument("--json", action="store_true", help="cli.help.json")
     parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 
 
 def run(args: argparse.Namespace) -> int:
-    return report(examine(config_path(args.config), args.state_dir, args.sim), sys.stdout,
-                  args.language)
+    found = examine(config_path(args.config), args.state_dir, args.sim)
+    if args.json:
+        return report_json(found, sys.stdout)
+    return report(found, sys.stdout, args.language)
 
 
 def examine(config_file: Path | None, state_dir: Path | None, sim: bool) -> list[Check]:
@@ -76,4 +81,14 @@ def report(found: list[Check], out: TextIO, language: str = DEFAULT_LANGUAGE) ->
         out.write(say(language, "cli.doctor.warned", warned=warned) + "\n")
     else:
         out.write(say(language, "cli.doctor.ready") + "\n")
+    return 1 if failed else 0
+
+
+def report_json(found: list[Check], out: TextIO) -> int:
+    """The checks as one JSON object: `ready`, the counts, and each check's fields."""
+    failed = sum(check.status == "FAIL" for check in found)
+    out.write(json.dumps({"ready": not failed, "failed": failed,
+                          "warned": sum(check.status == "WARN" for check in found),
+                          "checks": [dataclasses.asdict(check) for check in found]},
+                         ensure_ascii=False) + "\n")
     return 1 if failed else 0

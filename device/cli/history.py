@@ -1,4 +1,5 @@
-"""`tabletop history [--game G] [--csv | --stats] [--state-dir DIR]`: the finished games.
+"""`tabletop history [--game G] [--csv | --json] [--stats] [--state-dir DIR]`: the finished
+games, or with --stats each game's figures; --json prints either as one JSON array.
 
 Exit status: 0 done (also with no game yet); 2 an unknown game or a history that cannot be read.
 """
@@ -6,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import json
 import sqlite3
 import sys
@@ -30,11 +32,15 @@ def add_commands(subparsers) -> None:
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument("--csv", action="store_true", help="cli.help.history_csv")
     shown.add_argument("--stats", action="store_true", help="cli.help.history_stats")
+    parser.add_argument("--json", action="store_true", help="cli.help.history_json")
     parser.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
     parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.json and args.csv:
+        print(say(args.language, "cli.history.json_or_csv"), file=sys.stderr)
+        return 2
     if args.game is not None:
         try:
             engine.get(args.game)
@@ -44,7 +50,10 @@ def run(args: argparse.Namespace) -> int:
     state_dir = args.state_dir or default_state_dir()
     try:
         with closing(open_history(state_dir)) as history:
-            if args.stats:
+            if args.json:
+                found = history.stats(args.game) if args.stats else history.games(args.game)
+                print(json.dumps([as_json(item) for item in found], ensure_ascii=False))
+            elif args.stats:
                 print_stats(history.stats(args.game), args.language)
             elif args.csv:
                 write_csv(history.games(args.game), sys.stdout)
@@ -54,6 +63,14 @@ def run(args: argparse.Namespace) -> int:
         print(say(args.language, "cli.history.unreadable", dir=state_dir, why=exc), file=sys.stderr)
         return 2
     return 0
+
+
+def as_json(item: Game | Stats) -> dict:
+    """A game (its winners too) or a game's statistics, as JSON fields."""
+    fields = dataclasses.asdict(item)
+    if isinstance(item, Game):
+        fields["winners"] = list(item.winners)
+    return fields
 
 
 def minutes(seconds: float | None, language: str) -> str:

@@ -9,6 +9,7 @@ config's `language`, else the system locale (device.texts.language).
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 from pathlib import Path
 from typing import Mapping
 
@@ -80,3 +81,11 @@ def _config_language(argv: list[str]) -> str | None:
         return load_config(config_path(given)).language
     except ConfigFileError:
         return None            # the command itself reports a config it cannot read
+
+
+def version() -> str:
+    """The installed distribution's version (its metadata, as pip installed it)."""
+    try:
+        return importlib.metadata.version("tabletop-companion")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"

@@ -18,7 +18,10 @@ from device.storage.lock import Locked, hold
 from device.table import assemble, hardware_present, start_from_flags, state_dir_for
 from device.texts import say
 
-log = logging.getLogger(__name__)
+from . import logs
+from .parser import version
+
+log = logging.getLogger("tabletop")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +43,7 @@ def run_command(args) -> int:
     except ConfigFileError as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
+    logs.use_level(config.log_level, args.verbose)
     state_dir = state_dir_for(args.state_dir, config)
     if args.game and not args.new and (state_dir / "current.jsonl").exists():
         # a fresh --game would set the running game aside: only when the person says so
@@ -67,6 +71,7 @@ def run_command(args) -> int:
             return 2
     else:
         app.resume_game()
+    log.info("%s", start_up_line(config, app, sim))
     try:
         if sim:
             return run_simulated(app, app.clock, args, config)
@@ -77,3 +82,13 @@ def run_command(args) -> int:
             plugin.close()
         if lock is not None:
             os.close(lock)
+
+
+def start_up_line(config, app, sim: bool) -> str:
+    """What this table runs, in one log line: what a fault report needs first."""
+    game = app.session.spec.id if app.session is not None else "none yet"
+    fleet = config.fleet
+    broker = f"{fleet.host}:{fleet.port}{' (TLS)' if fleet.tls else ''}" if fleet.enabled else "off"
+    display = "simulated" if sim else f"on {config.display.bus}"
+    return (f"tabletop {version()} started: game {game}, reader {config.reader.kind}, "
+            f"display {config.display.kind} ({display}), fleet {broker}")

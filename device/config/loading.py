@@ -2,7 +2,9 @@
 commented example that `tabletop config --example` prints.
 
 An error always names the key (`display.i2c_address: ...`); an unknown key also suggests the
-nearest known one.
+nearest known one. Every problem of a file is reported at once: a key that does not parse
+takes its default meanwhile, so the rules between keys are still checked, except those that
+name a key already reported.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from typing import Any
 import tomli_w
 
 from .pins import pin_conflicts
-from .schema import TOP_KEYS, SECTIONS, Config, ConfigFileError, show_value
+from .schema import SHOWN, TOP_KEYS, SECTIONS, Config, ConfigFileError, cut, show_value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -37,78 +39,97 @@ def load_config(path: Path | None) -> Config:
         return Config()
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
         raise ConfigFileError(f"{path}: not a text file (TOML is UTF-8)") from None
+    except (OSError, ValueError) as exc:     # ValueError: a NUL in the path given
+        raise ConfigFileError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") \
+            from None
     try:
         return parse_config(text, base=Path(path).parent)
     except ConfigFileError as exc:
-        raise ConfigFileError(f"{path}: {exc}") from None
+        raise ConfigFileError([f"{path}: {problem}" for problem in exc.problems], exc.partial) \
+            from None
 
 
 def parse_config(text: str, base: Path | None = None) -> Config:
-    """The configuration in `text`; a relative `state_dir` is taken from `base` (the file's folder)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigFileError(str(exc)) from None
+    """The configuration in `text`; a relative `state_dir` is taken from `base` (the file's folder).
+    ConfigFileError lists every problem, one `key: reason` each."""
+    data = _toml(text)
     if isinstance(data.get("kiosk"), bool):       # `kiosk = true` is short for [kiosk] enabled
         data["kiosk"] = {"enabled": data["kiosk"]}
-    _refuse_unknown(data, [*TOP_KEYS, *SECTIONS], "")
-    parts = {name: _section(name, cls, data.get(name, {})) for name, cls in SECTIONS.items()}
-    top = {key: _value(Config, key, data[key], key) for key in TOP_KEYS if key in data}
+    problems = _unknown(data, [*TOP_KEYS, *SECTIONS], "")
+    parts = {name: _section(name, cls, data.get(name, {}), problems)
+             for name, cls in SECTIONS.items()}
+    top = _values(Config, {key: data[key] for key in TOP_KEYS if key in data}, "", problems)
     config = Config(**parts, **top)
     if config.state_dir is not None and base is not None and not config.state_dir.is_absolute():
         config = replace(config, state_dir=base / config.state_dir)
-    check(config)
+    bad = {problem.partition(":")[0] for problem in problems}
+    problems += [rule for rule in rules(config) if not any(key in rule for key in bad)]
+    if problems:
+        raise ConfigFileError(problems, config)
     return config
 
 
-def check(config: Config) -> Config:
+def _toml(text: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigFileError(cut(str(exc))) from None
+    except RecursionError:          # tomllib recurses once a level of [[[...]]] or {a={b=...}}
+        raise ConfigFileError("arrays or tables nested too deeply") from None
+    except ValueError as exc:       # int() of a number past 4,300 digits, raised as it is
+        raise ConfigFileError(f"a value cannot be read: {cut(str(exc))}") from None
+
+
+def rules(config: Config) -> list[str]:
     """The rules between keys: contrasts, idle steps in order, and no GPIO used twice."""
-    display, kiosk = config.display, config.kiosk
+    display, kiosk, fleet = config.display, config.kiosk, config.fleet
+    problems = []
     if display.dim_contrast > display.contrast:
-        raise ConfigFileError(f"display.dim_contrast: {display.dim_contrast} is brighter than "
-                          f"display.contrast ({display.contrast})")
+        problems.append(f"display.dim_contrast: {display.dim_contrast} is brighter than "
+                        f"display.contrast ({display.contrast})")
     if kiosk.dim_after_s and kiosk.screensaver_after_s and kiosk.screensaver_after_s <= kiosk.dim_after_s:
-        raise ConfigFileError(f"kiosk.screensaver_after_s: {kiosk.screensaver_after_s:g} must come after "
-                          f"kiosk.dim_after_s ({kiosk.dim_after_s:g})")
+        problems.append(f"kiosk.screensaver_after_s: {kiosk.screensaver_after_s:g} must come after "
+                        f"kiosk.dim_after_s ({kiosk.dim_after_s:g})")
     for part, name in ((config.reader, "reader"), (display, "display")):
         if part.spi_bus == 0 and part.spi_device > 1:
-            raise ConfigFileError(f"{name}.spi_device: SPI0 has chip selects 0 and 1 only")
-    fleet = config.fleet
+            problems.append(f"{name}.spi_device: SPI0 has chip selects 0 and 1 only")
     if not fleet.tls and (fleet.ca_file or fleet.tls_insecure):
         key = "ca_file" if fleet.ca_file else "tls_insecure"
-        raise ConfigFileError(f"fleet.{key}: set, but fleet.tls is false")
-    problems = pin_conflicts(config)
-    if problems:
-        raise ConfigFileError(problems[0])
-    return config
+        problems.append(f"fleet.{key}: set, but fleet.tls is false")
+    return problems + pin_conflicts(config)
 
 
-def _section(name: str, cls: type, table: object) -> Any:
+def _section(name: str, cls: type, table: object, problems: list[str]) -> Any:
     if not isinstance(table, dict):
-        raise ConfigFileError(f"{name}: expected a table [{name}], not {show_value(table)}")
-    known = [f.name for f in fields(cls)]
-    _refuse_unknown(table, known, f"{name}.")
-    return cls(**{key: _value(cls, key, value, f"{name}.{key}") for key, value in table.items()})
+        problems.append(f"{name}: expected a table [{name}], not {show_value(table)}")
+        return cls()
+    problems += _unknown(table, [f.name for f in fields(cls)], f"{name}.")
+    return cls(**_values(cls, table, f"{name}.", problems))
 
 
-def _value(cls: type, key: str, value: object, label: str) -> Any:
-    spec = next(f for f in fields(cls) if f.name == key)
-    try:
-        return spec.metadata["parse"](value)
-    except ValueError as exc:
-        raise ConfigFileError(f"{label}: {exc}") from None
+def _values(cls: type, table: dict, prefix: str, problems: list[str]) -> dict[str, Any]:
+    """The keys of `table` that `cls` knows and that parse; a problem line for each other."""
+    values = {}
+    for spec in fields(cls):
+        if spec.name in table and "parse" in spec.metadata:
+            try:
+                values[spec.name] = spec.metadata["parse"](table[spec.name])
+            except ValueError as exc:
+                problems.append(f"{prefix}{spec.name}: {exc}")
+    return values
 
 
-def _refuse_unknown(table: dict, known: list[str], prefix: str) -> None:
+def _unknown(table: dict, known: list[str], prefix: str) -> list[str]:
+    problems = []
     for key in table:
         if key not in known:
-            close = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
+            close = difflib.get_close_matches(key, known, n=1, cutoff=0.5) if len(key) <= SHOWN \
+                else []
             hint = f"; did you mean {prefix}{close[0]}?" if close else f" (known: {', '.join(known)})"
-            raise ConfigFileError(f"{prefix}{key}: unknown key{hint}")
+            problems.append(f"{prefix}{cut(key)}: unknown key{hint}")
+    return problems
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ Default wiring (no two parts share a pin):
 from __future__ import annotations
 
 import re
+import reprlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -23,7 +24,22 @@ LANGUAGES = ("en", "fr")
 
 
 class ConfigFileError(ValueError):
-    """A configuration the device cannot start with; the text names the key at fault."""
+    """A configuration the device cannot start with: one `key: reason` line a problem, every
+    problem found at once (`problems`), so one pass of `tabletop config --check` fixes them all."""
+
+    def __init__(self, problems: str | list[str], partial: Config | None = None) -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        self.partial = partial      # the file read with defaults for its bad keys, if it parsed
+        super().__init__("\n".join(self.problems))
+
+
+SHOWN = 60      # characters of a value an error repeats; a file may hold megabytes in one string
+
+
+def cut(text: str) -> str:
+    """`text` on one line (control characters escaped), at most SHOWN characters of it."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:SHOWN])
+    return shown + ("..." if len(text) > SHOWN else "")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -31,11 +47,16 @@ class ConfigFileError(ValueError):
 # with a text that the caller prefixes with the key's name.
 
 def show_value(value: object) -> str:
+    """A TOML value as an error repeats it: strings quoted, booleans as TOML writes them, cut."""
     if isinstance(value, str):
-        return f'"{value}"'
+        return f'"{cut(value)}"'
     if isinstance(value, bool):
         return str(value).lower()
-    return str(value)
+    if isinstance(value, int) and value.bit_length() > 64:
+        return "a number too large to show"      # str() refuses past 4,300 digits
+    if isinstance(value, (list, dict)):
+        return cut(reprlib.repr(value))    # reprlib stops a few levels down: no deep recursion
+    return cut(str(value))
 
 
 def _int(low: int, high: int, what: str) -> Callable[[object], int]:
@@ -43,7 +64,7 @@ def _int(low: int, high: int, what: str) -> Callable[[object], int]:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(f"{show_value(value)} is not a whole number")
         if not low <= value <= high:
-            raise ValueError(f"{value} is not {what} ({low}-{high})")
+            raise ValueError(f"{show_value(value)} is not {what} ({low}-{high})")
         return value
     return parse
 
@@ -60,14 +81,14 @@ def _seconds(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{show_value(value)} is not a number of seconds")
     if not 0 <= value <= 86400:
-        raise ValueError(f"{value} is not between 0 and 86400 seconds")
+        raise ValueError(f"{show_value(value)} is not between 0 and 86400 seconds")
     return float(value)
 
 
 def _hold(value: object) -> float:
     seconds = _seconds(value)
     if not 0.2 <= seconds <= 5:
-        raise ValueError(f"{value} is not between 0.2 and 5 seconds")
+        raise ValueError(f"{show_value(value)} is not between 0.2 and 5 seconds")
     return seconds
 
 
@@ -103,11 +124,11 @@ def _address(value: object) -> int:
         try:
             value = int(value, 0)
         except ValueError:
-            raise ValueError(f'"{value}" is not an I2C address such as 0x3C') from None
+            raise ValueError(f'{show_value(value)} is not an I2C address such as 0x3C') from None
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{show_value(value)} is not an I2C address such as 0x3C")
     if not 0x03 <= value <= 0x77:
-        raise ValueError(f"{value} is not a valid I2C address (0x03-0x77)")
+        raise ValueError(f"{show_value(value)} is not a valid I2C address (0x03-0x77)")
     return value
 
 
@@ -118,14 +139,20 @@ def _text(value: object) -> str:
 
 
 def _path(value: object) -> Path:
-    return Path(_text(value)).expanduser()
+    text = _text(value)
+    if "\0" in text:
+        raise ValueError(f"{show_value(text)} is not a path (it holds a NUL character)")
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:                     # ~someone: no such user, or no home
+        raise ValueError(f"{show_value(text)}: its ~ names no home folder") from None
 
 
 def _table(value: object) -> str:
     """A table's name: one MQTT topic level (no / + #), short enough for the dashboard."""
     name = _text(value)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", name) or name == "shared":
-        raise ValueError(f'"{name}" is not a table name (letters, digits, - and _; not "shared")')
+        raise ValueError(f'{show_value(name)} is not a table name (letters, digits, - and _; not "shared")')
     return name
 
 
@@ -168,7 +195,7 @@ def _window(value: object) -> TimeWindow:
     except ValueError:
         raise bad from None
     if window.start == window.end:
-        raise ValueError(f'"{value}" starts and ends at the same time')
+        raise ValueError(f'{show_value(value)} starts and ends at the same time')
     return window
 
 
@@ -326,10 +353,12 @@ class Config:
                                 _language, example="auto")
     state_dir: Path | None = _key(None, "games, decks and history (default ~/.local/state/tabletop)",
                                   _path, example="/var/lib/tabletop")
+    log_level: str = _key("info", "tabletop run's log: debug, info, warning or error "
+                          "(--verbose: debug)", _choice("debug", "info", "warning", "error"))
 
 
 SECTIONS: dict[str, type] = {"reader": ReaderConfig, "display": DisplayConfig,
                              "buttons": ButtonsConfig, "kiosk": KioskConfig,
                              "history": HistoryConfig,
                              "feedback": FeedbackConfig, "fleet": FleetConfig}
-TOP_KEYS = ("language", "state_dir")
+TOP_KEYS = ("language", "state_dir", "log_level")

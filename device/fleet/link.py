@@ -292,7 +292,7 @@ class Link:
             self._note("refused", f"{self.where} refused us: {reason}")
             return
         if self.refused or self.unreachable:
-            log.warning("fleet: connected to %s", self.where)
+            log.info("fleet: connected to %s", self.where)
         self._note(None, None)
         for topic in self.subscriptions:
             client.subscribe(topic, qos=1)

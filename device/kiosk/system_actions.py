@@ -41,7 +41,7 @@ class Systemctl(Machine):
 
     def ask(self, action: str) -> str | None:
         command = COMMANDS[action]
-        log.warning("admin: %s", " ".join(command))
+        log.info("admin: %s", " ".join(command))
         try:
             done = self._run(command, capture_output=True, text=True, timeout=30)
         except (OSError, subprocess.SubprocessError) as exc:
@@ -59,6 +59,6 @@ class RecordedSystem(Machine):
         self.requests: list[str] = []
 
     def ask(self, action: str) -> str | None:
-        log.warning("admin: %s requested (simulated: nothing happens)", action)
+        log.info("admin: %s requested (simulated: nothing happens)", action)
         self.requests.append(action)
         return None

@@ -11,6 +11,12 @@ TEXT = {
     "cli.help.help": "show this help message and exit",
     # tabletop
     "cli.description": "A table-side companion for card games.",
+    "cli.epilog": "Exit status: 0 done, 1 a failure (a check failed, nothing to show), "
+                  "2 bad usage or input.",
+    "cli.help.version": "print the installed version and exit",
+    "cli.help.verbose": "log everything, debug lines included, on stderr",
+    "cli.help.completion": "print a bash or zsh completion script",
+    "cli.help.completion_shell": "bash or zsh",
     "cli.help.language": "language of the messages and help: en or fr "
                          "(default: the config's, else the system locale's)",
     "cli.help.replay": "run an event script and print the outcome",
@@ -80,6 +86,8 @@ TEXT = {
     "cli.help.history_stats": "per game: games played, average duration, wins by seat",
     "cli.history.unreadable": "tabletop: cannot read the history in {dir}: {why}",
     "cli.history.none": "No finished game yet.",
+    "cli.help.history_json": "print the games (or with --stats the figures) as one JSON array",
+    "cli.history.json_or_csv": "tabletop history: --json or --csv, not both",
     "cli.history.minutes": "{n} min",
     "cli.history.stats": "{game}: {n} played, average {average}; wins by seat {wins}",
     # deck

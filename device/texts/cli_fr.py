@@ -10,6 +10,12 @@ TEXT = typeset({
     "cli.help.help": "affiche cette aide et quitte",
     # tabletop
     "cli.description": "Un compagnon de table pour les jeux de cartes.",
+    "cli.epilog": "Code de sortie : 0 fait, 1 un échec (une vérification a échoué, rien à "
+                  "montrer), 2 usage ou entrée incorrects.",
+    "cli.help.version": "affiche la version installée et quitte",
+    "cli.help.verbose": "journalise tout, lignes de débogage comprises, sur stderr",
+    "cli.help.completion": "affiche un script de complétion bash ou zsh",
+    "cli.help.completion_shell": "bash ou zsh",
     "cli.help.language": "langue des messages et de l'aide : en ou fr "
                          "(par défaut : celle de la configuration, sinon celle du système)",
     "cli.help.replay": "rejoue un script d'événements et affiche le résultat",
@@ -78,6 +84,9 @@ TEXT = typeset({
     "cli.help.history_stats": "par jeu : parties jouées, durée moyenne, victoires par place",
     "cli.history.unreadable": "tabletop : impossible de lire l'historique dans {dir} : {why}",
     "cli.history.none": "Aucune partie finie pour l'instant.",
+    "cli.help.history_json": "affiche les parties (ou avec --stats les chiffres) en un seul "
+                             "tableau JSON",
+    "cli.history.json_or_csv": "tabletop history : --json ou --csv, pas les deux",
     "cli.history.minutes": "{n} min",
     "cli.history.stats": "{game} : {n} jouées, moyenne {average} ; victoires par place {wins}",
     # deck

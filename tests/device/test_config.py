@@ -198,3 +198,74 @@ def test_cli_check_of_a_broken_file_is_one_line_and_exit_2(tmp_path, capsys, tex
     assert out == ""
     assert err.count("\n") == 1 and err.startswith(f"tabletop: {path}: ")
     assert "Traceback" not in err
+
+
+# ---- every problem at once, what the machine lacks, and hostile files -------------------------
+
+def check_lines(tmp_path, capsys, text: str, *argv: str) -> tuple[int, list[str]]:
+    path = tmp_path / "tabletop.toml"
+    path.write_text(text)
+    code = tabletop("config", "--check", str(path), *argv)
+    out, err = capsys.readouterr()
+    assert out == "" or code == 0
+    return code, [line.removeprefix(f"tabletop: {path}: ") for line in err.splitlines()]
+
+
+def test_check_reports_every_problem_at_once(tmp_path, capsys):
+    code, lines = check_lines(tmp_path, capsys, f'langage = "fr"\nstate_dir = "{tmp_path}"\n'
+                              '[buttons]\nup = 40\ndown = "x"\nback = 13\n[display]\ncontrast = 10\n'
+                              '[fleet]\ntls = true\nca_file = "missing-ca.pem"\n')
+    assert code == 2
+    assert lines == ["langage: unknown key; did you mean language?",
+                     "buttons.up: 40 is not a BCM GPIO number (0-27)",
+                     'buttons.down: "x" is not a BCM GPIO number (0-27)',
+                     "display.dim_contrast: 16 is brighter than display.contrast (10)",
+                     "buttons.back: GPIO 13 is also buttons.select",
+                     "fleet.ca_file: missing-ca.pem: No such file or directory"]
+
+
+def test_a_bad_key_does_not_also_fail_the_rules_it_takes_part_in():
+    # up = "x" falls back to GPIO 5 meanwhile, which down = 5 would otherwise clash with
+    with pytest.raises(ConfigFileError) as caught:
+        parse_config('[buttons]\nup = "x"\ndown = 5\n')
+    assert caught.value.problems == ['buttons.up: "x" is not a BCM GPIO number (0-27)']
+
+
+def test_check_reads_the_ca_file_and_the_state_dir_as_run_would(tmp_path, capsys):
+    ca = tmp_path / "ca.pem"
+    ca.write_text("-----BEGIN CERTIFICATE-----\n")
+    good = f'state_dir = "{tmp_path / "new" / "state"}"\n[fleet]\ntls = true\nca_file = "{ca}"\n'
+    assert check_lines(tmp_path, capsys, good)[0] == 0       # a state dir is made on start
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    code, lines = check_lines(tmp_path, capsys, f'state_dir = "{blocker / "state"}"\n'
+                              f'[fleet]\ntls = true\nca_file = "{tmp_path}"\n')
+    assert code == 2
+    assert lines == [f"fleet.ca_file: {tmp_path} is a folder, not a file",
+                     f"state_dir: {blocker} is not a folder"]
+
+
+def test_a_huge_value_is_cut_in_the_message_and_control_characters_escaped():
+    message = error('[reader]\nkind = "' + "x" * 100000 + '"\n')
+    assert len(message) < 200 and message.startswith('reader.kind: "xxx')
+    assert "\n" not in error('[reader]\nkind = "a\\nb"\n')
+    assert len(error("[reader]\npoll_hz = " + "9" * 5000 + "\n")) < 200
+    assert len(error('"' + "k" * 100000 + '" = 1\n')) < 400
+
+
+@pytest.mark.parametrize("text", ["a = " + "[" * 5000 + "]" * 5000, "a = " + "{b = " * 3000 + "1"
+                                  + "}" * 3000, "[reader]\nkind = \"rc\0522\"", "\0",
+                                  "state_dir = \"~no-such-user-here/x\"",
+                                  "state_dir = \"a\\u0000b\"", "reader = [[[1]]]"])
+def test_hostile_files_are_one_clear_error(text):
+    assert error(text)
+
+
+def test_a_file_that_is_not_utf8_or_holds_nul_bytes_is_refused(tmp_path):
+    path = tmp_path / "binary.toml"
+    path.write_bytes(b"\xff\xfe\x00[reader]\x00")
+    with pytest.raises(ConfigFileError, match="not a text file"):
+        load_config(path)
+    path.write_bytes(b"[reader]\nkind = \x00\n")
+    with pytest.raises(ConfigFileError, match="binary.toml: "):
+        load_config(path)

@@ -11,7 +11,6 @@ uninterrupted run ended: the same journal, the same scores, one game in the hist
 """
 from __future__ import annotations
 
-import errno
 import json
 import os
 import random
@@ -29,7 +28,6 @@ from device.storage import journal
 from device.storage.history import open_history
 from device.storage.status import latest_journal, status
 
-from .table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAGS = ["--game", "palourde", "--players", "Ann,Bob,Cy"]

@@ -20,7 +20,7 @@ from device.cli import main
 from device.decks.registry import DeckRegistry
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import DashboardServer, subscribe
-from device.fleet.link import fetch_retained, send_retained
+from device.fleet.link import fetch_retained
 from device.fleet.shared import enrol_tapped
 from device.fleet.table_state import finished_record
 from device.fleet.topics import decode, table_topic

@@ -13,7 +13,7 @@ from device.cli.replay import replay_text
 from engine import ConfigError, make_config
 from engine.core.codec import config_from_plain, config_to_plain
 from engine.core.script import ScriptError
-from engine.games.flouk.cards import (ALL_CARDS, NEUTRAL, UNKNOWN, CardInfo, Effect, Scoring,
+from engine.games.flouk.cards import (ALL_CARDS, UNKNOWN, CardInfo, Effect, Scoring,
                                       card_problems, check_data, default_info, read_cards,
                                       unknown_details)
 from seeds.flouk_check import check_card_file

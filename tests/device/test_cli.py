@@ -1,0 +1,197 @@
+"""The `tabletop` command line as a whole: --version, exit codes, --json, logs, completion."""
+from __future__ import annotations
+
+import importlib.metadata
+import io
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from device.cli import bench, build_parser, completion, logs, main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def tabletop(*argv: str, env: dict | None = None, stderr=subprocess.PIPE, cwd=None):
+    return subprocess.run([sys.executable, "-m", "device.cli", *argv], capture_output=False,
+                          stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL,
+                          text=True, env={**os.environ, **(env or {})}, cwd=cwd or ROOT)
+
+
+# ---- --version and exit codes -----------------------------------------------------------------
+
+def test_version_comes_from_the_installed_distribution(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"tabletop {importlib.metadata.version('tabletop-companion')}\n"
+
+
+def test_help_documents_the_exit_codes_in_both_languages(capsys):
+    for language, words in (("en", "Exit status: 0 done, 1 a failure"), ("fr", "Code de sortie")):
+        with pytest.raises(SystemExit):
+            main(["--language", language, "--help"])
+        assert words in capsys.readouterr().out
+
+
+def subcommand_paths() -> list[str]:
+    return [path for path in completion.command_paths(build_parser()) if path]
+
+
+@pytest.mark.parametrize("path", subcommand_paths())
+def test_every_subcommand_answers_bad_usage_with_2(path, capsys):
+    with pytest.raises(SystemExit) as done:
+        main([*path.split(), "--no-such-option"])
+    assert done.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "error:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["history", "--game", "chess"], ["history", "--json", "--csv"],
+                                  ["replay", "no-such-script.txt"],
+                                  ["config", "--check", "no-such-file.toml"],
+                                  ["cards", "check", "no-such-file.toml"],
+                                  ["run", "--config", "no-such-file.toml"]])
+def test_bad_input_exits_2_with_one_line(argv, capsys, tmp_path):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") <= 1 and "Traceback" not in err
+
+
+# ---- --json ----------------------------------------------------------------------------------
+
+def test_doctor_sim_json_is_one_document(tmp_path):
+    done = tabletop("doctor", "--sim", "--json", "--state-dir", str(tmp_path))
+    report = json.loads(done.stdout)
+    assert done.returncode == (0 if report["ready"] else 1)
+    assert report["failed"] == sum(c["status"] == "FAIL" for c in report["checks"])
+    names = {check["name"] for check in report["checks"]}
+    assert {"python", "config", "reader", "display"} <= names
+    assert all(set(check) == {"status", "name", "detail", "fix"} for check in report["checks"])
+
+
+def test_deck_list_json(tmp_path, capsys):
+    assert main(["deck", "list", "--json", "--state-dir", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out) == {"decks": [], "problems": []}
+    learnt = "\n".join(f"04{n:06X}" for n in range(80))
+    sys_stdin, sys.stdin = sys.stdin, io.StringIO(learnt)
+    try:
+        main(["deck", "learn", "palourde", "--stdin", "--state-dir", str(tmp_path)])
+    finally:
+        sys.stdin = sys_stdin
+    capsys.readouterr()
+    assert main(["deck", "list", "--json", "--state-dir", str(tmp_path)]) == 0
+    (deck,) = json.loads(capsys.readouterr().out)["decks"]
+    assert deck["name"] == "palourde" and deck["complete"] is (deck["missing"] == [])
+    assert deck["size"] > 0
+
+
+def test_history_json_of_no_game_is_an_empty_array(tmp_path, capsys):
+    assert main(["history", "--json", "--state-dir", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    assert main(["history", "--json", "--stats", "--state-dir", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+# ---- bench progress ---------------------------------------------------------------------------
+
+def test_bench_tells_each_step_on_stderr_and_keeps_stdout_for_the_report(monkeypatch, capsys,
+                                                                         tmp_path):
+    monkeypatch.setattr(bench, "QUICK", bench.Plan(seeds=(1,), games=("palourde",), idle_s=0.05,
+                                                   start_runs=1, resume_events=20, resume_repeat=1))
+    assert main(["bench", "--quick", "--json", "--dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    json.loads(out)
+    steps = [line for line in err.splitlines() if line.startswith("bench: ")]
+    assert [line.split()[1] for line in steps] == ["1/5", "2/5", "3/5", "4/5", "5/5"]
+
+
+# ---- logs -------------------------------------------------------------------------------------
+
+def journal_env(stream) -> dict[str, str]:
+    found = os.fstat(stream.fileno())
+    return {"JOURNAL_STREAM": f"{found.st_dev}:{found.st_ino}"}
+
+
+def test_a_stream_is_the_journal_only_when_its_device_and_inode_match(tmp_path):
+    with open(tmp_path / "journal", "w") as journal, open(tmp_path / "other", "w") as other:
+        assert logs.is_journal(journal, journal_env(journal))
+        assert not logs.is_journal(other, journal_env(journal))
+        assert not logs.is_journal(journal, {})
+        assert not logs.is_journal(journal, {"JOURNAL_STREAM": "garbage"})
+        assert not logs.is_journal(io.StringIO(), journal_env(journal))
+
+
+@pytest.mark.parametrize("level, prefix", [(logging.ERROR, "<3>"), (logging.WARNING, "<4>"),
+                                           (logging.INFO, "<6>"), (logging.DEBUG, "<7>"),
+                                           (logging.CRITICAL, "<2>")])
+def test_each_line_carries_its_priority_in_the_journal(level, prefix):
+    record = logging.LogRecord("fleet", level, __file__, 1, "one\ntwo", None, None)
+    text = logs.JournalFormatter("%(name)s: %(message)s").format(record)
+    assert text.splitlines() == [f"{prefix}fleet: one", f"{prefix}two"]
+
+
+def test_run_logs_one_start_up_line_at_info_into_the_journal(tmp_path):
+    with open(tmp_path / "stderr", "w") as stderr:
+        done = tabletop("run", "--sim", "--state-dir", str(tmp_path / "state"),
+                        env=journal_env(stderr), stderr=stderr)
+    assert done.returncode == 0
+    lines = (tmp_path / "stderr").read_text().splitlines()
+    started = [line for line in lines if " started: " in line]
+    version = importlib.metadata.version("tabletop-companion")
+    assert started == [f"<6>tabletop: tabletop {version} started: game none yet, reader rc522, "
+                       "display ssd1306 (simulated), fleet off"]
+
+
+def test_log_level_and_verbose_choose_what_run_logs(tmp_path):
+    config = tmp_path / "tabletop.toml"
+    config.write_text('log_level = "warning"\n')
+    quiet = tabletop("run", "--sim", "--config", str(config), "--state-dir", str(tmp_path / "s"))
+    assert " started: " not in quiet.stderr
+    loud = tabletop("--verbose", "run", "--sim", "--config", str(config),
+                    "--state-dir", str(tmp_path / "s"))
+    assert "INFO tabletop: tabletop " in loud.stderr       # not the journal: no prefix
+
+
+# ---- completion -------------------------------------------------------------------------------
+
+def complete(script: str, *words: str) -> list[str]:
+    """What bash offers for the last of `words` (the function called as bash's completion does)."""
+    array = " ".join(f"'{word}'" for word in ("tabletop", *words))
+    done = subprocess.run(["bash", "--norc", "--noprofile", "-c",
+                           f'{script}\nCOMP_WORDS=({array}); COMP_CWORD={len(words)}; _tabletop;'
+                           ' printf "%s\\n" "${COMPREPLY[@]}"'],
+                          capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+@pytest.fixture(scope="module")
+def bash_script() -> str:
+    return completion.script(build_parser(), "bash")
+
+
+def test_bash_completes_subcommands_and_options(bash_script):
+    assert complete(bash_script, "d") == ["deck", "dashboard", "doctor"]
+    assert complete(bash_script, "deck", "st") == ["staff"]
+    assert complete(bash_script, "deck", "staff", "") == ["add", "remove", "list", "publish",
+                                                          "-h", "--help"]
+    assert "--json" in complete(bash_script, "doctor", "--")
+    assert complete(bash_script, "--language", "") == ["en", "fr"]
+    assert complete(bash_script, "--verbose", "deck", "l") == ["learn", "list"]
+    assert sorted(complete(bash_script, "deck", "export", "list", "")) == ["--help", "--state-dir", "-h"]
+
+
+def test_the_script_follows_the_parser(capsys):
+    assert main(["completion", "bash"]) == 0
+    script = capsys.readouterr().out
+    assert "complete -o default -F _tabletop tabletop" in script
+    for path in subcommand_paths():
+        assert f'"{path}")' in script
+    assert main(["completion", "zsh"]) == 0
+    zsh = capsys.readouterr().out
+    assert zsh.startswith("#compdef tabletop") and '"deck staff")' in zsh

@@ -1,0 +1,47 @@
+"""parse_config never fails but with ConfigFileError, whatever the file holds."""
+from __future__ import annotations
+
+import tomli_w
+from hypothesis import given, settings, strategies as st
+
+from device.config import SECTIONS, Config, ConfigFileError, parse_config
+from device.config.schema import TOP_KEYS
+
+KEYS = {name: [f for f in cls.__dataclass_fields__] for name, cls in SECTIONS.items()}
+SCALARS = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+           | st.text(max_size=40) | st.sampled_from(["none", "auto", "0x3C", "~", "23:00-08:00",
+                                                     "rc522", "spi", "en"]))
+VALUES = st.recursive(SCALARS.filter(lambda v: v is not None),
+                      lambda inner: st.lists(inner, max_size=3)
+                      | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8)
+
+
+def parses_or_refuses(text: str) -> None:
+    try:
+        assert isinstance(parse_config(text), Config)
+    except ConfigFileError as exc:
+        assert exc.problems and all(problem for problem in exc.problems)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_any_text(text):
+    parses_or_refuses(text)
+
+
+@st.composite
+def configs(draw) -> dict:
+    """Known sections and keys (and a few unknown ones) with values of any TOML type."""
+    data = {key: draw(VALUES) for key in draw(st.lists(st.sampled_from([*TOP_KEYS, "x"]),
+                                                       max_size=3))}
+    for name in draw(st.lists(st.sampled_from(list(KEYS)), max_size=4, unique=True)):
+        keys = st.sampled_from(KEYS[name] + ["typo"])
+        data[name] = draw(st.dictionaries(keys, VALUES, max_size=4)) if draw(st.booleans()) \
+            else draw(VALUES)
+    return data
+
+
+@settings(max_examples=150, deadline=None)
+@given(configs())
+def test_any_toml_document_of_known_keys(data):
+    parses_or_refuses(tomli_w.dumps(data))
