@@ -1,6 +1,6 @@
 """UP, DOWN, SELECT and BACK: four push buttons to ground, through gpiozero.
 
-A button with a long press (SELECT and BACK by default, RULES.md §0.2) reports
+A button with a long press reports
 its short press on release, the only moment it is known not to be a hold; the
 others report on press, without delay. The hold fires while the button is
 still down. On top of gpiozero's bounce_time (done in the kernel with lgpio),

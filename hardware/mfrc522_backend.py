@@ -1,6 +1,6 @@
 """The `mfrc522` PyPI package (0.0.7) behind the TagReader interface: optional, never the default.
 
-For readers already wired for it. Its limits (DESIGN.md §2) show here: it runs
+For readers already wired for it. Its limits show here: it runs
 only cascade level 1, so a 7-byte UID would come back as 88 + three bytes; such
 cards are refused (None, with one warning) rather than returned truncated. It
 sends REQA and never halts a card, so a card held on the reader answers every

@@ -1,10 +1,10 @@
-"""Presence: a stream of polls becomes Placed / Removed edges (DESIGN.md §4).
+"""Presence: a stream of polls becomes Placed / Removed edges.
 
 A card held on the reader is one tap. A missed poll or two is not a removal:
 the card counts as gone after `misses` polls in a row without it, and the time
 it left is the first of those misses. Lifting and re-placing the same card
 within `debounce_ms` of leaving is dropped, Placed and Removed alike
-(RULES.md §0.2); a later re-placing is a new tap. A different card replacing
+; a later re-placing is a new tap. A different card replacing
 the one on the reader ends the first card's presence at once.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The dependency rules of DESIGN.md §1 and the purity of the engine (§3)."""
+"""The dependency rules and the purity of the engine (§3)."""
 from __future__ import annotations
 
 import ast

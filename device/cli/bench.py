@@ -1,5 +1,5 @@
 """`tabletop bench [--json] [--quick]`: the device's speed, measured in one run on simulated
-hardware, side by side with the peers (DESIGN.md §6.5).
+hardware, side by side with the peers.
 
     tap_to_frame_ms            reader event -> frame sent to the display driver (p50, p99)
     journal_fsync_ms           a journal append, write and fsync (p50, p99)

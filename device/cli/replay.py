@@ -96,7 +96,7 @@ def replay_text(text: str, data=None, language: str = DEFAULT_LANGUAGE) -> Repla
 
 
 def report(replay: Replay) -> dict:
-    """The JSON object of DESIGN.md §6.2."""
+    """The JSON object of `tabletop replay --json`."""
     session = replay.session
     out = summary(session.spec, session.state, replay.language)
     out["rejected"] = [{"line": r.line, "code": r.code, "message": r.messages[0]}

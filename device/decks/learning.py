@@ -1,4 +1,4 @@
-"""Teaching the device a physical deck: `tabletop deck learn GAME` (DESIGN.md §5).
+"""Teaching the device a physical deck: `tabletop deck learn GAME`.
 
 The walk follows the deck's manifest (seeds/<family>.toml) kind by kind and copy
 by copy: "Tap Clam 3/20". Each accepted tag is saved at once, so a walk that is

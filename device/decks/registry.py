@@ -1,4 +1,4 @@
-"""The deck registry (RULES.md §0.1, DESIGN.md §5): which NFC tag is which card of which deck.
+"""The deck registry: which NFC tag is which card of which deck.
 
 One TOML file per physical deck in `<state_dir>/decks/<name>.toml`:
 
@@ -27,7 +27,7 @@ import engine
 from device.paths import write_atomic
 from engine.core.registry import canonical_card, decks_of
 
-UID_DIGITS = (8, 14)                 # 4- and 7-byte UIDs, uppercase hex (DESIGN.md §4)
+UID_DIGITS = (8, 14)                 # 4- and 7-byte UIDs, uppercase hex
 SIM_PREFIX = "sim-"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 

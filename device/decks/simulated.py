@@ -1,4 +1,4 @@
-"""The simulator's decks (DESIGN.md §6.3): one complete deck per family, with stable UIDs.
+"""The simulator's decks: one complete deck per family, with stable UIDs.
 
 `tap CARD_ID` in simulator input becomes the card's sim UID, so it takes the same path
 through the deck registry as a real tag.

@@ -1,7 +1,7 @@
 """What a table tells the café: its state and each finished game (as dicts; events leave from
 the journal, device/fleet/journal_feed.py).
 
-The game part is `tabletop status`'s summary (DESIGN.md §6.2) plus whose turn it is,
+The game part is `tabletop status`'s summary plus whose turn it is,
 so a dashboard and `tabletop status --json` read the same fields.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The simulator's input lines (DESIGN.md §6.3), one action list per line.
+"""The simulator's input lines, one action list per line.
 
     tap CARD_ID | tap uid:04A1B2C3    a tag is placed, then lifted
     place CARD_ID | place uid:...     hold a tag on the reader
@@ -33,7 +33,7 @@ class SimReaderField:
 
     A tap is a tag placed, polled once, lifted and polled until presence lets it go,
     all at the same virtual instant: so tapping the same card twice without a `wait`
-    is one tap, as the debounce wants (RULES.md §0.2).
+    is one tap, as the debounce wants.
     """
 
     def __init__(self, uid_of: Callable[[str], str | None], *, misses: int = 3,

@@ -4,7 +4,7 @@ Two files under `<state dir>/cards/`, both optional:
 - `<deck>.toml`, a checked card file installed with `tabletop cards install`; it replaces the
   shipped one for every game on this table.
 - `<deck>.learned.json`, the details the tables learned while playing (an Action's people, a
-  white number: RULES.md §5.1). They fill in what the card file leaves `unknown`, so a table
+  white number). They fill in what the card file leaves `unknown`, so a table
   asks for each detail only once. `learned_details` and `merge_details` are the pair another
   table's details travel through, like decks.
 """

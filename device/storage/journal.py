@@ -1,4 +1,4 @@
-"""The crash-safe journal: one append-only JSONL file per game (DESIGN.md §5, notes D6).
+"""The crash-safe journal: one append-only JSONL file per game.
 
 Line 1 is the header (id, game, players, options, deck, rules version, start
 time). Every accepted operation follows as one line (`op` event, undo or redo,

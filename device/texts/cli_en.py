@@ -20,7 +20,7 @@ TEXT = {
     "cli.help.language": "language of the messages and help: en or fr "
                          "(default: the config's, else the system locale's)",
     "cli.help.replay": "run an event script and print the outcome",
-    "cli.help.script": "the event script (DESIGN.md 6.2)",
+    "cli.help.script": "the event script",
     "cli.help.json": "print one JSON object",
     "cli.help.run": "start the companion",
     "cli.help.status": "the running or last game",

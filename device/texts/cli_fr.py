@@ -19,7 +19,7 @@ TEXT = typeset({
     "cli.help.language": "langue des messages et de l'aide : en ou fr "
                          "(par défaut : celle de la configuration, sinon celle du système)",
     "cli.help.replay": "rejoue un script d'événements et affiche le résultat",
-    "cli.help.script": "le script d'événements (DESIGN.md 6.2)",
+    "cli.help.script": "le script d'événements",
     "cli.help.json": "affiche un seul objet JSON",
     "cli.help.run": "lance le compagnon",
     "cli.help.status": "la partie en cours ou la dernière",

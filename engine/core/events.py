@@ -1,8 +1,8 @@
-"""The four input events (RULES.md §0.2).
+"""The four input events.
 
 A tap is the chance outcome: the engine never draws random numbers, the
 physical shuffle does. Each event has one canonical string form, the same as
-a line of an event script (DESIGN.md §6.2).
+a line of an event script.
 """
 from __future__ import annotations
 

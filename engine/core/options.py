@@ -1,4 +1,4 @@
-"""House-rule options (RULES.md §0.4): declared per game, parsed from text, frozen at start."""
+"""House-rule options: declared per game, parsed from text, frozen at start."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -6,7 +6,7 @@ from typing import Any
 
 from .text import Msg, render
 
-# RULES.md §0.1: the rejection codes every game shares.
+# The rejection codes every game shares.
 E_UNKNOWN_CARD = "E_UNKNOWN_CARD"
 E_WRONG_GAME = "E_WRONG_GAME"
 E_WRONG_DECK = "E_WRONG_DECK"
@@ -81,7 +81,7 @@ class Prompt:
 
 @dataclass(frozen=True, slots=True)
 class PlayerLine:
-    """One seat in the tally (DESIGN.md §6.2): `score` is None where not known yet."""
+    """One seat in the tally: `score` is None where not known yet."""
 
     name: str
     score: int | None

@@ -1,6 +1,6 @@
 """A game's reducer as one table: for each phase, the handler of each event type it takes.
 
-The one table answers both questions step() asks of a game (DESIGN.md §3):
+The one table answers both questions step() asks of a game:
 which event types the current phase allows, and what an allowed event does.
 A phase that takes nothing (the game over) still has its row, so the table
 also lists every phase of the game.

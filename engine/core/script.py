@@ -1,4 +1,4 @@
-"""Event scripts (DESIGN.md §6.2): plain text in, directives and events out. Pure."""
+"""Event scripts: plain text in, directives and events out. Pure."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

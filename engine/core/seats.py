@@ -1,4 +1,4 @@
-"""Seats and per-seat values (RULES.md §0.3). A seat is a player's name, never an index."""
+"""Seats and per-seat values. A seat is a player's name, never an index."""
 from __future__ import annotations
 
 from typing import Callable, TypeVar

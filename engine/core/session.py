@@ -1,4 +1,4 @@
-"""A game in progress: its accepted-event log, undo and redo (DESIGN.md §3)."""
+"""A game in progress: its accepted-event log, undo and redo."""
 from __future__ import annotations
 
 from dataclasses import dataclass

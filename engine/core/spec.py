@@ -53,7 +53,7 @@ class GameSpec:
     deck: str                     # the physical deck family: palourde, pirates, tamalou, flouk
     min_players: int
     max_players: int
-    components: tuple[tuple[str, int], ...]   # (kind, copies), as RULES.md counts them
+    components: tuple[tuple[str, int], ...]   # (kind, copies), as the rulebook counts them
     options: tuple[OptionSpec, ...]
     state_type: type
     initial: Callable[[GameConfig], Any]
@@ -82,7 +82,7 @@ class GameSpec:
         return msg(key) if key in catalog(DEFAULT_LANGUAGE) else msg("core.name", name=self.title)
 
     def card_ids(self) -> tuple[str, ...]:
-        """Every card id of this game's deck (DESIGN.md §6.1), play components first."""
+        """Every card id of this game's deck, play components first."""
         return card_ids(self.components) + self.extra_cards
 
     def player_range(self, options: Options) -> tuple[int, int]:

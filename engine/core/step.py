@@ -1,4 +1,4 @@
-"""The generic step pipeline every game runs through (DESIGN.md §3).
+"""The generic step pipeline every game runs through.
 
 game over -> card identity -> event allowed in this phase -> the game's own
 checks and effects -> invariants -> seq + 1. Every stage before the game's

@@ -15,5 +15,5 @@ class Table:
     seq: int                    # accepted events so far; step() counts them
     phase: str                  # the game's own phase names
     options: Options            # the house rules this game started with
-    seats: tuple[str, ...]      # the players' names, clockwise (RULES.md §0.3)
+    seats: tuple[str, ...]      # the players' names, clockwise
     current: str | None         # who the prompt addresses; None before anyone does

@@ -1,4 +1,4 @@
-"""Palourde (RULES.md §1): a memory game on a Beach of 53 face-down cards.
+"""Palourde: a memory game on a Beach of 53 face-down cards.
 
 On a turn the fisherman flips two cards: a pair scores or acts (pair table,
 §1.4), anything else is turned back. High Tide, Storm Warning and Basket

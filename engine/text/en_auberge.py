@@ -1,4 +1,4 @@
-"""English texts of L'Auberge des pirates (RULES.md §2). Lines of at most 21 characters."""
+"""English texts of L'Auberge des pirates. Lines of at most 21 characters."""
 
 TEXT = {
     "la.prompt.opening": "All: 1 card face up\n{name}: tap your card",

@@ -1,4 +1,4 @@
-"""English texts shared by every game (RULES.md §0.1)."""
+"""English texts shared by every game."""
 
 TEXT = {
     "core.game_over": "Game over – SELECT",

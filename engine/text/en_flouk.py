@@ -1,4 +1,4 @@
-"""English texts of Flouk (RULES.md §5). Lines of at most 21 characters for typical names."""
+"""English texts of Flouk. Lines of at most 21 characters for typical names."""
 
 TEXT = {
     # cards and places

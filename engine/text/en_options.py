@@ -1,4 +1,4 @@
-"""English names of the house rules (RULES.md §0.4) and of their values, for the menus.
+"""English names of the house rules and of their values, for the menus.
 
 A label and its longest value fit one 21-character line with a space between.
 """

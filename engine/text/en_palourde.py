@@ -1,4 +1,4 @@
-"""English texts of Palourde (RULES.md §1). Lines of at most 21 characters."""
+"""English texts of Palourde. Lines of at most 21 characters."""
 
 TEXT = {
     "pa.kind.basket": "Basket", "pa.kind.clam": "Clam", "pa.kind.rake": "Rake",

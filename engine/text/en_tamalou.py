@@ -1,4 +1,4 @@
-"""English texts of Tamalou (RULES.md §4). Lines of at most 21 characters."""
+"""English texts of Tamalou. Lines of at most 21 characters."""
 
 TEXT = {
     # cards: the id itself (`KS`), built from its rank and suit so other languages can name them

@@ -1,4 +1,4 @@
-"""English texts of A tribord! (RULES.md §3). Lines of at most 21 characters."""
+"""English texts of A tribord!. Lines of at most 21 characters."""
 
 TEXT = {
     "at.prompt.common": "Round {round}: deal 2\ncards face up to the\ncentre, tap both\ntapped {k}/2",

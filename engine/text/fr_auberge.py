@@ -1,4 +1,4 @@
-"""Textes français de L'Auberge des pirates (RULES.md §2). Lignes de 21 caractères au plus."""
+"""Textes français de L'Auberge des pirates. Lignes de 21 caractères au plus."""
 from .fr_typeset import typeset
 
 TEXT = typeset({

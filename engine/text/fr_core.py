@@ -1,4 +1,4 @@
-"""Textes français communs à tous les jeux (RULES.md §0.1). Lignes de 21 caractères au plus."""
+"""Textes français communs à tous les jeux. Lignes de 21 caractères au plus."""
 from .fr_typeset import typeset
 
 TEXT = typeset({

@@ -1,4 +1,4 @@
-"""Textes français de Flouk (RULES.md §5). Lignes de 21 caractères au plus."""
+"""Textes français de Flouk. Lignes de 21 caractères au plus."""
 from .fr_typeset import typeset
 
 TEXT = typeset({

@@ -1,4 +1,4 @@
-"""Noms français des variantes (RULES.md §0.4) et de leurs valeurs, pour les menus.
+"""Noms français des variantes et de leurs valeurs, pour les menus.
 
 Un nom et sa plus longue valeur tiennent sur une ligne de 21 caractères, séparés d'une espace.
 """

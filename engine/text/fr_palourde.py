@@ -1,4 +1,4 @@
-"""Textes français de Palourde (RULES.md §1). Lignes de 21 caractères au plus."""
+"""Textes français de Palourde. Lignes de 21 caractères au plus."""
 from .fr_typeset import typeset
 
 TEXT = typeset({

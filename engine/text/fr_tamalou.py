@@ -1,4 +1,4 @@
-"""Textes français de Tamalou (RULES.md §4). Lignes de 21 caractères au plus."""
+"""Textes français de Tamalou. Lignes de 21 caractères au plus."""
 from .fr_typeset import typeset
 
 TEXT = typeset({

@@ -1,4 +1,4 @@
-"""Textes français d'À tribord ! (RULES.md §3). Lignes de 21 caractères au plus."""
+"""Textes français d'À tribord !. Lignes de 21 caractères au plus."""
 from .fr_typeset import typeset
 
 TEXT = typeset({

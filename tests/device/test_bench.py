@@ -1,4 +1,4 @@
-"""`tabletop bench` runs and reports every figure. No timing is asserted (DESIGN.md §7)."""
+"""`tabletop bench` runs and reports every figure. No timing is asserted."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Kill -9 and resume (DESIGN.md §7): no accepted event lost, none applied twice.
+"""Kill -9 and resume: no accepted event lost, none applied twice.
 
 A whole Palourde game runs through `tabletop run --sim` in a subprocess, fed one
 input line at a time. The process tells where it is: `ack N` once line N is

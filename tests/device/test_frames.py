@@ -1,4 +1,4 @@
-"""Golden PNG frames of the key screens of each game (SCREENS.md), compared pixel for pixel.
+"""Golden PNG frames of the key screens of each game, compared pixel for pixel.
 
 `pytest --update-goldens` rewrites them, and the README's contact sheet (docs/screens.png)
 with them; review the pictures before committing.

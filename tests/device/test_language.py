@@ -35,7 +35,7 @@ WRAPPED = {"fleet.offer_deck", "fleet.offer_staff", "ui.journal_damaged", "ui.jo
            "ui.journal_not_one", "ui.journal_unknown_game", "ui.journal_rules", "ui.journal_mismatch"}
 # English lines over 21 characters with a five-letter name, known when French came: messages
 # that wrap, and two prompts and a reminder left to the English texts' owners.
-# RULES.md words these (PA-11, PA-12, LA-04); with a long name the screen wraps them.
+# The rules word these (PA-11, PA-12, LA-04); with a long name the screen wraps them.
 ENGLISH_WIDER = {"pa.golden_clam", "pa.peek_reminder", "la.pairs_with"}
 GAMES = {"palourde": test_sim_palourde, "auberge": test_sim_auberge, "tribord": test_sim_tribord,
          "tamalou": test_sim_tamalou, "flouk": test_sim_flouk}

@@ -1,4 +1,4 @@
-"""Every refusal of RULES.md §0.1 the device can meet: shown on the screen, the state untouched.
+"""Every refusal of the rules the device can meet: shown on the screen, the state untouched.
 
 Each case plays up to a prompt, then makes one refused input. The message must be on the
 screen, the session's state (in its canonical form) must not have changed, and the message

@@ -1,4 +1,4 @@
-"""`tabletop replay` as DESIGN.md §6.2 states it: exit codes, errors by line, the JSON form."""
+"""`tabletop replay` as its contract states it: exit codes, errors by line, the JSON form."""
 from __future__ import annotations
 
 import json

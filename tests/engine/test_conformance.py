@@ -1,4 +1,4 @@
-"""Conformance suite over every registered game (DESIGN.md §7, notes/engine.md T1/T2).
+"""Conformance suite over every registered game.
 
 Seeded random legal playouts; random illegal events leave state and seq unchanged;
 undo to the start and redo to the end; JSON round-trips; invariants hold.

@@ -1,4 +1,4 @@
-"""L'Auberge des pirates: one test per scenario of RULES.md §2.7, driven as event scripts.
+"""L'Auberge des pirates: one test per scenario of the rules, driven as event scripts.
 
 Card `5a` of the scenarios is `5#1`, `5b` is `5#2`, and so on.
 """

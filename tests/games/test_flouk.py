@@ -1,4 +1,4 @@
-"""Flouk: one test per scenario of RULES.md §5.7, driven as event scripts with the FL test data."""
+"""Flouk: one test per scenario of the rules, driven as event scripts with the FL test data."""
 from __future__ import annotations
 
 import tomllib

@@ -1,4 +1,4 @@
-"""Flouk's card data (RULES.md §5.1): the shipped file, and clear errors for a bad one."""
+"""Flouk's card data: the shipped file, and clear errors for a bad one."""
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,4 @@
-"""Flouk: structured powers and effects, the report loop, Decree kinds and the house rules (RULES.md §5)."""
+"""Flouk: structured powers and effects, the report loop, Decree kinds and the house rules."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""Flouk learns a card's printed details at the table (RULES.md §5.1), from the shipped file.
+"""Flouk learns a card's printed details at the table, from the shipped file.
 
 The shipped file knows neither an Action's people nor any white number. The
 device asks once, when a step of the resolution needs the detail; the answer is

@@ -1,4 +1,4 @@
-"""Palourde: one test per scenario of RULES.md §1.9, driven as event scripts."""
+"""Palourde: one test per scenario of the rules, driven as event scripts."""
 from __future__ import annotations
 
 import engine

@@ -1,4 +1,4 @@
-"""Tamalou: one test per scenario of RULES.md §4.8, driven as event scripts, plus the options.
+"""Tamalou: one test per scenario of the rules, driven as event scripts, plus the options.
 
 The TM scenarios build on each other: TM-01's deal and opening discard, then
 TM-02..TM-06's turns and snaps, then TM-09's call and TM-10's reveal.

@@ -1,4 +1,4 @@
-"""A tribord!: one test per scenario of RULES.md §3.7, driven as event scripts.
+"""A tribord!: one test per scenario of the rules, driven as event scripts.
 
 Three players P1-P3, 10 tokens each, the Button with P1. Card `4a` of the
 scenarios is `4#1`, `9b` is `9#2`, and so on.

@@ -1,4 +1,4 @@
-"""Flouk's card data (RULES.md §5.1): what each of the 100 cards is and does.
+"""Flouk's card data: what each of the 100 cards is and does.
 
 The rulebook gives the composition and one Decree; everything else (white
 numbers, Chief powers, Action effects, the other Decrees) is read off the

@@ -1,4 +1,4 @@
-"""Chief powers and Action effects (RULES.md §5.1): structured ones driven by
+"""Chief powers and Action effects: structured ones driven by
 prompts, and the report loop for everything applied by hand.
 
 Every handler here ends either waiting for the table (a prompt phase) or in

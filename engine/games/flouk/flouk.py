@@ -1,4 +1,4 @@
-"""Flouk (RULES.md §5): grow the largest village of Flouks over rounds of hidden reveals.
+"""Flouk: grow the largest village of Flouks over rounds of hidden reveals.
 
 Each round the players are dealt 4 cards, keep 2 and pass 1 to each side.
 In 3 turns everyone reveals one card together and the device resolves them in

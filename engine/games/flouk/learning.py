@@ -1,4 +1,4 @@
-"""Learning a card's printed details at the table (RULES.md §5.1 "Learning at the table").
+"""Learning a card's printed details at the table.
 
 The shipped card file does not say which Actions belong to a people, nor any
 white number. When a step of the resolution needs one of these, the device

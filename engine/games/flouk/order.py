@@ -1,4 +1,4 @@
-"""The order of a Chief or Action step (RULES.md §5.4 RESOLVE, AMB-F7)."""
+"""The order of a Chief or Action step."""
 from __future__ import annotations
 
 from .state import State, distance_from_lead, flag, info

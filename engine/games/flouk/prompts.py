@@ -1,4 +1,4 @@
-"""What the Flouk table sees (RULES.md §5.5): prompts, hints and the tally (DESIGN.md §6.2)."""
+"""What the Flouk table sees: prompts, hints and the tally."""
 from __future__ import annotations
 
 from ...core.outcomes import Option, PlayerLine, Prompt, Tally

@@ -1,4 +1,4 @@
-"""Flouk's RESOLVE (RULES.md §5.4): the fixed queue Decrees, Flouks, Chiefs, Actions.
+"""Flouk's RESOLVE: the fixed queue Decrees, Flouks, Chiefs, Actions.
 
 The queue is built once all reveals are in. Each entry is a group of
 (seat, card); a group of several is a tie the players order themselves

@@ -1,4 +1,4 @@
-"""Flouk's population, Decrees and the end of the game (RULES.md §5.4 FINAL).
+"""Flouk's population, Decrees and the end of the game.
 
 `population` is both the live score and the final one: the village counted
 under the owner's Decree in force. The end runs the optional census, then the

@@ -1,4 +1,4 @@
-"""Flouk's state (RULES.md §5.3) and the zones a card can be in.
+"""Flouk's state and the zones a card can be in.
 
 A card the device has seen is tracked by id: in a village, a Decree slot, the
 discard, or revealed and waiting to resolve. Every other card is hidden and

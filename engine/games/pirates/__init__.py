@@ -1,1 +1,1 @@
-"""The two games of the pirates deck (RULES.md §2, §3) and the deck they share (deck.py)."""
+"""The two games of the pirates deck and the deck they share (deck.py)."""

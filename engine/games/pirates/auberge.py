@@ -1,4 +1,4 @@
-"""L'Auberge des pirates (RULES.md §2): the last pirate without a pair wins.
+"""L'Auberge des pirates: the last pirate without a pair wins.
 
 Each pirate keeps a hidden hand and a face-up row. On a turn a pirate attacks
 (gives a hand card to another's row, never making a pair), challenges (places a

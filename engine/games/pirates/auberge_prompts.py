@@ -1,4 +1,4 @@
-"""L'Auberge des pirates: what the table sees (RULES.md §2.5), and the state's invariants."""
+"""L'Auberge des pirates: what the table sees, and the state's invariants."""
 from __future__ import annotations
 
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally

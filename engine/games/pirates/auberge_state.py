@@ -1,4 +1,4 @@
-"""L'Auberge des pirates (RULES.md §2): phases, house rules, the state and what it tells."""
+"""L'Auberge des pirates: phases, house rules, the state and what it tells."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,4 @@
-"""The pirates deck, shared by L'Auberge des pirates and A tribord! (RULES.md §2.1, §3.1).
+"""The pirates deck, shared by L'Auberge des pirates and A tribord!.
 
 Fifty-five cards: value v comes in exactly v copies, for v = 1..10. A pair is
 two cards of the same value, so the single 1 can never be part of one (AMB-L5).

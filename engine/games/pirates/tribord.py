@@ -1,4 +1,4 @@
-"""A tribord! (RULES.md §3), the betting variant of L'Auberge des pirates.
+"""A tribord!, the betting variant of L'Auberge des pirates.
 
 Each round two cards start a common hand in the centre and everyone antes 1.
 In turn from the Button, each pirate still open pays 1 to draw a card into the

@@ -1,1 +1,1 @@
-"""Tamalou (RULES.md §4): the rules in tamalou.py, the parts it reads in the sibling modules."""
+"""Tamalou: the rules in tamalou.py, the parts it reads in the sibling modules."""

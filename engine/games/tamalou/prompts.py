@@ -1,4 +1,4 @@
-"""What the Tamalou table sees (RULES.md §4.6): prompts, hints, the tally and the result.
+"""What the Tamalou table sees: prompts, hints, the tally and the result.
 
 Nothing here names a card the device has not seen face up: powers are
 instructions, and reveal taps show only how many cards and their sum.
@@ -85,7 +85,7 @@ def hint(state: State):
     return HINTS.get(state.phase, msg("core.use_buttons"))
 
 
-# ---- tally and result (DESIGN.md §6.2) --------------------------------------------
+# ---- tally and result --------------------------------------------
 
 def stage(state: State) -> str:
     """The rules' phase (§4.3): play, last_round, reveal, round_over (match mode) or over."""

@@ -1,4 +1,4 @@
-"""Tamalou's card facts and scoring (RULES.md §4.1, §4.5): pure functions of card ids and scores.
+"""Tamalou's card facts and scoring: pure functions of card ids and scores.
 
 A card id is rank + suit (`7C`, `10H`, `KS`). Points, snaps and powers read
 only the id; the winner rules read only the revealed scores and who called.

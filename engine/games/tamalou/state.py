@@ -1,4 +1,4 @@
-"""Tamalou's metadata and state (RULES.md §4.1–§4.3), and the queries the rules and prompts share."""
+"""Tamalou's metadata and state, and the queries the rules and prompts share."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,4 @@
-"""Tamalou (RULES.md §4): keep the lowest total in a square of four face-down cards.
+"""Tamalou: keep the lowest total in a square of four face-down cards.
 
 On a turn a player draws (then keeps or plays the card; a played card may
 carry a power) or takes the top discard. Between turns anyone may snap a card
