@@ -5,9 +5,10 @@ a frame identical to the last one.
 """
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 # Two pixel rows per character cell: (top, bottom) -> glyph
 HALF_BLOCKS = {(False, False): " ", (True, False): "\u2580", (False, True): "\u2584", (True, True): "\u2588"}
@@ -24,6 +25,65 @@ def halfblocks(image: Any) -> str:
             HALF_BLOCKS[bool(pixels[x, y]), y + 1 < height and bool(pixels[x, y + 1])]
             for x in range(width)))
     return "\n".join(lines)
+
+
+# Two by two pixels per cell, bit 1 top left, 2 top right, 4 bottom left, 8 bottom right.
+QUADRANTS = " \u2598\u259d\u2580\u2596\u258c\u259e\u259b\u2597\u259a\u2590\u259c\u2584\u2599\u259f\u2588"
+# Two by four pixels per cell, as Unicode braille numbers its dots: BRAILLE_DOTS[dy][dx].
+BRAILLE_DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+
+
+def quadrants(image: Any) -> str:
+    """A mode "1" image as text, two by two pixels per character (a quarter of halfblocks')."""
+    return _cells(image, 2, 2, lambda bits: QUADRANTS[bits],
+                  lambda dx, dy: 1 << (dy * 2 + dx))
+
+
+def braille(image: Any) -> str:
+    """A mode "1" image as text, two by four pixels per braille character: 128x64 in 64x16."""
+    return _cells(image, 2, 4, lambda bits: chr(0x2800 + bits),
+                  lambda dx, dy: BRAILLE_DOTS[dy][dx])
+
+
+def _cells(image: Any, width: int, height: int, glyph: Callable[[int], str],
+           bit: Callable[[int, int], int]) -> str:
+    pixels, (columns, rows) = image.load(), image.size
+    lines = []
+    for y in range(0, rows, height):
+        line = []
+        for x in range(0, columns, width):
+            bits = 0
+            for dy in range(height):
+                for dx in range(width):
+                    if x + dx < columns and y + dy < rows and pixels[x + dx, y + dy]:
+                        bits |= bit(dx, dy)
+            line.append(glyph(bits))
+        lines.append("".join(line))
+    return "\n".join(lines)
+
+
+# Largest first: (pixels a cell wide, pixels a cell high, drawing)
+RENDERINGS = ((1, 2, halfblocks), (2, 2, quadrants), (2, 4, braille))
+
+
+def rendering(image_size: tuple[int, int], terminal: tuple[int, int] | None) -> Callable:
+    """The largest drawing whose framed picture fits the terminal (columns, rows), keeping a
+    line below it for typing; without a terminal size, the largest."""
+    if terminal is None:
+        return halfblocks
+    columns, rows = terminal
+    for width, height, draw in RENDERINGS:
+        if image_size[0] // width + 2 <= columns and -(-image_size[1] // height) + 3 <= rows:
+            return draw
+    return braille
+
+
+def terminal_size(stream: TextIO) -> tuple[int, int] | None:
+    """The size of the terminal `stream` writes to, asked afresh (a resize re-picks), or None."""
+    try:
+        return tuple(shutil.get_terminal_size((0, 0))) if stream.isatty() else None
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 class _Twin:
@@ -71,15 +131,21 @@ class FrameDisplay(_Twin):
 
 
 class TerminalDisplay(_Twin):
-    """Draws each new frame on a text stream, framed so the panel's edges show."""
+    """Draws each new frame on a text stream, framed so the panel's edges show, as large as
+    the terminal allows: half blocks (130x34), quadrants (66x34) or braille (66x18, an
+    ordinary 80x24 terminal). `size()` gives the terminal's (columns, rows), or None."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None,
+                 size: Callable[[], tuple[int, int] | None] | None = None) -> None:
         super().__init__()
         self._stream = stream
+        self._size = size
 
     def _new_frame(self, image: Any) -> None:
         stream = self._stream or sys.stdout
-        width = image.size[0]
-        body = "\n".join(f"\u2502{line}\u2502" for line in halfblocks(image).split("\n"))
+        terminal = self._size() if self._size is not None else terminal_size(stream)
+        lines = rendering(image.size, terminal)(image).split("\n")
+        width = len(lines[0])
+        body = "\n".join(f"\u2502{line}\u2502" for line in lines)
         stream.write(f"\u250c{'─' * width}\u2510\n{body}\n\u2514{'─' * width}\u2518\n")
         stream.flush()
