@@ -4,6 +4,7 @@ from engine.core.text import add_catalog
 from . import ui_fr
 
 TEXT = {
+    "ui.seconds_left": "{n} s left",             # a prompt that closes by itself
     "ui.title": "TABLETOP",
     "ui.tap_to_start": "Tap a card to start",
     "ui.players": "How many players?",

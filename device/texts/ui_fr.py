@@ -2,6 +2,7 @@
 from engine.text.fr_typeset import typeset
 
 TEXT = typeset({
+    "ui.seconds_left": "encore {n} s",             # a prompt that closes by itself
     "ui.title": "TABLETOP",
     "ui.tap_to_start": "Ou passe une carte",
     "ui.players": "Combien de joueurs ?",

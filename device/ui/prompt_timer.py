@@ -1,11 +1,17 @@
 """Prompts that close by themselves: a prompt may say that, left untouched for some seconds,
 it closes as a Confirm would (Tamalou's last snaps, by its `last_snap_s` house rule).
 
-This plugin gives such a prompt its countdown: when the time is up and nothing is asked over
-it, it sends the same Confirm a SELECT would, so the journal and a replay see an ordinary
-input. The countdown starts again in each new state (a snap onto the new top card).
+This plugin gives such a prompt its countdown: the seconds left stand in the header's right
+side, and when the time is up and nothing is asked over it, it sends the same Confirm a
+SELECT would, so the journal and a replay see an ordinary input. The countdown starts again
+in each new state (a snap onto the new top card).
 """
 from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from device.ui.screen import Screen
 
 from device.plugin import Plugin
 from engine.core.events import Confirm
@@ -30,8 +36,18 @@ class PromptTimer(Plugin):
             self.due, self.since = app.clock() + seconds, state.seq
 
     def deadline(self, app) -> float | None:
+        """The end of the countdown, and each whole second before it (the header counts down)."""
         self._follow(app)
-        return self.due
+        if self.due is None:
+            return None
+        left = self.due - app.clock()
+        return self.due - (math.ceil(left) - 1) if left > 1 else self.due
+
+    def screen(self, app, screen: Screen) -> Screen:
+        if self.due is None or _waiting(app)[1] is None or screen.blank or screen.drift:
+            return screen
+        left = max(0, math.ceil(self.due - app.clock()))
+        return replace(screen, header_right=app.t("ui.seconds_left", n=left))
 
     def tick(self, app) -> None:
         if self.due is not None and app.clock() >= self.due and _waiting(app)[1] is not None:
