@@ -1,8 +1,10 @@
 """`tabletop cards check|install FILE`: a café's own card data, checked before any game reads it.
-`tabletop cards show`: each Chief's and Action's printed details, known or still unknown."""
+`tabletop cards show`: each Chief's and Action's printed details, known or still unknown.
+`tabletop cards export` / `import FILE`: what one table learned at play, for the others."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -17,9 +19,9 @@ from device.texts import say
 def add_commands(subparsers) -> None:
     parser = subparsers.add_parser("cards", help="cli.help.cards")
     actions = parser.add_subparsers(dest="cards_action", required=True)
-    for name in ("check", "install", "show"):
+    for name in ("check", "install", "show", "export", "import"):
         action = actions.add_parser(name, help=f"cli.help.cards_{name}")
-        if name != "show":
+        if name not in ("show", "export"):
             action.add_argument("file", type=Path)
         action.add_argument("--deck", default="flouk", help="cli.help.cards_deck")
         action.add_argument("--state-dir", type=Path)
@@ -56,14 +58,45 @@ def _detail(language: str, table: dict, name: str, learned: dict) -> str:
     return say(language, f"cli.cards.{name}_{key}", value=value)
 
 
+def export(args: argparse.Namespace) -> int:
+    """The learned details as one JSON object on stdout (card -> detail -> value)."""
+    learned, problems = cards.read_learned(args.state_dir or default_state_dir(), args.deck)
+    for problem in problems:
+        print(say(args.language, "cli.problem", problem=problem), file=sys.stderr)
+    print(json.dumps(learned, indent=1, sort_keys=True, ensure_ascii=False))
+    return 0
+
+
+def import_learned(args: argparse.Namespace, text: str) -> int:
+    """Another table's learned details: what this table does not know yet is kept."""
+    try:
+        details = json.loads(text)
+    except (ValueError, RecursionError) as exc:         # RecursionError: nested thousands deep
+        print(f"{args.file}: {say(args.language, 'cli.cards.not_json', why=exc)}", file=sys.stderr)
+        return 2
+    state_dir = args.state_dir or default_state_dir()
+    try:
+        found = cards.merge_details(state_dir, args.deck, details)
+    except OSError as exc:
+        print(say(args.language, "cli.cannot_write", path=exc.filename or state_dir,
+                  why=exc.strerror or exc), file=sys.stderr)
+        return 1
+    for problem in found:
+        print(f"{args.file}: {problem}")
+    print(say(args.language, "cli.cards.imported", file=args.file))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.cards_action == "show":
-        return show(args)
+    if args.cards_action in ("show", "export"):
+        return show(args) if args.cards_action == "show" else export(args)
     try:
         text = args.file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         print(say(args.language, "cli.cannot_read", path=args.file, why=exc))
         return 2
+    if args.cards_action == "import":
+        return import_learned(args, text)
     if args.cards_action == "check":
         found = cards.problems(args.deck, text)
     else:

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import engine
 import seeds
 from hypothesis import given, settings, strategies as st
 
+from device.cli import main
 from device.storage.card_data import (LearnedCards, forget_details, game_data, learned_details,
                                       learned_file, merge_details)
 from engine import Choose, Confirm, Tap
@@ -76,3 +79,34 @@ def test_the_table_keeps_an_answer_at_once_and_an_undo_takes_it_back(tmp_path):
     assert learned_details(tmp_path, "flouk") == {}
     table.app.play(Choose("faar"))
     assert learned_details(tmp_path, "flouk") == {"action#7": {"people": "faar"}}
+
+
+def cards_command(*words: str, capsys) -> tuple[int, str, str]:
+    code = main(["cards", *words])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_what_one_table_learned_is_exported_and_imported_at_another(tmp_path, capsys):
+    first, second = tmp_path / "first", tmp_path / "second"
+    merge_details(first, "flouk", {"action#3": {"people": "bloup", "white": 7}})
+    code, exported, _ = cards_command("export", "--state-dir", str(first), capsys=capsys)
+    assert code == 0 and json.loads(exported) == {"action#3": {"people": "bloup", "white": 7}}
+    shared = tmp_path / "learned.json"
+    shared.write_text(exported)
+    assert cards_command("import", str(shared), "--state-dir", str(second), capsys=capsys)[0] == 0
+    assert learned_details(second, "flouk") == learned_details(first, "flouk")
+    _, shown, _ = cards_command("show", "--state-dir", str(second), capsys=capsys)
+    assert "(learned)" in next(line for line in shown.splitlines() if line.startswith("action#3"))
+
+
+@pytest.mark.parametrize("text", ["not json", "[" * 5000 + "]" * 5000, '{"action#3": {"white": "x"}}'])
+def test_a_bad_file_of_learned_details_changes_nothing(tmp_path, capsys, text):
+    merge_details(tmp_path, "flouk", {"action#3": {"white": 7}})
+    before = learned_file(tmp_path, "flouk").read_bytes()
+    shared = tmp_path / "learned.json"
+    shared.write_text(text)
+    code, out, err = cards_command("import", str(shared), "--state-dir", str(tmp_path), capsys=capsys)
+    assert code in (0, 2) and "Traceback" not in out + err
+    assert len((out + err).strip().splitlines()) <= 2
+    assert learned_file(tmp_path, "flouk").read_bytes() == before
