@@ -45,6 +45,15 @@ def check_illegal(spec, state, rng):
         assert dumps(state) == before
 
 
+def check_done(spec, state):
+    """A prompt with options says whether Done is taken beside them: the device shows a Done
+    item from the prompt alone, never from a trial step."""
+    prompt = spec.prompt(state)
+    if prompt.options:
+        taken = isinstance(step(spec, state, Confirm()), Accepted)
+        assert prompt.done == taken, f"{prompt.id}: done={prompt.done}, Confirm taken={taken}"
+
+
 def check_round_trips(spec, state, events):
     assert from_plain(spec.state_type, json.loads(dumps(state))) == state
     for event in events:
@@ -59,6 +68,7 @@ def test_random_playout(spec, players, seed):
     def on_step(session, rng):
         state = session.state
         seen_states.append(state)
+        check_done(spec, state)
         if len(seen_states) % 7 == 1:   # sampled: the full check on every step is slow for Flouk
             check_illegal(spec, state, rng)
             check_round_trips(spec, state, legal_events(spec, state))
@@ -96,15 +106,3 @@ def test_spec_metadata(spec):
 
 def test_every_deck_has_foreign_sample():
     assert {spec.deck for spec in engine.all_specs()} <= set(FOREIGN)
-
-
-@pytest.mark.parametrize("spec,players,seed", CASES, ids=IDS)
-def test_a_prompt_with_options_says_whether_done_is_taken(spec, players, seed):
-    """The device shows a Done item from the prompt alone, never from a trial step."""
-    def on_step(session, rng):
-        prompt = spec.prompt(session.state)
-        if prompt.options:
-            taken = isinstance(step(spec, session.state, Confirm()), Accepted)
-            assert prompt.done == taken, f"{prompt.id}: done={prompt.done}, Confirm taken={taken}"
-
-    random_playout(spec, players, seed, on_step=on_step)
