@@ -77,6 +77,7 @@ def run_forever(app, inputs: "queue.Queue", frames: Frames, clock: Callable[[], 
         except queue.Empty:
             event = Tick()
         app.handle(event)
-        app.tick()
+        if not isinstance(event, Tick):        # a Tick was just handled: its timers have run
+            app.tick()                         # after any other input, due timers fire too
         frames.update(app)
         heartbeat()
