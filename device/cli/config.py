@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from device.config import ConfigFileError, example_config, load_config
+from device.config.loading import retired_keys
 from device.config.usable import machine_problems
 from device.paths import default_state_dir
 from engine.core.text import DEFAULT_LANGUAGE
@@ -37,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
         config, problems = load_config(args.check), []
     except ConfigFileError as exc:
         config, problems = exc.partial, exc.problems
+    for note in retired_keys(args.check):     # ignored by the table: said, but not a problem
+        print(say(args.language, "cli.problem", problem=f"{args.check}: {note}"), file=sys.stderr)
     if config is not None:          # the file parsed: what this machine lacks for it, too
         problems += [f"{args.check}: {problem}" for problem in
                      machine_problems(config, config.state_dir or default_state_dir())]

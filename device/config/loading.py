@@ -17,7 +17,7 @@ from typing import Any
 import tomli_w
 
 from .pins import pin_conflicts
-from .schema import SHOWN, TOP_KEYS, SECTIONS, Config, ConfigFileError, cut, show_value
+from .schema import RETIRED, SHOWN, TOP_KEYS, SECTIONS, Config, ConfigFileError, cut, show_value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -82,6 +82,20 @@ def _toml(text: str) -> dict:
         raise ConfigFileError(f"a value cannot be read: {cut(str(exc))}") from None
 
 
+def retired_keys(path: Path) -> list[str]:
+    """A `key: no longer used` line for each retired key the file still has (else none)."""
+    try:
+        data = _toml(Path(path).read_text(encoding="utf-8"))
+    except (ConfigFileError, OSError, ValueError):
+        return []                   # load_config reports what is wrong with the file itself
+    lines = []
+    for key, why in RETIRED.items():
+        section, _, name = key.rpartition(".")
+        if isinstance(data.get(section), dict) and name in data[section]:
+            lines.append(f"{key}: no longer used ({why}); remove it")
+    return lines
+
+
 def rules(config: Config) -> list[str]:
     """The rules between keys: contrasts, idle steps in order, and no GPIO used twice."""
     display, kiosk, fleet = config.display, config.kiosk, config.fleet
@@ -124,7 +138,7 @@ def _values(cls: type, table: dict, prefix: str, problems: list[str]) -> dict[st
 def _unknown(table: dict, known: list[str], prefix: str) -> list[str]:
     problems = []
     for key in table:
-        if key not in known:
+        if key not in known and f"{prefix}{key}" not in RETIRED:
             close = difflib.get_close_matches(key, known, n=1, cutoff=0.5) if len(key) <= SHOWN \
                 else []
             hint = f"; did you mean {prefix}{close[0]}?" if close else f" (known: {', '.join(known)})"

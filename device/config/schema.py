@@ -326,8 +326,6 @@ class FleetConfig:
                            example="a-long-random-word")
     home_assistant: bool = _key(True, "announce the table to Home Assistant (MQTT discovery)",
                                 _bool)
-    buffer_events: int = _key(500, "events kept while the broker is away (the oldest go first)",
-                              _int(10, 100000, "a count of events"))
     dashboard_host: str = _key("127.0.0.1", "tabletop dashboard: address to listen on", _text)
     dashboard_port: int = _key(8080, "tabletop dashboard: port", _int(1, 65535, "a TCP port"))
     dashboard_token: str | None = _key(None, "tabletop dashboard: token asked for when not on "
@@ -362,3 +360,6 @@ SECTIONS: dict[str, type] = {"reader": ReaderConfig, "display": DisplayConfig,
                              "history": HistoryConfig,
                              "feedback": FeedbackConfig, "fleet": FleetConfig}
 TOP_KEYS = ("language", "state_dir", "log_level")
+# Keys an older version read and this one ignores: a file that still has one starts, and
+# `tabletop config --check` says it can go.
+RETIRED = {"fleet.buffer_events": "events now leave from the journal"}

@@ -5,7 +5,8 @@ and returns. A sender thread hands the messages to paho while the link is up, at
 IN_FLIGHT unacknowledged at a time; paho's own thread (loop_start) writes them, resends
 what the broker did not acknowledge, and reconnects with backoff when the broker goes
 away. While it is away the outbox keeps the latest value of each retained topic and the
-newest events, the oldest going first.
+newest other messages (finished games), the oldest going first; the events themselves
+leave from the journal (journal_feed.py).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from .topics import OFFLINE, ONLINE, sync_topic
 log = logging.getLogger(__name__)
 
 IN_FLIGHT = 20
+OUTBOX_LIMIT = 500                    # finished games and the like; events leave from the journal
 KEEPALIVE_S = 30
 BACKOFF_S = (1, 60)                   # the first retry after 1 s, then doubling up to a minute
 
@@ -102,7 +104,7 @@ class Link:
                  on_up: Callable[["Link"], None] | None = None, clean: bool = True) -> None:
         self.settings = settings
         self.where = f"{settings.host}:{settings.port}"
-        self.outbox = Outbox(settings.buffer_events)
+        self.outbox = Outbox(OUTBOX_LIMIT)
         self.online_topic = online_topic
         self.subscriptions = subscriptions
         self.on_message = on_message

@@ -136,7 +136,6 @@ TEXT = {
     "cli.fleet.staff": "staff {n:>3} cards             from {table}",
     "cli.fleet.nothing": "Nothing shared yet: tabletop deck publish NAME",
     "cli.fleet.imported": "Imported deck {name} from {table} ({family}, {size} tags, {missing})",
-    "cli.fleet.skipped": "tabletop: skipped: {problem}",
     "cli.fleet.staff_added": "Added {n} staff cards from {table}",
     "cli.help.fleet_retire": "remove a retired table from the broker and Home Assistant",
     "cli.fleet.retired": "Table {table} retired: its retained topics and Home Assistant device are gone",

@@ -137,7 +137,6 @@ TEXT = typeset({
     "cli.fleet.staff": "personnel {n:>3} cartes       de {table}",
     "cli.fleet.nothing": "Rien de partagé pour l'instant : tabletop deck publish NOM",
     "cli.fleet.imported": "Paquet {name} importé de {table} ({family}, {size} puces, {missing})",
-    "cli.fleet.skipped": "tabletop : ignoré : {problem}",
     "cli.fleet.staff_added": "{n} cartes du personnel ajoutées depuis {table}",
     "cli.help.fleet_retire": "retire du broker et de Home Assistant une table qui ne sert plus",
     "cli.fleet.retired": "Table {table} retirée : ses messages retenus et son appareil Home Assistant sont effacés",

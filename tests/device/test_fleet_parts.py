@@ -119,6 +119,19 @@ def test_fleet_config_names_the_key_at_fault():
     assert parse_config('[fleet]\ntls = true\nca_file = "ca.pem"\n').fleet.ca_file.name == "ca.pem"
 
 
+def test_an_old_config_with_buffer_events_starts_and_check_says_it_can_go(tmp_path, capsys):
+    """Events leave from the journal now: the key does nothing, and says so once."""
+    from device.cli import main
+    old = tmp_path / "old.toml"
+    old.write_text("[fleet]\nbuffer_events = 500\n")
+    assert parse_config(old.read_text()).fleet == FleetConfig()
+    assert main(["config", "--check", str(old)]) == 0
+    err = capsys.readouterr().err
+    assert err == (f"tabletop: {old}: fleet.buffer_events: no longer used (events now leave "
+                   "from the journal); remove it\n")
+    assert "buffer_events" not in example_config()
+
+
 # ---- the plugin --------------------------------------------------------------------------------
 
 def test_each_accepted_event_then_an_undo_then_one_finished_game(tmp_path):
@@ -166,7 +179,7 @@ def test_a_refused_broker_is_a_fault_on_the_table(tmp_path):
 
 def test_a_table_plays_the_same_with_the_broker_gone(tmp_path):
     pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed (extra: fleet)")
-    settings = FleetConfig(enabled=True, host="127.0.0.1", port=free_port(), buffer_events=10)
+    settings = FleetConfig(enabled=True, host="127.0.0.1", port=free_port())
     away = Table(tmp_path / "away", "away", settings)
     alone = Table(tmp_path / "alone", "alone", None)
     for table in (away, alone):
