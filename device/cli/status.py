@@ -1,11 +1,12 @@
-"""`tabletop status`: the running or last game of a state dir, in the replay's JSON form."""
+"""`tabletop status`: the running or last game of a state dir, in the replay's JSON form, and
+why the running table's fleet is offline when it is."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 from device.storage.journal import JournalError
-from device.storage.status import status
+from device.storage.status import fleet_offline, status
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
@@ -13,16 +14,22 @@ from .replay import summary_lines
 
 
 def status_command(state_dir: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:
+    offline = fleet_offline(state_dir)
+    # one line on a terminal: the screen's text breaks after its colon
+    fleet = [" ".join(say(language, "fleet.offline_why", why=offline).split("\n"))] \
+        if offline else []
     try:
         info = status(state_dir, language)
     except (JournalError, OSError) as exc:
-        print(say(language, "cli.status.unreadable", dir=state_dir, why=exc))
+        print("\n".join([say(language, "cli.status.unreadable", dir=state_dir, why=exc), *fleet]))
         return 2
     if info is None:
-        print(json.dumps(None) if as_json else say(language, "cli.status.no_game", dir=state_dir))
+        print(json.dumps(None) if as_json else
+              "\n".join([say(language, "cli.status.no_game", dir=state_dir), *fleet]))
         return 1
     if as_json:
-        print(json.dumps(info, ensure_ascii=False))
+        extra = {"fleet_offline": offline} if offline else {}    # the replay's fields, else
+        print(json.dumps({**info, **extra}, ensure_ascii=False))
     else:
-        print("\n".join(summary_lines(info, language)))
+        print("\n".join(summary_lines(info, language) + fleet))
     return 0

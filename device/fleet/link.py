@@ -32,6 +32,10 @@ class FleetUnavailable(RuntimeError):
     """The fleet cannot work here (paho-mqtt missing) or the broker cannot be reached."""
 
 
+class TLSFailure(OSError):
+    """The TLS handshake failed, whatever the socket said (a plain port just resets it)."""
+
+
 def mqtt_client():
     """paho's client module, imported only when the fleet is used."""
     try:
@@ -143,6 +147,7 @@ class Link:
         client.on_publish = self._acknowledged
         client.on_message = self._heard
         client.reconnect = self._noting_why(client.reconnect)
+        client._ssl_wrap_socket = during_tls(client._ssl_wrap_socket)
         return client
 
     def _noting_why(self, reconnect: Callable) -> Callable:
@@ -218,6 +223,12 @@ class Link:
         with self._progress:
             self._progress.wait_for(lambda: self.up.is_set() or self.refused, timeout)
         return self.up.is_set()
+
+    def wait_down(self, timeout: float) -> str | None:
+        """Wait until a connection attempt failed or was refused (or `timeout` passed); why."""
+        with self._progress:
+            self._progress.wait_for(lambda: self.refused or self.unreachable, timeout)
+        return self.refused or self.unreachable
 
     def close(self, flush_s: float = 3.0) -> bool:
         """Say offline, send what is queued (for at most `flush_s`, and only while the link
@@ -326,9 +337,23 @@ class Link:
             self._progress.notify_all()
 
 
+def during_tls(wrap: Callable) -> Callable:
+    """paho's TLS handshake, its failures named as TLS failures: a TLS client on a plain
+    port sees only a reset connection, which would otherwise read as a broker gone."""
+    def handshake(tcp_socket):
+        try:
+            return wrap(tcp_socket)
+        except TLSFailure:
+            raise
+        except OSError as exc:
+            raise TLSFailure(f"{type(exc).__name__}: {exc} (during the handshake: is the port "
+                             "a TLS one?)") from exc
+    return handshake
+
+
 def failure(exc: BaseException) -> str:
     """Why the link failed, a TLS failure named as one."""
-    if isinstance(exc, ssl.SSLError) or "ssl" in type(exc).__module__:
+    if isinstance(exc, (TLSFailure, ssl.SSLError)) or "ssl" in type(exc).__module__:
         return f"TLS failure: {exc}"
     return f"{type(exc).__name__}: {exc}"
 

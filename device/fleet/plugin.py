@@ -18,6 +18,7 @@ import device.texts  # noqa: F401  (registers the texts shown below)
 from device.decks.registry import DeckRegistry, StaffRef
 from device.inputs import Tapped
 from device.plugin import Outcome, Plugin
+from device.storage.status import note_fleet
 from device.ui.game_select import GameSelect
 from engine.core.text import msg
 
@@ -49,6 +50,8 @@ class FleetPlugin(Plugin):
         self._session = None
         self._state: dict | None = None          # the last state published, but its time
         self._game: tuple[object, dict] | None = None   # (session, its last view) while over
+        self._noted: object = ()                 # the offline reason `tabletop status` has
+        self._state_dir = None
 
     def _send(self, kind: str, payload: dict, retain: bool = False) -> None:
         payload = {"table": self.table, "at": self.wall_clock(), **payload}
@@ -80,6 +83,13 @@ class FleetPlugin(Plugin):
                 return True
         return False
 
+    @property
+    def offline_reason(self) -> str | None:
+        """Why the link does not work now (it cannot start, the broker refuses us or cannot
+        be reached), for the admin menu and `tabletop status`; None while it works."""
+        link = self.link
+        return link.offline or link.refused or link.unreachable
+
     def tick(self, app) -> None:
         self.link.check()
         if self.link.refused:
@@ -88,6 +98,7 @@ class FleetPlugin(Plugin):
             app.faults["fleet"] = msg("fleet.offline")
         else:
             app.faults.pop("fleet", None)
+        self._note_offline(app.store.dir)
         if self.inbox is not None and self.registry is not None and idle(app):
             self._offer(app)
 
@@ -105,6 +116,14 @@ class FleetPlugin(Plugin):
 
     # ---- helpers ---------------------------------------------------------------------------
 
+    def _note_offline(self, state_dir) -> None:
+        """Leave the reason where `tabletop status` reads it, when it changed (and once at
+        the first tick, over whatever an earlier run left)."""
+        reason = self.offline_reason
+        if reason != self._noted:
+            note_fleet(state_dir, reason)
+            self._noted, self._state_dir = reason, state_dir
+
     def _note_finished(self, app, view: dict | None) -> None:
         """A game that was over and is left (SELECT on the result, or a new game) is finished."""
         if self._game is not None and self._game[0] is not app.session:
@@ -121,6 +140,8 @@ class FleetPlugin(Plugin):
             app.set_mode(ImportOffer(shared, self.inbox, self.registry, app.mode))
 
     def close(self) -> bool:
+        if self._state_dir is not None:
+            note_fleet(self._state_dir, None)    # no table runs: nothing is offline
         if self.feed is not None:
             self.feed.poke()
             self.feed.close()

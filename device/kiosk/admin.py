@@ -1,6 +1,6 @@
 """The admin menu a staff card opens in kiosk mode, and its screens.
 
-Abort game and House rules (while a game runs), Learn a deck (the walk of
+"Fleet offline" first when the café's fleet link does not work (SELECT shows why), then Abort game and House rules (while a game runs), Learn a deck (the walk of
 `tabletop deck learn`, driven by taps on the reader), Brightness, Sound (with
 a buzzer), Language, Restart service and Shut down (through the `system` machine).
 Tapping a staff card again, BACK on the menu, or a long idle closes it.
@@ -18,6 +18,12 @@ from device.ui.screen import BODY_LINES, Screen, wrap
 from engine.core.text import msg
 
 BRIGHTNESS = (("12", 32), ("25", 64), ("50", 128), ("100", 255))
+
+
+def fleet_offline(app) -> str | None:
+    """Why the table's fleet link does not work, from the fleet plugin if the table has one."""
+    return next((why for why in (getattr(p, "offline_reason", None) for p in app.plugins) if why),
+                None)
 
 
 def admin_of(mode) -> AdminMenu | None:
@@ -40,7 +46,8 @@ class AdminMenu(MenuMode):
         return app.t(self.title_key), self.staff
 
     def entries(self, app) -> list[tuple[str, str]]:
-        found = [("abort", "ui.abort"), ("rules", "ui.house_rules")] if app.session else []
+        found = [("fleet", "fleet.offline")] if fleet_offline(app) else []
+        found += [("abort", "ui.abort"), ("rules", "ui.house_rules")] if app.session else []
         found += [("learn", "kiosk.learn"), ("brightness", "kiosk.brightness")]
         switch = sound_switch(app)
         if switch is not None:
@@ -53,7 +60,9 @@ class AdminMenu(MenuMode):
         return super().screen(app)
 
     def take(self, app, key: str) -> None:
-        if key == "abort":
+        if key == "fleet":
+            app.show(msg("fleet.offline_why", why=fleet_offline(app) or "-"), seconds=10)
+        elif key == "abort":
             app.set_mode(AdminConfirm(self, msg("ui.abort_confirm"),
                                       lambda: app.end_game(abandoned=True)))
         elif key == "rules":

@@ -14,6 +14,7 @@ TEXT = {
     "fleet.import_failed": "Not imported:\n{why}",
     "fleet.refused": "Fleet refused",
     "fleet.offline": "Fleet offline",
+    "fleet.offline_why": "Fleet offline:\n{why}",
     "fleet.staff_enrolled": "Staff card\n{label}",
 }
 

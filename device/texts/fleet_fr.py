@@ -14,5 +14,6 @@ TEXT = typeset({
     "fleet.import_failed": "Pas importé :\n{why}",
     "fleet.refused": "Réseau refusé",
     "fleet.offline": "Réseau hors ligne",
+    "fleet.offline_why": "Réseau hors ligne :\n{why}",
     "fleet.staff_enrolled": "Carte du personnel\n{label}",
 })

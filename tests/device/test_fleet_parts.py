@@ -32,6 +32,7 @@ class FakeLink:
         self.sent: list[tuple[str, dict | bytes, bool]] = []
         self.refused: str | None = None
         self.offline: str | None = None
+        self.unreachable: str | None = None
         self.up = threading.Event()
         self.up.set()
 

@@ -1,0 +1,89 @@
+"""Why the fleet is offline, on a real Mosquitto: in the admin menu and in `tabletop status`.
+
+A broker that goes away, or a TLS client pointed at a plain port (which only ever sees its
+connection reset), leaves the game playing; the running table leaves the reason where
+`tabletop status` reads it, the admin menu lists "Fleet offline" and SELECT on it says why.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from device.cli import main
+from device.kiosk.admin import AdminMenu
+from device.storage.status import FLEET_FILE, fleet_offline
+from tests.device.fleet_tables import Table, settings_for
+from tests.device.mosquitto import running_broker
+from tests.device.test_fleet import WAIT_S
+
+
+@pytest.fixture
+def broker(tmp_path):
+    with running_broker(tmp_path) as broker:
+        yield broker
+
+
+def status_of(table: Table, capsys, *flags: str) -> str:
+    main([*flags, "status", "--state-dir", str(table.app.store.dir)])
+    return capsys.readouterr().out
+
+
+def admin_lines(table: Table) -> tuple[str, ...]:
+    table.app.set_mode(AdminMenu(table.app.mode, system=None, staff="Zoe"))
+    table.play(["wait 1"])
+    return table.screens[-1].lines
+
+
+def test_a_broker_gone_is_fleet_offline_with_why_until_it_is_back(tmp_path, broker, capsys):
+    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    assert table.link.wait_up(WAIT_S)
+    table.start("palourde", ["Ann", "Bob"])
+    table.play(["tap clam#1", "wait 1"])
+    assert "Fleet offline" not in status_of(table, capsys)
+    broker.stop()
+    why = table.link.wait_down(WAIT_S)
+    assert why.startswith(f"cannot reach the broker at {broker.host}:{broker.port}: "
+                          "ConnectionRefusedError")
+    table.play(["tap clam#2", "wait 1"])                      # the game plays on, and ticks
+    assert [p["score"] for p in table.view()["players"]] == [2, 0]
+    assert status_of(table, capsys).endswith(f"\nFleet offline: {why}\n")
+    assert f"Réseau hors ligne\u00a0: {why}\n" in status_of(table, capsys, "--language", "fr")
+    main(["status", "--state-dir", str(table.app.store.dir), "--json"])
+    assert json.loads(capsys.readouterr().out)["fleet_offline"] == why
+
+    assert admin_lines(table)[0] == "Fleet offline"
+    table.play(["press select"])
+    shown = " ".join(table.screens[-1].lines)
+    assert shown.startswith("Fleet offline: cannot reach the broker")
+
+    broker.start()
+    assert table.link.wait_up(WAIT_S)
+    table.play(["press back", "wait 1"])
+    assert "Fleet offline" not in status_of(table, capsys)
+    assert "Fleet offline" not in admin_lines(table)
+    table.link.close(flush_s=0)
+
+
+def test_tls_to_a_plain_port_is_named_a_tls_failure(tmp_path, broker, capsys):
+    table = Table(tmp_path / "t1", "t1", settings_for(broker, tls=True))
+    why = table.link.wait_down(WAIT_S)
+    assert "TLS failure: ConnectionResetError" in why and "handshake" in why
+    table.play(["wait 1"])
+    assert f"Fleet offline: cannot reach the broker at {broker.host}:{broker.port}: TLS failure: " \
+        in status_of(table, capsys)
+    table.plugin.close()
+    assert "Fleet offline" not in status_of(table, capsys)     # no table runs: nothing to say
+
+
+def test_a_note_left_by_a_table_that_died_says_nothing(tmp_path):
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    note = tmp_path / FLEET_FILE
+    note.write_text(json.dumps({"offline": "cannot reach the broker", "pid": int(gone.stdout)}))
+    assert fleet_offline(tmp_path) is None
+    for bad in ("[", '{"offline": 3, "pid": 1}', '{"offline": "x"}', "null"):
+        note.write_text(bad)
+        assert fleet_offline(tmp_path) is None
