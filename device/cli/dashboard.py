@@ -33,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
                                  args.port or settings.dashboard_port,
                                  args.token or settings.dashboard_token,
                                  names=tuple(n.strip() for n in
-                                             (settings.dashboard_names or "").split(",") if n.strip()))
+                                             (settings.dashboard_names or "").split(",") if n.strip()),
+                                 language=settings.dashboard_language,
+                                 finished=settings.dashboard_finished)
         # one persistent session per dashboard: two on one host must not take turns
         port = server.server_address[1]
         link = subscribe(settings, board, f"tabletop-dashboard-{socket.gethostname()}-{port}")

@@ -333,6 +333,10 @@ class FleetConfig:
     dashboard_names: str | None = _key(None, "tabletop dashboard: the host names it answers to "
                                        "when not on 127.0.0.1, comma-separated", _text,
                                        example="cafe-screen.local,192.168.1.20")
+    dashboard_language: str = _key("en", "tabletop dashboard: the wall screen's language (a "
+                                   "page's ?lang= wins)", _choice(*LANGUAGES))
+    dashboard_finished: int = _key(10, "tabletop dashboard: finished games listed, newest first",
+                                   _int(0, 200, "a count of games"))
 
 
 @dataclass(frozen=True)

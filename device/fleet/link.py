@@ -105,14 +105,15 @@ class Link:
 
     def __init__(self, settings, client_id: str, *, online_topic: str | None = None,
                  subscriptions: tuple[str, ...] = (), on_message: Callable | None = None,
-                 on_up: Callable[["Link"], None] | None = None, clean: bool = True) -> None:
+                 on_up: Callable[["Link"], None] | None = None,
+                 on_down: Callable[[], None] | None = None, clean: bool = True) -> None:
         self.settings = settings
         self.where = f"{settings.host}:{settings.port}"
         self.outbox = Outbox(OUTBOX_LIMIT)
         self.online_topic = online_topic
         self.subscriptions = subscriptions
         self.on_message = on_message
-        self.on_up = on_up
+        self.on_up, self.on_down = on_up, on_down
         self.up = threading.Event()
         self.refused: str | None = None      # credentials or client id refused by the broker
         self.unreachable: str | None = None
@@ -303,6 +304,8 @@ class Link:
     def _connected(self, client, _userdata, _flags, reason, _properties) -> None:
         if reason.is_failure:
             self._note("refused", f"{self.where} refused us: {reason}")
+            if self.on_down:
+                self.on_down()
             return
         if self.refused or self.unreachable:
             log.info("fleet: connected to %s", self.where)
@@ -326,6 +329,8 @@ class Link:
             self._progress.notify_all()
         if not self._stopping.is_set() and not self.refused:
             log.warning("fleet: lost the broker at %s (%s); retrying", self.where, reason)
+        if self.on_down and not self._stopping.is_set():
+            self.on_down()
 
     def _note(self, kind: str | None, text: str | None) -> None:
         """Keep the link's trouble, logged once when it changes."""

@@ -27,10 +27,14 @@ from .journal_feed import JournalFeed
 from .link import FleetUnavailable, Link, failure
 from .screens import ImportOffer
 from .shared import Inbox, enrol_tapped
+from .sitting import Sitting
 from .table_state import finished_record, table_state
+from .words import to_plain
 from .topics import SHARED_FILTER, encode, table_topic
 
 log = logging.getLogger(__name__)
+
+LAST_MESSAGES = 4             # of the last event, for the dashboard (a screen shows fewer)
 
 
 def table_name(settings) -> str:
@@ -49,7 +53,9 @@ class FleetPlugin(Plugin):
         self.seq = 0                             # the current game's operations seen here
         self._session = None
         self._state: dict | None = None          # the last state published, but its time
-        self._game: tuple[object, dict] | None = None   # (session, its last view) while over
+        self._game: tuple | None = None          # (session, view, said, started) while over
+        self._sitting = Sitting()
+        self._last: list[dict] = []              # the last accepted operation's messages
         self._noted: object = ()                 # the offline reason `tabletop status` has
         self._state_dir = None
 
@@ -65,6 +71,7 @@ class FleetPlugin(Plugin):
             if app.session is not self._session:
                 self._session, self.seq = app.session, 0
             self.seq += 1
+            self._last = [to_plain(m) for m in outcome.answer.effects[:LAST_MESSAGES]]
             if self.feed is not None:
                 self.feed.poke()
 
@@ -109,7 +116,10 @@ class FleetPlugin(Plugin):
         if self.feed is not None and app.session is None and self._session is not None:
             self._session = None
             self.feed.poke()                     # the game was archived: send its last lines
-        self._note_finished(app, state["game"])
+        game = state["game"]
+        state["times"] = self._sitting.follow(app, self.wall_clock(), bool(game and game["over"]))
+        state["said"]["last"] = self._last if app.session is self._session else []
+        self._note_finished(app, state)
         if state != self._state:
             self._state = state
             self._send("state", state, retain=True)
@@ -124,13 +134,14 @@ class FleetPlugin(Plugin):
             note_fleet(state_dir, reason)
             self._noted, self._state_dir = reason, state_dir
 
-    def _note_finished(self, app, view: dict | None) -> None:
+    def _note_finished(self, app, state: dict) -> None:
         """A game that was over and is left (SELECT on the result, or a new game) is finished."""
         if self._game is not None and self._game[0] is not app.session:
-            self._send("finished", finished_record(self._game[1]))
+            self._send("finished", finished_record(*self._game[1:]))
             self._game = None
+        view = state["game"]
         if view is not None and view["over"]:
-            self._game = (app.session, view)
+            self._game = (app.session, view, state["said"], state["times"]["started"])
         elif self._game is not None:
             self._game = None                    # undone from the result: not finished after all
 

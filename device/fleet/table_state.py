@@ -9,6 +9,8 @@ from __future__ import annotations
 from device.storage.summary import summary
 from device.kiosk.plugin import Attract
 
+from .words import to_plain
+
 
 def activity(app) -> str:
     """idle (no game), playing, over (the result is shown) or attract (the kiosk's
@@ -43,12 +45,32 @@ def leader(players: list[dict]) -> str | None:
 
 
 def table_state(app) -> dict:
-    """Everything the retained state message holds, but the time."""
+    """Everything the retained state message holds, but the times and the last event's words
+    (the plugin's: device/fleet/plugin.py)."""
     return {"activity": activity(app), "game": game_view(app), "display": app.display_level,
-            "faults": {part: app.t(message) for part, message in app.faults.items()}}
+            "faults": {part: app.t(message) for part, message in app.faults.items()},
+            "said": said(app)}
 
 
-def finished_record(view: dict) -> dict:
-    """A finished game from its last game view: the result and every seat's score."""
+def said(app) -> dict:
+    """The screen's words as message keys (device/fleet/words.py): a reader renders them in
+    its own language."""
+    words = {"faults": {part: to_plain(message) for part, message in app.faults.items()},
+             "prompt": None, "headline": None}
+    if app.session is not None:
+        result = app.session.spec.result(app.session.state)
+        words["prompt"] = to_plain(app.view()[0].text)
+        words["headline"] = to_plain(result.headline) if result else None
+    return words
+
+
+def finished_record(view: dict, said: dict | None = None, started: str | None = None) -> dict:
+    """A finished game from its last game view: the result and every seat's score, its
+    headline's words and when it started."""
     keep = ("game", "title", "deck", "players", "winners", "headline", "details")
-    return {key: view[key] for key in keep}
+    record = {key: view[key] for key in keep}
+    if said is not None:
+        record["said"] = {"headline": said.get("headline")}
+    if started is not None:
+        record["started"] = started
+    return record

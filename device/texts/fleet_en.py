@@ -16,6 +16,31 @@ TEXT = {
     "fleet.offline": "Fleet offline",
     "fleet.offline_why": "Fleet offline:\n{why}",
     "fleet.staff_enrolled": "Staff card\n{label}",
+    # the dashboard on a wall screen (device/fleet/dashboard/page.py): {n} and the like are
+    # filled in by the page
+    "dash.title": "Café tables",
+    "dash.tables": "{n} tables",
+    "dash.online": "{n} online",
+    "dash.playing": "{n} playing",
+    "dash.offline": "{n} offline",
+    "dash.activity.playing": "playing",
+    "dash.activity.over": "game over",
+    "dash.activity.idle": "free",
+    "dash.activity.attract": "left alone",
+    "dash.activity.offline": "offline",
+    "dash.activity.unknown": "no news",
+    "dash.no_game": "No game",
+    "dash.at_table": "at the table {time}",
+    "dash.minutes": "{n} min",
+    "dash.hours": "{h} h {m}",
+    "dash.offline_since": "offline since {time}",
+    "dash.missed": "{n} events missed",
+    "dash.finished": "Finished today",
+    "dash.none_finished": "No game finished yet",
+    "dash.no_winner": "none",
+    "dash.broker_down": "No news from the\nbroker since {time}:\nwhat you see may be\nout of date",
+    "dash.unavailable": "Not available:\n{why}",
+    "dash.waiting": "Waiting for the\nbroker",
 }
 
 add_catalog("en", TEXT)

@@ -57,6 +57,10 @@ class Chromium:
         reply = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {
             "goog:chromeOptions": options, "timeouts": {"script": 10000, "pageLoad": 10000}}}})
         self.session = f"/session/{reply['sessionId']}"
+        # the window's size includes the browser's own bars: the page gets exactly `size`
+        self._call("POST", f"{self.session}/goog/cdp/execute", {
+            "cmd": "Emulation.setDeviceMetricsOverride",
+            "params": {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False}})
 
     def _wait_for_driver(self) -> None:
         out, deadline = b"", time.monotonic() + START_SECONDS
@@ -84,6 +88,10 @@ class Chromium:
         """The page's HTML once it has drawn board version `least` or later."""
         return self._call("POST", f"{self.session}/execute/async",
                           {"script": WAIT_FOR_VERSION, "args": [least]})
+
+    def run(self, script: str, *args):
+        """What `script` (a function body: `return ...`) gives, run in the page now."""
+        return self._call("POST", f"{self.session}/execute/sync", {"script": script, "args": list(args)})
 
     def screenshot(self) -> bytes:
         return base64.b64decode(self._call("GET", f"{self.session}/screenshot"))

@@ -2,7 +2,9 @@
 
 paho's thread feeds `receive`; the web server's threads read `view` and wait for the
 next change with `wait`. A table's events are numbered per game (`game_id`, `seq`): a repeat is
-dropped and a gap (events the broker dropped) shows as `missed`.
+dropped and a gap (events the broker dropped) shows as `missed`. A table the broker says is
+offline keeps when it went (`offline_since`, the dashboard's clock); the dashboard's own link
+to the broker is `broker` (up, and since when), for the page's banner.
 """
 from __future__ import annotations
 
@@ -20,14 +22,19 @@ log = logging.getLogger(__name__)
 def today() -> str:
     return datetime.date.today().isoformat()
 
+
+def now() -> str:
+    return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+
 MAX_TABLES = 256              # any broker client can name a table: a café has far fewer
 MAX_FINISHED = 200            # finished games kept (the page shows today's)
 
 
 class Board:
-    def __init__(self, day: Callable[[], str] = today) -> None:
-        self.day = day
+    def __init__(self, day: Callable[[], str] = today, clock: Callable[[], str] = now) -> None:
+        self.day, self.clock = day, clock
         self.version = 0
+        self.broker = {"up": False, "since": clock()}
         self._tables: dict[str, dict] = {}
         self._finished: dict[tuple, dict] = {}     # keyed, as a QoS 1 message may come twice
         self._changed = threading.Condition()
@@ -43,9 +50,15 @@ class Board:
                 log.warning("fleet: ignored table %.40s: already %d tables", name, MAX_TABLES)
                 return
             table = self._tables.setdefault(name, {"name": name, "online": None, "state": None,
-                                                   "last_event": None, "seq": 0, "missed": 0})
+                                                   "last_event": None, "seq": 0, "missed": 0,
+                                                   "offline_since": None})
             if kind == "online":
-                table["online"] = {ONLINE: True, OFFLINE: False}.get(bytes(payload))
+                online = {ONLINE: True, OFFLINE: False}.get(bytes(payload))
+                if online is False and table["online"] is not False:
+                    table["offline_since"] = self.clock()
+                elif online is not False:
+                    table["offline_since"] = None
+                table["online"] = online
             elif (data := decode(payload, topic)) is not None and _fits(kind, data, topic):
                 self._apply(table, kind, data)
             self.version += 1
@@ -69,6 +82,14 @@ class Board:
                 table["missed"] += seq - table["seq"] - 1
                 table["seq"], table["last_event"] = seq, data
 
+    def broker_link(self, up: bool) -> None:
+        """The dashboard's own link to the broker came up or went down."""
+        with self._changed:
+            if up != self.broker["up"]:
+                self.broker = {"up": up, "since": self.clock()}
+                self.version += 1
+                self._changed.notify_all()
+
     def view(self) -> dict:
         """Every table (by name) and today's finished games (newest first), as JSON data."""
         with self._changed:
@@ -76,7 +97,8 @@ class Board:
             day = self.day()
             today = [g for g in self._finished.values() if str(g.get("at", ""))[:10] == day]
             finished = sorted(today, key=lambda g: str(g.get("at")), reverse=True)
-            return {"version": self.version, "day": day, "tables": tables, "finished": finished}
+            return {"version": self.version, "day": day, "broker": dict(self.broker),
+                    "tables": tables, "finished": finished}
 
     def wait(self, version: int, timeout: float) -> bool:
         """Wait until the board differs from `version` (True) or `timeout` passed (False)."""

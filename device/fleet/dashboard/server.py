@@ -12,6 +12,9 @@ A thread each is only safe when bounded: a connection that sends nothing, or hal
 request, is closed after IDLE_S; beyond MAX_CONNECTIONS at once a client is answered
 503 at once, before anything is read; exposed beyond loopback with `names`, a request
 for any other Host is refused (a DNS-rebinding page cannot reach the board).
+
+The data comes in the dashboard's language (`language`, or the page's `?lang=`), as words
+only (page.py); /words.json gives the page its own words before any data.
 """
 from __future__ import annotations
 
@@ -23,12 +26,13 @@ import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from device.fleet.link import Link
 from device.fleet.topics import TABLE_FILTERS
 
 from .board import Board
+from .page import FINISHED, labels, language_of, page
 
 log = logging.getLogger(__name__)
 
@@ -59,21 +63,29 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         url = urlsplit(self.path)
+        self.language = language_of(parse_qs(url.query).get("lang", [None])[0],
+                                    self.server.language)
         if not self.server.host_allowed(self.headers.get("Host", "")):
             self._reply(421, "text/plain", b"unknown host name\n")
         elif url.path in STATIC:
             name, kind = STATIC[url.path]
-            page = resources.files(__package__).joinpath("assets", name)
-            self._reply(200, kind, page.read_bytes())
+            asset = resources.files(__package__).joinpath("assets", name)
+            self._reply(200, kind, asset.read_bytes())
+        elif url.path == "/words.json":            # the page's own words: no data in them
+            self._reply(200, "application/json", json.dumps(
+                {"language": self.language, "words": labels(self.language)}).encode())
         elif url.path not in ("/state.json", "/events"):
             self._reply(404, "text/plain", b"not found\n")
         elif not self._allowed():
             self._reply(403, "text/plain", b"token needed: Authorization: Bearer TOKEN "
                         b"(the page: open it as /#token=TOKEN)\n")
         elif url.path == "/state.json":
-            self._reply(200, "application/json", json.dumps(self.server.board.view()).encode())
+            self._reply(200, "application/json", json.dumps(self._page()).encode())
         else:
             self._stream()
+
+    def _page(self) -> dict:
+        return page(self.server.board.view(), self.language, self.server.finished)
 
     def _allowed(self) -> bool:
         token = self.server.token
@@ -99,7 +111,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             while not board.closed:
                 if changed:
-                    view = board.view()
+                    view = self._page()
                     self.wfile.write(b"data: " + json.dumps(view).encode() + b"\n\n")
                 else:
                     self.wfile.write(b": still here\n\n")
@@ -116,11 +128,13 @@ class DashboardServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, board: Board, host: str, port: int, token: str | None,
-                 names: tuple[str, ...] = ()) -> None:
+                 names: tuple[str, ...] = (), language: str = "en",
+                 finished: int = FINISHED) -> None:
         if not is_loopback(host) and not token:
             raise ValueError(f"{host} is not a loopback address: give a token "
                              "(--token or fleet.dashboard_token)")
         self.board, self.token = board, token
+        self.language, self.finished = language_of(language, "en"), finished
         self.names = {name.lower() for name in names}
         self.exposed = not is_loopback(host)
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
@@ -172,4 +186,5 @@ class DashboardServer(ThreadingHTTPServer):
 def subscribe(settings, board: Board, client_id: str) -> Link:
     """The board's feed: the tables' topics, in a session the broker keeps while we are away."""
     return Link(settings, client_id, subscriptions=TABLE_FILTERS, on_message=board.receive,
-                clean=False).start()
+                on_up=lambda _link: board.broker_link(True),
+                on_down=lambda: board.broker_link(False), clean=False).start()

@@ -1,17 +1,43 @@
-// The café dashboard: draws the board that /state.json and /events (server-sent events) give.
-// Read-only. Every text from the tables goes in with textContent, never as HTML.
+// The café dashboard on a wall screen: draws what /state.json and /events (server-sent
+// events) give, in the language of ?lang= (else the dashboard's). Read-only. Every word
+// comes from the server's catalogs (/words.json and each board); every text goes in with
+// textContent, never as HTML.
 "use strict";
 
 // The token sits in the page's fragment (/#token=...), which the browser never sends:
 // the server takes it only as an Authorization header.
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
 const headers = token ? { Authorization: `Bearer ${token}` } : {};
+const asked = new URLSearchParams(location.search).get("lang");
+const query = asked ? `?lang=${encodeURIComponent(asked)}` : "";
+let words = {};
+let lastBoard = null;
+
+function say(key, args = {}) {
+  return (words[key] || "").replace(/\{(\w+)\}/g, (_, name) => String(args[name] ?? ""));
+}
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined && text !== null) node.textContent = String(text);
   return node;
+}
+
+function clockTime(iso) {
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime())) return "";
+  return `${String(when.getHours()).padStart(2, "0")}:${String(when.getMinutes()).padStart(2, "0")}`;
+}
+
+// "25 min", "1 h 05": from one wall-clock time to another (or to now)
+function duration(from, to) {
+  const start = new Date(from).getTime();
+  const end = to ? new Date(to).getTime() : Date.now();
+  if (Number.isNaN(start) || Number.isNaN(end)) return "";
+  const minutes = Math.max(0, Math.floor((end - start) / 60000));
+  if (minutes < 60) return say("minutes", { n: minutes });
+  return say("hours", { h: Math.floor(minutes / 60), m: String(minutes % 60).padStart(2, "0") });
 }
 
 function scoreText(player) {
@@ -22,7 +48,7 @@ function playersTable(game) {
   const table = el("table", "players");
   for (const player of game.players) {
     const row = el("tr");
-    if (player.name === game.turn) row.classList.add("current");
+    if (player.name === game.turn && !game.over) row.classList.add("current");
     if (game.winners.includes(player.name)) row.classList.add("winner");
     if (player.out) row.classList.add("out");
     row.append(el("td", "name", player.name), el("td", "score", scoreText(player)));
@@ -31,37 +57,49 @@ function playersTable(game) {
   return table;
 }
 
+// a card sized for a room away: the name and what the table does, the game and how long it
+// has lasted, the seats (▶ whose turn), what the last event said, how long people have sat
 function tableCard(table) {
-  const state = table.state || {};
-  const activity = table.online === false ? "offline" : (state.activity || "unknown");
-  const card = el("article", `table ${activity}`);
+  const card = el("article", `table ${table.activity}`);
   card.dataset.table = table.name;
-  const head = el("div", "head");
-  head.append(el("h3", null, table.name), el("span", "activity", activity));
-  card.append(head);
-  const game = state.game;
+  card.append(line("head", el("h3", null, table.name),
+                   el("span", "activity", say(`activity.${table.activity}`))));
+  if (table.activity === "offline") {
+    card.append(el("p", "since", say("offline_since", { time: clockTime(table.offline_since) })));
+  }
+  const game = table.game;
+  const { seated, started, ended } = table.times;
   if (game) {
-    card.append(el("p", "game", game.title));
-    const turn = game.over ? game.headline : (game.turn ? `Turn: ${game.turn}` : "");
-    card.append(el("p", "turn", [turn, game.deck && `deck ${game.deck}`].filter(Boolean).join(" · ")));
+    card.append(line("title", el("p", "game", game.title),
+                     el("span", "length", started ? duration(started, ended) : "")));
     card.append(playersTable(game));
-    if (!game.over) card.append(el("p", "prompt", game.prompt.text));
-  } else {
-    card.append(el("p", "game", "No game"));
+    const said = game.over ? game.headline : table.last;
+    if (said) card.append(el("p", "last", said));
+    if (seated && table.activity !== "offline") {
+      card.append(el("p", "times", say("at_table", { time: duration(seated) })));
+    }
+  } else if (table.activity !== "offline") {
+    card.append(el("p", "game", say("no_game")));
   }
-  for (const [part, text] of Object.entries(state.faults || {})) {
-    card.append(el("p", `fault ${part}`, text));
-  }
-  if (table.missed) card.append(el("p", "fault missed", `${table.missed} events missed`));
+  for (const text of table.faults) card.append(el("p", "fault", text));
+  if (table.missed) card.append(el("p", "fault missed", say("missed", { n: table.missed })));
   return card;
 }
 
+function line(className, ...parts) {
+  const node = el("div", className);
+  node.append(...parts);
+  return node;
+}
+
+// "21:40 · table-3 · 25 min · Palourde", then the result in the table's words
 function finishedRow(game) {
-  const row = el("tr");
-  const scores = game.players.map((p) => `${p.name} ${scoreText(p)}`).join(", ");
-  row.append(el("td", null, String(game.at).slice(11, 16)), el("td", null, game.table),
-             el("td", null, game.title), el("td", null, game.winners.join(", ") || "none"),
-             el("td", null, scores));
+  const row = el("li", "finished");
+  const length = game.started ? duration(game.started, game.at) : "";
+  row.append(el("p", "what", [clockTime(game.at), game.table, length, game.title]
+    .filter(Boolean).join(" · ")));
+  const winners = game.winners.length ? `★ ${game.winners.join(", ")}` : say("no_winner");
+  row.append(el("p", "result", game.headline || winners));
   return row;
 }
 
@@ -74,24 +112,41 @@ function drawable(items, drawOne) {
   return drawn;
 }
 
+function useWords(given, language) {
+  words = given;
+  document.documentElement.lang = language;
+  document.title = say("title");
+  for (const node of document.querySelectorAll("[data-word]")) node.textContent = say(node.dataset.word);
+}
+
+function banner(text) {
+  const node = document.getElementById("banner");
+  node.textContent = text || "";
+  node.hidden = !text;
+}
+
 function draw(board) {
-  const online = board.tables.filter((t) => t.online).length;
-  const playing = board.tables.filter((t) => t.state && t.state.activity === "playing").length;
-  document.getElementById("summary").textContent =
-    `${board.tables.length} tables, ${online} online, ${playing} playing · ${board.day}`;
+  lastBoard = board;
+  useWords(board.words, board.language);
+  const c = board.counts;
+  document.getElementById("summary").textContent = [
+    say("tables", { n: c.tables }), say("online", { n: c.online }), say("playing", { n: c.playing }),
+    ...(c.offline ? [say("offline", { n: c.offline })] : [])].join(" · ");
+  document.getElementById("clock").textContent = clockTime(new Date().toISOString());
+  banner(board.broker.up ? "" : say("broker_down", { time: clockTime(board.broker.since) }));
   document.getElementById("tables").replaceChildren(...drawable(board.tables, tableCard));
-  document.querySelector("#finished tbody").replaceChildren(...drawable(board.finished, finishedRow));
+  document.getElementById("finished").replaceChildren(...drawable(board.finished, finishedRow));
   document.getElementById("none-finished").hidden = board.finished.length > 0;
   document.body.dataset.version = board.version;
 }
 
 function unavailable(why) {
-  document.getElementById("summary").textContent = `Not available: ${why}`;
+  banner(say("unavailable", { why }));
 }
 
 // Server-sent events read through fetch (EventSource cannot send a header); reconnects.
 async function follow() {
-  const reply = await fetch("events", { headers });
+  const reply = await fetch(`events${query}`, { headers });
   if (!reply.ok) throw new Error(reply.statusText);
   const reader = reply.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
@@ -112,8 +167,10 @@ function keepFollowing() {
   follow().catch(unavailable).finally(() => setTimeout(keepFollowing, 3000));
 }
 
-fetch("state.json", { headers })
-  .then((reply) => (reply.ok ? reply.json() : Promise.reject(reply.statusText)))
-  .then(draw)
-  .catch(unavailable);
-keepFollowing();
+fetch(`words.json${query}`)
+  .then((reply) => reply.json())
+  .then((given) => { if (!lastBoard) { useWords(given.words, given.language); banner(say("waiting")); } })
+  .catch(() => {})
+  .finally(keepFollowing);
+// the times at the tables go on between changes
+setInterval(() => { if (lastBoard) draw(lastBoard); }, 30000);

@@ -1,0 +1,109 @@
+"""What the wall screen draws, in one language: the board made into words and numbers only.
+
+The tables send their texts as message keys (device/fleet/words.py): here they become words
+of the dashboard's language through the tables' own catalogs. Nothing else a table sent is
+passed on as text but names, titles and scores: no card ids, no event records, no keys. A
+table whose state lacks the words (an older table) shows its own texts where it has them.
+The counts leave offline tables out of `playing`; the finished list is the newest `finished`.
+"""
+from __future__ import annotations
+
+from device.config import LANGUAGES
+from engine.core.text import DEFAULT_LANGUAGE, catalog
+
+from device.fleet.words import words
+
+ACTIVITIES = ("playing", "over", "idle", "attract")
+LABELS = ("title", "tables", "online", "playing", "offline", "no_game", "at_table", "minutes", "hours", "offline_since", "missed", "finished",
+          "none_finished", "no_winner",
+          "broker_down", "unavailable", "waiting",
+          *(f"activity.{a}" for a in (*ACTIVITIES, "offline", "unknown")))
+LAST_LINES = 4
+FINISHED = 10                 # the finished games shown, newest first, unless configured
+
+
+def language_of(asked: str | None, default: str) -> str:
+    return asked if asked in LANGUAGES else default if default in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def labels(language: str) -> dict[str, str]:
+    """The page's own words as templates (`{n}` and the like are filled in by the page)."""
+    here, english = catalog(language), catalog(DEFAULT_LANGUAGE)
+    return {key: here.get(f"dash.{key}", english.get(f"dash.{key}", "")) for key in LABELS}
+
+
+def page(view: dict, language: str, finished: int = FINISHED) -> dict:
+    tables = [table_shown(table, language) for table in view["tables"]]
+    online = [t for t in tables if t["activity"] != "offline"]
+    return {"version": view["version"], "day": view["day"], "language": language,
+            "words": labels(language), "broker": view["broker"],
+            "counts": {"tables": len(tables), "online": sum(t["online"] for t in tables),
+                       "playing": sum(t["activity"] == "playing" for t in online),
+                       "offline": len(tables) - len(online)},
+            "tables": tables,
+            "finished": [finished_shown(g, language) for g in view["finished"][:max(0, finished)]]}
+
+
+def table_shown(table: dict, language: str) -> dict:
+    state = table["state"] if isinstance(table.get("state"), dict) else {}
+    said = _dict(state.get("said"))
+    activity = state.get("activity") if state.get("activity") in ACTIVITIES else "unknown"
+    if table.get("online") is False:
+        activity = "offline"
+    game = state.get("game") if isinstance(state.get("game"), dict) else None
+    faults = [words(m, language) for m in _dict(said.get("faults")).values()] if "faults" in said \
+        else [text for text in _dict(state.get("faults")).values()]
+    last = [words(m, language) for m in _list(said.get("last"))[:LAST_LINES]]
+    return {"name": table["name"], "online": table.get("online") is True,
+            "activity": activity, "offline_since": table.get("offline_since"),
+            "missed": table.get("missed", 0), "times": _times(state.get("times")),
+            "game": game_shown(game, said, language) if game else None,
+            "faults": [text for text in faults if isinstance(text, str) and text],
+            "last": "\n".join(text for text in last if text) or None}
+
+
+def game_shown(game: dict, said: dict, language: str) -> dict:
+    if said:
+        prompt, headline = words(said.get("prompt"), language), words(said.get("headline"), language)
+    else:                                          # an older table: its own texts
+        prompt, headline = _text(_dict(game.get("prompt")).get("text")), _text(game.get("headline"))
+    return {"title": _text(game.get("title")), "over": game.get("over") is True,
+            "turn": _text(game.get("turn")), "players": _players(game.get("players")),
+            "winners": [w for w in _list(game.get("winners")) if isinstance(w, str)],
+            "prompt": prompt, "headline": headline}
+
+
+def finished_shown(game: dict, language: str) -> dict:
+    said = _dict(game.get("said"))
+    headline = words(said.get("headline"), language) if said else _text(game.get("headline"))
+    return {"at": _text(game.get("at")), "started": _text(game.get("started")),
+            "table": _text(game.get("table")), "title": _text(game.get("title")),
+            "players": _players(game.get("players")), "headline": headline,
+            "winners": [w for w in _list(game.get("winners")) if isinstance(w, str)]}
+
+
+def _players(players) -> list[dict]:
+    return [{"name": p["name"], "score": p.get("score") if _number(p.get("score")) else None,
+             "out": p.get("out") is True}
+            for p in _list(players) if isinstance(p, dict) and isinstance(p.get("name"), str)]
+
+
+def _times(times) -> dict:
+    times = _dict(times)
+    return {key: _text(times.get(key)) for key in ("seated", "started", "ended")}
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _text(value) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _dict(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value) -> list:
+    return value if isinstance(value, list) else []

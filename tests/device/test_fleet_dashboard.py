@@ -1,0 +1,173 @@
+"""The dashboard as a wall screen: words only, in French and English, offline tables marked
+with since when and not counted as playing, times at the table, the finished list bounded,
+and a banner while its own broker link is down (real Mosquitto, headless Chromium).
+"""
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from types import SimpleNamespace
+
+from device.fleet.dashboard.board import Board
+from device.fleet.dashboard.page import page
+from device.fleet.dashboard.server import DashboardServer
+from device.fleet.sitting import SITTING_GAP_S, Sitting
+from device.fleet.topics import encode, table_topic
+from device.fleet.words import to_plain, words
+from engine.core.text import msg, render
+from tests.device.chromium import Chromium
+from tests.device.fleet_tables import Table, settings_for
+from tests.device.mosquitto import running_broker
+from tests.device.test_fleet import WAIT_S, WALL, dashboard_feed
+from tests.device.test_fleet_parts import fake_table
+
+CLOCK = "2030-01-02T20:15:00+01:00"
+
+
+def state(activity: str = "playing", **extra) -> bytes:
+    return encode({"table": "t", "at": CLOCK, "activity": activity, "faults": {}, "game": None,
+                   **extra})
+
+
+def test_offline_tables_are_marked_since_when_and_not_counted_as_playing():
+    board = Board(clock=lambda: CLOCK)
+    for name in ("t1", "t2", "t3"):
+        board.receive(table_topic(name, "online"), b"true")
+        board.receive(table_topic(name, "state"), state())
+    board.receive(table_topic("t4", "state"), state("idle"))
+    board.receive(table_topic("t3", "online"), b"false")
+    shown = page(board.view(), "en")
+    assert shown["counts"] == {"tables": 4, "online": 2, "playing": 2, "offline": 1}
+    t3 = {t["name"]: t for t in shown["tables"]}["t3"]
+    assert (t3["activity"], t3["offline_since"]) == ("offline", CLOCK)
+    board.receive(table_topic("t3", "online"), b"true")
+    shown = page(board.view(), "en")
+    assert shown["counts"]["playing"] == 3 and shown["tables"][2]["offline_since"] is None
+
+
+def test_the_finished_list_is_the_last_n_newest_first():
+    board, n = Board(day=lambda: "2030-01-02"), 4
+    for minute in range(n + 3):
+        board.receive(table_topic("t1", "finished"), encode({
+            "table": "t1", "at": f"2030-01-02T20:{minute:02d}:00+01:00", "title": "Palourde",
+            "players": [{"name": "Ann", "score": minute}], "winners": ["Ann"]}))
+    shown = page(board.view(), "en", finished=n)["finished"]
+    assert [g["at"][14:16] for g in shown] == ["06", "05", "04", "03"]
+    assert len(page(board.view(), "en")["finished"]) == n + 3           # default: 10
+
+
+def test_the_last_event_is_words_of_the_dashboards_language(tmp_path):
+    table, link = fake_table(tmp_path)
+    table.start("palourde", ["Ann", "Bob"])
+    table.play(["tap clam#1", "tap clam#2", "wait 1"])
+    board = Board()
+    board.receive(table_topic("t1", "state"), encode(link.of("state")[-1]))
+    for language in ("en", "fr"):
+        shown = page(board.view(), language)
+        t1 = shown["tables"][0]
+        assert t1["last"] == render(msg("pa.clam_pair", name="Ann", n=2), language)
+        assert t1["game"]["prompt"] == render(msg("pa.prompt.flip1", name="Bob"), language)
+        text = json.dumps(shown, ensure_ascii=False)
+        assert "clam#" not in text and "pa." not in text and '"event"' not in text
+    assert "\n" in page(board.view(), "en")["tables"][0]["last"]      # the screen's line breaks
+
+
+def test_words_no_catalog_knows_render_as_nothing():
+    known = to_plain(msg("pa.clam_pair", name="Ann", n=2))
+    for bad in ({"key": "pa.nope"}, {"key": "pa.clam_pair", "args": {"name": {"key": "x.y"}}},
+                {"key": "pa.clam_pair", "args": {}}, {"key": 3}, [known], "pa.clam_pair",
+                {"key": "pa.clam_pair", "args": {"name": True, "n": 2}}, None):
+        assert words(bad, "en") is None, bad
+    board = Board()
+    board.receive(table_topic("t1", "state"), state(said={"last": [known, {"key": "evil"}],
+                                                          "faults": {"reader": {"key": "x"}},
+                                                          "prompt": 7}))
+    t1 = page(board.view(), "fr")["tables"][0]
+    assert t1["last"] == render(msg("pa.clam_pair", name="Ann", n=2), "fr") and t1["faults"] == []
+
+
+def test_time_at_the_table_lasts_across_games_until_the_table_is_left():
+    sitting = Sitting()
+    app = SimpleNamespace(session=None, store=SimpleNamespace(current=Path("no-journal")))
+    app.session = first = object()
+    assert sitting.follow(app, "2030-01-02T20:00:00", False)["seated"] == "2030-01-02T20:00:00"
+    times = sitting.follow(app, "2030-01-02T20:25:00", True)
+    assert times == {"seated": "2030-01-02T20:00:00", "started": "2030-01-02T20:00:00",
+                     "ended": "2030-01-02T20:25:00"}
+    assert sitting.follow(app, "2030-01-02T20:26:00", True)["ended"] == "2030-01-02T20:25:00"
+    app.session = None
+    assert sitting.follow(app, "2030-01-02T20:27:00", False)["seated"] is None
+    app.session = second = object()
+    times = sitting.follow(app, "2030-01-02T20:30:00", False)        # the same people again
+    assert times == {"seated": "2030-01-02T20:00:00", "started": "2030-01-02T20:30:00",
+                     "ended": None}
+    app.session = None
+    sitting.follow(app, "2030-01-02T21:00:00", False)
+    app.session = object()
+    later = f"2030-01-02T21:{SITTING_GAP_S // 60 + 1:02d}:00"          # left free too long
+    assert sitting.follow(app, later, False)["seated"] == later
+    assert first is not second
+
+
+def test_the_language_comes_from_the_config_or_the_page():
+    board = Board()
+    board.receive(table_topic("t1", "state"), state())
+    server = DashboardServer(board, "127.0.0.1", 0, token=None, language="fr").start()
+    try:
+        def get(path: str) -> dict:
+            with urllib.request.urlopen(server.url + path, timeout=10) as reply:
+                return json.loads(reply.read())
+        assert get("state.json")["words"]["title"] == "Tables du café"
+        assert get("state.json?lang=en")["words"]["title"] == "Café tables"
+        assert get("state.json?lang=xx")["language"] == "fr"
+        assert get("words.json?lang=en")["words"]["playing"] == "{n} playing"
+    finally:
+        server.close()
+
+
+# ---- in Chromium, with a real broker -----------------------------------------------------------
+
+def test_the_wall_screen_in_both_languages_and_its_banner_while_the_broker_is_down(tmp_path):
+    with running_broker(tmp_path) as broker:
+        board = Board()
+        feed = dashboard_feed(broker, board)
+        table = Table(tmp_path / "t1", "t1", settings_for(broker))
+        table.start("palourde", ["Ann", "Bob"])
+        table.play(["tap clam#1", "tap clam#2", "wait 1"])
+        server = DashboardServer(board, "127.0.0.1", 0, token="tide-3", language="fr").start()
+        browser = Chromium(tmp_path / "chromium", size=WALL)
+        try:
+            assert table.feed.wait_acknowledged(2, WAIT_S)
+            version = settle_on(board, lambda v: any(t["state"] for t in v["tables"]))
+            for url, words_seen in (("", ("Tables du café", "en jeu", "Palourde + Palourde")),
+                                    ("?lang=en", ("Café tables", "playing", "Clam + Clam"))):
+                browser.open(f"{server.url}{url}#token=tide-3")
+                html = browser.page_at_version(version)
+                assert all(word in html for word in words_seen), words_seen
+                assert browser.run("return document.getElementById('banner').hidden") is True
+            broker.stop()
+            version = settle_on(board, lambda v: not v["broker"]["up"])
+            browser.page_at_version(version)
+            banner = browser.run("const b = document.getElementById('banner');"
+                                 "return b.hidden ? null : b.innerText;")
+            assert banner is not None and banner.startswith("No news from the\nbroker since ")
+            broker.start()
+            version = settle_on(board, lambda v: v["broker"]["up"])
+            browser.page_at_version(version)
+            assert browser.run("return document.getElementById('banner').hidden") is True
+        finally:
+            browser.close()
+            server.close()
+            table.link.close(flush_s=0)
+            feed.close(flush_s=0)
+
+
+def settle_on(board: Board, ready) -> int:
+    """The board's version once `ready(view)` holds; each look waits for the board to change."""
+    for _ in range(1000):
+        view = board.view()
+        if ready(view):
+            return view["version"]
+        assert board.wait(view["version"], WAIT_S), f"the board never got there: {view}"
+    raise AssertionError("the board kept changing without getting there")
