@@ -13,11 +13,11 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-import ssl
 import threading
 from collections import deque
 from typing import Callable
 
+from .failures import during_tls, failure
 from .topics import OFFLINE, ONLINE, sync_topic
 
 log = logging.getLogger(__name__)
@@ -30,10 +30,6 @@ BACKOFF_S = (1, 60)                   # the first retry after 1 s, then doubling
 
 class FleetUnavailable(RuntimeError):
     """The fleet cannot work here (paho-mqtt missing) or the broker cannot be reached."""
-
-
-class TLSFailure(OSError):
-    """The TLS handshake failed, whatever the socket said (a plain port just resets it)."""
 
 
 def mqtt_client():
@@ -340,27 +336,6 @@ class Link:
         self.unreachable = text if kind == "unreachable" else None
         with self._progress:
             self._progress.notify_all()
-
-
-def during_tls(wrap: Callable) -> Callable:
-    """paho's TLS handshake, its failures named as TLS failures: a TLS client on a plain
-    port sees only a reset connection, which would otherwise read as a broker gone."""
-    def handshake(tcp_socket):
-        try:
-            return wrap(tcp_socket)
-        except TLSFailure:
-            raise
-        except OSError as exc:
-            raise TLSFailure(f"{type(exc).__name__}: {exc} (during the handshake: is the port "
-                             "a TLS one?)") from exc
-    return handshake
-
-
-def failure(exc: BaseException) -> str:
-    """Why the link failed, a TLS failure named as one."""
-    if isinstance(exc, (TLSFailure, ssl.SSLError)) or "ssl" in type(exc).__module__:
-        return f"TLS failure: {exc}"
-    return f"{type(exc).__name__}: {exc}"
 
 
 def unique_id(prefix: str) -> str:

@@ -24,7 +24,8 @@ from engine.core.text import msg
 
 from .home_assistant import discovery
 from .journal_feed import JournalFeed
-from .link import FleetUnavailable, Link, failure
+from .failures import failure
+from .link import FleetUnavailable, Link
 from .screens import ImportOffer
 from .shared import Inbox, enrol_tapped
 from .sitting import Sitting
