@@ -28,6 +28,7 @@ TEXT = {
     "cli.problem": "tabletop: {problem}",
     "cli.cannot_write": "tabletop: cannot write {path}: {why}",
     "cli.cannot_read": "tabletop: cannot read {path}: {why}",
+    "cli.not_utf8": "not UTF-8 text",
     # run
     "cli.help.sim": "simulated hardware, input from stdin",
     "cli.help.config_file": "the TOML config file",
@@ -146,6 +147,8 @@ TEXT = {
     "cli.help.cards_deck": "the deck the file describes",
     "cli.cards.ok_check": "{file}: OK",
     "cli.cards.ok_install": "{file}: OK, installed",
+    "cli.cards.more": "{problem} (and {n} more: tabletop cards check {file})",
+    "cli.cards.more_learned": "{problem} (and {n} more)",
     "cli.help.cards_show": "each card's printed details: known, learned at a table, or unknown",
     "cli.cards.no_details": "the {deck} deck has no printed details to show",
     "cli.cards.people_known": "people {value}",

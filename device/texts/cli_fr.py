@@ -27,6 +27,7 @@ TEXT = typeset({
     "cli.problem": "tabletop : {problem}",
     "cli.cannot_write": "tabletop : impossible d'écrire {path} : {why}",
     "cli.cannot_read": "tabletop : impossible de lire {path} : {why}",
+    "cli.not_utf8": "pas du texte UTF-8",
     # run
     "cli.help.sim": "matériel simulé, saisie sur l'entrée standard",
     "cli.help.config_file": "le fichier de configuration TOML",
@@ -146,6 +147,8 @@ TEXT = typeset({
     "cli.help.cards_deck": "le paquet que le fichier décrit",
     "cli.cards.ok_check": "{file} : OK",
     "cli.cards.ok_install": "{file} : OK, installé",
+    "cli.cards.more": "{problem} (et {n} de plus : tabletop cards check {file})",
+    "cli.cards.more_learned": "{problem} (et {n} de plus)",
     "cli.help.cards_show": "les détails imprimés de chaque carte : connus, appris à une table, ou inconnus",
     "cli.cards.no_details": "le paquet {deck} n'a pas de détails imprimés à montrer",
     "cli.cards.people_known": "peuple {value}",

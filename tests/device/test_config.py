@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import io
 from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
-from device.cli import config as cli_config
+from device.cli import config as cli_config, main
 from device.config.pins import buses, button_claims, pin_conflicts
 from device.config import (SECTIONS, Config, ConfigFileError, TimeWindow, example_config,
                                   load_config, parse_config)
@@ -244,6 +245,29 @@ def test_check_reads_the_ca_file_and_the_state_dir_as_run_would(tmp_path, capsys
     assert code == 2
     assert lines == [f"fleet.ca_file: {tmp_path} is a folder, not a file",
                      f"state_dir: {blocker} is not a folder"]
+
+
+# (config text, what check says of it, what run does): a config check accepts, run starts with;
+# check is stricter only on what this machine lacks (a CA file, a state dir run could not write)
+BESIDE_RUN = [("", 0, 0), ('[fleet]\ntls = true\nca_file = "{tmp}/ca.pem"\n', 0, 0),
+              ('[fleet]\ntls = true\nca_file = "{tmp}/missing.pem"\n', 2, 0),
+              ('[fleet]\ntls = true\nca_file = "{tmp}"\n', 2, 0), ("[buttons]\nup = 10\n", 2, 2),
+              ("[display\n", 2, 2), ('[fleet]\nca_file = "{tmp}/ca.pem"\n', 2, 2)]
+
+
+@pytest.mark.parametrize("state_dir", ["{tmp}/new/state", "{tmp}/a-file/state", "state"])
+@pytest.mark.parametrize("text, checked, ran", BESIDE_RUN)
+def test_check_accepts_nothing_that_run_then_refuses(tmp_path, capsys, monkeypatch, text, checked,
+                                                     ran, state_dir):
+    (tmp_path / "ca.pem").write_text("-----BEGIN CERTIFICATE-----\n")
+    (tmp_path / "a-file").write_text("")
+    path = tmp_path / "tabletop.toml"
+    path.write_text(f'state_dir = "{state_dir}"\n{text}'.replace("{tmp}", str(tmp_path)))
+    unusable = "a-file" in state_dir          # run starts and shows its storage fault
+    assert tabletop("config", "--check", str(path)) == (2 if unusable else checked)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["run", "--sim", "--config", str(path)]) == ran
+    capsys.readouterr()
 
 
 def test_a_huge_value_is_cut_in_the_message_and_control_characters_escaped():
