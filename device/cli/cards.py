@@ -19,7 +19,7 @@ from engine.core.text import DEFAULT_LANGUAGE
 
 from device.texts import say
 
-from .refusal import one_line, refuse, unreadable
+from .refusal import one_line, refuse, unreadable, unwritable
 
 
 def add_commands(subparsers) -> None:
@@ -87,9 +87,7 @@ def import_learned(args: argparse.Namespace, text: str) -> int:
     try:
         found = cards.merge_details(state_dir, args.deck, details)
     except OSError as exc:
-        print(say(args.language, "cli.cannot_write", path=exc.filename or state_dir,
-                  why=exc.strerror or exc), file=sys.stderr)
-        return 1
+        return unwritable(args.language, state_dir, exc)
     for problem in found:           # a detail this table knows otherwise: its own is kept
         print(f"{args.file}: {problem}", file=sys.stderr)
     print(say(args.language, "cli.cards.imported", file=args.file))
@@ -110,9 +108,7 @@ def run(args: argparse.Namespace) -> int:
         found = cards.problems(args.deck, text) if args.cards_action == "check" else \
             cards.install(state_dir, args.deck, text)
     except OSError as exc:         # a full or read-only state dir: nothing was changed
-        print(say(args.language, "cli.cannot_write", path=exc.filename or state_dir,
-                  why=exc.strerror or exc), file=sys.stderr)
-        return 1
+        return unwritable(args.language, state_dir, exc)
     if not found:
         print(say(args.language, f"cli.cards.ok_{args.cards_action}", file=args.file))
         return 0

@@ -17,7 +17,7 @@ from device.paths import default_state_dir
 from engine.core.text import DEFAULT_LANGUAGE
 
 from .fleet import broker_options, publish
-from .refusal import refuse, unreadable
+from .refusal import refuse, unreadable, unwritable
 from device.texts import say
 
 TagSource = Callable[[], Iterable[str]]
@@ -70,9 +70,7 @@ def run(args: argparse.Namespace, tag_source: TagSource | None = None) -> int:
     except DeckError as exc:
         return refuse(args.language, exc)
     except OSError as exc:             # a full or read-only state dir: nothing was changed
-        print(say(args.language, "cli.cannot_write", path=exc.filename or state_dir,
-                  why=exc.strerror or exc), file=sys.stderr)
-        return 1
+        return unwritable(args.language, state_dir, exc)
 
 
 def _learn(registry: DeckRegistry, args: argparse.Namespace, tag_source: TagSource | None) -> int:

@@ -27,3 +27,10 @@ def unreadable(language: str, path: object, exc: Exception) -> int:
         render(os_reason(exc), language)
     print(say(language, "cli.cannot_read", path=path, why=why), file=sys.stderr)
     return 2
+
+
+def unwritable(language: str, state_dir: object, exc: OSError) -> int:
+    """A state dir that is full, read-only or failing: nothing was changed; exit 1."""
+    print(say(language, "cli.cannot_write", path=exc.filename or state_dir,
+              why=render(os_reason(exc), language)), file=sys.stderr)
+    return 1
