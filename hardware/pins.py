@@ -4,9 +4,13 @@ Once a bus is enabled the kernel owns its pins: ``dtparam=spi=on`` takes both
 chip selects, the UART takes TXD and RXD. A button there would read bus
 traffic as presses or break the bus, so start-up refuses it and says why.
 BCM numbering throughout, as gpiozero uses.
+
+A clash is found as data (`Clash`) so that whoever shows it can word it in the
+reader's language; `pin_conflicts` words it in English, for logs and errors.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Mapping
 
 BUS_PINS = {
@@ -15,43 +19,85 @@ BUS_PINS = {
     "I2C1": {2: "SDA", 3: "SCL"},
     "UART0": {14: "TXD", 15: "RXD"},
 }
-# Always reserved: a HAT's ID EEPROM lives on these two.
-HAT_EEPROM = {0: "ID_SD, reserved for a HAT's ID EEPROM", 1: "ID_SC, reserved for a HAT's ID EEPROM"}
 HEADER_GPIOS = range(28)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What owns a pin: a bus signal and who uses that bus, or (no bus) a part's own line.
+    `user` is whatever names the user; it is shown with str()."""
+
+    user: object
+    bus: str = ""
+    signal: str = ""
+
+    def __str__(self) -> str:
+        if self.bus == "HAT":
+            return f"{self.signal}, reserved for a HAT's ID EEPROM"
+        return f"{self.bus} {self.signal}, used by {self.user}" if self.bus else str(self.user)
+
+
+# Always reserved: a HAT's ID EEPROM lives on these two.
+HAT_EEPROM = {0: Claim("a HAT's ID EEPROM", "HAT", "ID_SD"),
+              1: Claim("a HAT's ID EEPROM", "HAT", "ID_SC")}
+
+
+@dataclass(frozen=True)
+class Clash:
+    """One misplaced pin: `name` wants GPIO `pin`, which is off the header (no claim, no
+    first), owned (`claim`), or already `first`'s."""
+
+    name: str
+    pin: int
+    claim: Claim | None = None
+    first: str = ""
+
+    def __str__(self) -> str:
+        if self.claim is not None:
+            return f"{self.name}: GPIO {self.pin} is {self.claim}"
+        if self.first:
+            return f"{self.name}: GPIO {self.pin} is also {self.first}"
+        return f"{self.name}: GPIO {self.pin} is not on the 40-pin header (GPIO 0-27)"
 
 
 class PinConflict(ValueError):
     """A configured pin is owned by something else; the message names every clash."""
 
 
-def bus_claims(buses: Mapping[str, str], extra: Mapping[int, str] | None = None) -> dict[int, str]:
+def bus_claims(buses: Mapping[str, object],
+               extra: Mapping[int, object] | None = None) -> dict[int, Claim]:
     """What owns each pin: buses in use by part (``{"SPI0": "the RC522"}``) plus
     single pins (``{25: "the RC522 reset line"}``)."""
     claims = dict(HAT_EEPROM)
     for bus, user in buses.items():
         if bus not in BUS_PINS:
             raise ValueError(f"unknown bus {bus!r}: one of {', '.join(BUS_PINS)}")
-        claims.update({pin: f"{bus} {signal}, used by {user}" for pin, signal in BUS_PINS[bus].items()})
-    claims.update(extra or {})
+        claims.update({pin: Claim(user, bus, signal) for pin, signal in BUS_PINS[bus].items()})
+    claims.update({pin: Claim(user) for pin, user in (extra or {}).items()})
     return claims
 
 
-def pin_conflicts(pins: Mapping[str, int], claims: Mapping[int, str]) -> list[str]:
-    """One message per misplaced pin; empty when all is well."""
-    problems, first_user = [], {}
+def clashes(pins: Mapping[str, int], claims: Mapping[int, Claim]) -> list[Clash]:
+    """Every misplaced pin, in the order of `pins`; empty when all is well."""
+    found, first_user = [], {}
     for name, pin in pins.items():
         if pin not in HEADER_GPIOS:
-            problems.append(f"{name}: GPIO {pin} is not on the 40-pin header (GPIO 0-27)")
+            found.append(Clash(name, pin))
         elif pin in claims:
-            problems.append(f"{name}: GPIO {pin} is {claims[pin]}")
+            found.append(Clash(name, pin, claim=claims[pin]))
         elif pin in first_user:
-            problems.append(f"{name}: GPIO {pin} is also {first_user[pin]}")
+            found.append(Clash(name, pin, first=first_user[pin]))
         else:
             first_user[pin] = name
-    return problems
+    return found
 
 
-def check_pins(pins: Mapping[str, int], claims: Mapping[int, str]) -> None:
+def pin_conflicts(pins: Mapping[str, int], claims: Mapping[int, Claim]) -> list[str]:
+    """One English message per misplaced pin; empty when all is well."""
+    return [str(clash) for clash in clashes(pins, claims)]
+
+
+def check_pins(pins: Mapping[str, int], claims: Mapping[int, Claim]) -> None:
     problems = pin_conflicts(pins, claims)
     if problems:
         raise PinConflict("; ".join(problems))

@@ -12,6 +12,10 @@ def check_card_file(text: str) -> list[str]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return [f"not a valid TOML file: {exc}"]
+    except RecursionError:          # tomllib recurses once a level of [[[...]]]
+        return ["not a valid TOML file: arrays or tables nested too deeply"]
+    except ValueError as exc:       # int() of a number past 4,300 digits
+        return [f"not a valid TOML file: a value cannot be read ({exc})"]
     return card_problems({"cards": data.get("cards")})
 
 

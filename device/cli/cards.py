@@ -1,6 +1,9 @@
 """`tabletop cards check|install FILE`: a café's own card data, checked before any game reads it.
 `tabletop cards show`: each Chief's and Action's printed details, known or still unknown.
-`tabletop cards export` / `import FILE`: what one table learned at play, for the others."""
+`tabletop cards export` / `import FILE`: what one table learned at play, for the others.
+
+Exit status: 0 done; 1 the state dir cannot be written; 2 the file is wrong (check lists
+every problem, install and import the first, on stderr) and nothing was written."""
 from __future__ import annotations
 
 import argparse
@@ -9,11 +12,14 @@ import sys
 from pathlib import Path
 
 import engine
+import seeds
 from device.paths import default_state_dir
 from device.storage import card_data as cards
 from engine.core.text import DEFAULT_LANGUAGE
 
 from device.texts import say
+
+from .refusal import one_line, refuse, unreadable, unwritable
 
 
 def add_commands(subparsers) -> None:
@@ -68,21 +74,22 @@ def export(args: argparse.Namespace) -> int:
 
 
 def import_learned(args: argparse.Namespace, text: str) -> int:
-    """Another table's learned details: what this table does not know yet is kept."""
+    """Another table's learned details: what this table does not know yet is kept. A file with
+    a bad entry is refused whole: its other entries may be as wrong."""
     try:
         details = json.loads(text)
     except (ValueError, RecursionError) as exc:         # RecursionError: nested thousands deep
-        print(f"{args.file}: {say(args.language, 'cli.cards.not_json', why=exc)}", file=sys.stderr)
-        return 2
+        return refuse(args.language, f"{args.file}: {say(args.language, 'cli.cards.not_json', why=exc)}")
+    _, bad = seeds.learned_problems(args.deck, details)
+    if bad:
+        return _refuse_all(args, bad, "cli.cards.more_learned")
     state_dir = args.state_dir or default_state_dir()
     try:
         found = cards.merge_details(state_dir, args.deck, details)
     except OSError as exc:
-        print(say(args.language, "cli.cannot_write", path=exc.filename or state_dir,
-                  why=exc.strerror or exc), file=sys.stderr)
-        return 1
-    for problem in found:
-        print(f"{args.file}: {problem}")
+        return unwritable(args.language, state_dir, exc)
+    for problem in found:           # a detail this table knows otherwise: its own is kept
+        print(f"{args.file}: {problem}", file=sys.stderr)
     print(say(args.language, "cli.cards.imported", file=args.file))
     return 0
 
@@ -93,22 +100,29 @@ def run(args: argparse.Namespace) -> int:
     try:
         text = args.file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        print(say(args.language, "cli.cannot_read", path=args.file, why=exc))
-        return 2
+        return unreadable(args.language, args.file, exc)
     if args.cards_action == "import":
         return import_learned(args, text)
-    if args.cards_action == "check":
-        found = cards.problems(args.deck, text)
-    else:
-        state_dir = args.state_dir or default_state_dir()
-        try:
-            found = cards.install(state_dir, args.deck, text)
-        except OSError as exc:         # a full or read-only state dir: nothing was changed
-            print(say(args.language, "cli.cannot_write", path=exc.filename or state_dir,
-                      why=exc.strerror or exc), file=sys.stderr)
-            return 1
-    for problem in found:
-        print(f"{args.file}: {problem}")
+    state_dir = args.state_dir or default_state_dir()
+    try:
+        found = cards.problems(args.deck, text) if args.cards_action == "check" else \
+            cards.install(state_dir, args.deck, text)
+    except OSError as exc:         # a full or read-only state dir: nothing was changed
+        return unwritable(args.language, state_dir, exc)
     if not found:
         print(say(args.language, f"cli.cards.ok_{args.cards_action}", file=args.file))
-    return 1 if found else 0
+        return 0
+    if args.cards_action == "check":       # a check lists every problem
+        for problem in found:
+            refuse(args.language, f"{args.file}: {problem}")
+        return 2
+    return _refuse_all(args, found, "cli.cards.more")
+
+
+def _refuse_all(args: argparse.Namespace, found: list[str], more: str) -> int:
+    """One line: the first problem, and how many more there are (`more`, a catalog key)."""
+    first = one_line(f"{args.file}: {found[0]}")
+    if len(found) > 1:
+        first = say(args.language, more, problem=first, n=len(found) - 1, file=args.file)
+    print(say(args.language, "cli.problem", problem=first), file=sys.stderr)
+    return 2

@@ -6,6 +6,7 @@ fixed set (``--language en|fr``). Reading them from the argparse parser at run t
 means a new command or option completes as soon as it exists.
 
     eval "$(tabletop completion bash)"      # or save it in bash-completion's folder
+    tabletop completion zsh > "${fpath[1]}/_tabletop"     # or source it after compinit
 """
 from __future__ import annotations
 
@@ -128,5 +129,10 @@ _{name}() {{
   fi
   _files
 }}
-compdef _{name} {name}
+# autoloaded from $fpath (as installed): complete at once; sourced: register
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
+  _{name} "$@"
+else
+  compdef _{name} {name}
+fi
 """

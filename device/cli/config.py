@@ -11,11 +11,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from device.config import ConfigFileError, example_config, load_config
+from device.config import ConfigFileError, Problem, example_config, load_config
 from device.config.loading import retired_keys
 from device.config.usable import machine_problems
 from device.paths import default_state_dir
-from engine.core.text import DEFAULT_LANGUAGE
+from engine.core.text import DEFAULT_LANGUAGE, render
 
 from device.texts import say
 
@@ -39,15 +39,36 @@ def run(args: argparse.Namespace) -> int:
     except ConfigFileError as exc:
         config, problems = exc.partial, exc.problems
     for note in retired_keys(args.check):     # ignored by the table: said, but not a problem
-        print(say(args.language, "cli.problem", problem=f"{args.check}: {note}"), file=sys.stderr)
+        print(say(args.language, "cli.problem", problem=problem_line(note, args.language)),
+              file=sys.stderr)
     if config is not None:          # the file parsed: what this machine lacks for it, too
-        problems += [f"{args.check}: {problem}" for problem in
+        problems += [problem.in_file(args.check) for problem in
                      machine_problems(config, config.state_dir or default_state_dir())]
     if problems:
         for problem in problems:
-            print(say(args.language, "cli.problem", problem=problem), file=sys.stderr)
+            print(say(args.language, "cli.problem", problem=problem_line(problem, args.language)),
+                  file=sys.stderr)
         return 2
     kiosk = say(args.language, "opt.on" if config.kiosk.enabled else "opt.off")
     print(say(args.language, "cli.config.ok", file=args.check, reader=config.reader.kind,
               display=config.display.kind, bus=config.display.bus, kiosk=kiosk))
     return 0
+
+
+def problem_line(problem: Problem, language: str) -> str:
+    """`FILE: key: reason` in `language`."""
+    line = render(problem.reason, language)
+    for where in (problem.key, problem.file):
+        if where:
+            line = say(language, "cli.config.problem_at", where=where, reason=line)
+    return line
+
+
+def refusal(exc: ConfigFileError, path: Path | None, language: str) -> str:
+    """One line for a config a command cannot start with: its first problem, and how many more
+    `tabletop config --check` lists."""
+    first = problem_line(exc.problems[0], language)
+    if len(exc.problems) > 1:
+        first = say(language, "cli.config.more", problem=first, n=len(exc.problems) - 1,
+                    file=path)
+    return say(language, "cli.problem", problem=first)

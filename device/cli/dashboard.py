@@ -15,6 +15,8 @@ from device.fleet.link import FleetUnavailable
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
+from .config import refusal
+
 
 def add_commands(subparsers) -> None:
     parser = subparsers.add_parser("dashboard", help="cli.help.dashboard")
@@ -39,7 +41,10 @@ def run(args: argparse.Namespace) -> int:
         # one persistent session per dashboard: two on one host must not take turns
         port = server.server_address[1]
         link = subscribe(settings, board, f"tabletop-dashboard-{socket.gethostname()}-{port}")
-    except (ConfigFileError, ValueError, OSError, FleetUnavailable) as exc:
+    except ConfigFileError as exc:
+        print(refusal(exc, config_path(args.config), args.language), file=sys.stderr)
+        return 2
+    except (ValueError, OSError, FleetUnavailable) as exc:
         print(say(args.language, "cli.dashboard.problem", problem=exc), file=sys.stderr)
         return 2
     stop = threading.Event()

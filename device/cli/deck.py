@@ -17,6 +17,7 @@ from device.paths import default_state_dir
 from engine.core.text import DEFAULT_LANGUAGE
 
 from .fleet import broker_options, publish
+from .refusal import refuse, unreadable, unwritable
 from device.texts import say
 
 TagSource = Callable[[], Iterable[str]]
@@ -67,12 +68,9 @@ def run(args: argparse.Namespace, tag_source: TagSource | None = None) -> int:
             return _staff(registry, args)
         return _COMMANDS[args.deck_command](registry, args)
     except DeckError as exc:
-        print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
-        return 2
+        return refuse(args.language, exc)
     except OSError as exc:             # a full or read-only state dir: nothing was changed
-        print(say(args.language, "cli.cannot_write", path=exc.filename or state_dir,
-                  why=exc.strerror or exc), file=sys.stderr)
-        return 1
+        return unwritable(args.language, state_dir, exc)
 
 
 def _learn(registry: DeckRegistry, args: argparse.Namespace, tag_source: TagSource | None) -> int:
@@ -143,10 +141,8 @@ def _export(registry: DeckRegistry, args: argparse.Namespace) -> int:
 def _import(registry: DeckRegistry, args: argparse.Namespace) -> int:
     try:
         text = args.file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DeckError(f"cannot read {args.file}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise DeckError(f"{args.file}: not a text file (TOML is UTF-8)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        return unreadable(args.language, args.file, exc)
     try:
         info = registry.import_text(text, args.name, args.replace)
     except DeckError as exc:

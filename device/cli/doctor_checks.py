@@ -105,7 +105,7 @@ def config_check(path: Path | None) -> tuple[Check, Config | None]:
 def pin_check(config: Config) -> Check:
     problems = pin_conflicts(config)
     if problems:
-        return Check("FAIL", "pins", "; ".join(problems), "change the key it names")
+        return Check("FAIL", "pins", "; ".join(map(str, problems)), "change the key it names")
     used = sorted(buses(config))
     return ok("pins", "no GPIO used twice" + (f"; buses {', '.join(used)}" if used else ""))
 

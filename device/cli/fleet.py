@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from device.config import ConfigFileError, load_config
+from device.config import ConfigFileError, config_path, load_config
 from device.decks.registry import DeckError, DeckRegistry
 from device.fleet.home_assistant import retirement
 from device.fleet.link import FleetUnavailable, fetch_retained, send_retained
@@ -26,6 +26,8 @@ from device.fleet.topics import SHARED_FILTER
 from engine.core.text import DEFAULT_LANGUAGE
 
 from device.texts import say
+
+from .config import refusal
 
 
 def broker_options() -> argparse.ArgumentParser:
@@ -54,7 +56,6 @@ def add_commands(subparsers) -> None:
 
 def _config(args):
     """--config, else the installed table's, as `tabletop run` reads it."""
-    from device.config import config_path  # the table's own modules load only for these commands
     return load_config(config_path(args.config))
 
 
@@ -76,7 +77,10 @@ def run(args: argparse.Namespace) -> int:
         if args.fleet_command == "import-deck":
             return _import_deck(registry, shared, args)
         return _import_staff(registry, shared, key, args.language)
-    except (ConfigFileError, DeckError, FleetUnavailable) as exc:
+    except ConfigFileError as exc:
+        print(refusal(exc, config_path(args.config), args.language), file=sys.stderr)
+        return 2
+    except (DeckError, FleetUnavailable) as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
 
@@ -127,7 +131,10 @@ def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) 
         message = deck_message(registry, deck, table, wall_clock(), settings.key) if deck else \
             staff_message(registry, table, wall_clock(), settings.key)
         send_retained(settings, [message])
-    except (ConfigFileError, FleetUnavailable, ValueError) as exc:
+    except ConfigFileError as exc:
+        print(refusal(exc, config_path(args.config), args.language), file=sys.stderr)
+        return 2
+    except (FleetUnavailable, ValueError) as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
     if deck:

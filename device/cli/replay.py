@@ -19,6 +19,8 @@ from engine.core.script import Script, ScriptError, ScriptStep, parse_script
 from engine.core.spec import GameConfig, GameSpec
 from engine.core.text import DEFAULT_LANGUAGE
 
+from .refusal import one_line, unreadable
+
 
 @dataclass
 class StepRecord:
@@ -136,18 +138,11 @@ def winners_line(winners: list[str], language: str) -> str:
     return say(language, "cli.winners", names=winners) if winners else say(language, "cli.no_winners")
 
 
-def one_line(reason: str, limit: int = 200) -> str:
-    """A reason on one line, cut when huge (a player's name may be the whole file)."""
-    flat = " ".join(reason.split())
-    return flat if len(flat) <= limit else flat[:limit] + "..."
-
-
 def replay_command(path: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        print(say(language, "cli.cannot_read", path=path, why=exc.strerror), file=sys.stderr)
-        return 2
+        return unreadable(language, path, exc)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -19,6 +19,7 @@ from device.table import assemble, hardware_present, start_from_flags, state_dir
 from device.texts import say
 
 from . import logs
+from .config import refusal
 from .parser import version
 
 log = logging.getLogger("tabletop")
@@ -38,10 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_command(args) -> int:
+    path = config_path(args.config)
     try:
-        config = load_config(config_path(args.config))
+        config = load_config(path)
     except ConfigFileError as exc:
-        print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
+        print(refusal(exc, path, args.language), file=sys.stderr)
         return 2
     logs.use_level(config.log_level, args.verbose)
     state_dir = state_dir_for(args.state_dir, config)

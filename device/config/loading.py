@@ -9,6 +9,7 @@ name a key already reported.
 from __future__ import annotations
 
 import difflib
+import re
 import tomllib
 from dataclasses import fields, replace
 from pathlib import Path
@@ -16,8 +17,11 @@ from typing import Any
 
 import tomli_w
 
+from engine.core.text import msg
+
 from .pins import pin_conflicts
-from .schema import RETIRED, SHOWN, TOP_KEYS, SECTIONS, Config, ConfigFileError, cut, show_value
+from .problems import SHOWN, ConfigFileError, Problem, Refused, cut, os_reason, show_value
+from .schema import RETIRED, TOP_KEYS, SECTIONS, Config
 
 
 # ---------------------------------------------------------------------------------------------
@@ -37,17 +41,18 @@ def load_config(path: Path | None) -> Config:
     """The configuration in `path` (None: the defaults). ConfigFileError names the file and key."""
     if path is None:
         return Config()
+    path = Path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise ConfigFileError(f"{path}: not a text file (TOML is UTF-8)") from None
+        raise ConfigFileError(Problem("", msg("cli.config.not_utf8"), file=path)) from None
     except (OSError, ValueError) as exc:     # ValueError: a NUL in the path given
-        raise ConfigFileError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") \
-            from None
+        raise ConfigFileError(Problem("", msg("cli.config.cannot_read", why=os_reason(exc)),
+                                      file=path)) from None
     try:
-        return parse_config(text, base=Path(path).parent)
+        return parse_config(text, base=path.parent)
     except ConfigFileError as exc:
-        raise ConfigFileError([f"{path}: {problem}" for problem in exc.problems], exc.partial) \
+        raise ConfigFileError([problem.in_file(path) for problem in exc.problems], exc.partial) \
             from None
 
 
@@ -64,26 +69,37 @@ def parse_config(text: str, base: Path | None = None) -> Config:
     config = Config(**parts, **top)
     if config.state_dir is not None and base is not None and not config.state_dir.is_absolute():
         config = replace(config, state_dir=base / config.state_dir)
-    bad = {problem.partition(":")[0] for problem in problems}
-    problems += [rule for rule in rules(config) if not any(key in rule for key in bad)]
+    bad = {problem.key for problem in problems}
+    problems += [rule for rule in rules(config) if not rule.touches(bad)]
     if problems:
         raise ConfigFileError(problems, config)
     return config
+
+
+_WHERE = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
 def _toml(text: str) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigFileError(cut(str(exc))) from None
+        detail = str(exc)
+        where = _WHERE.search(detail)
+        if where is None:
+            reason = msg("cli.config.not_toml", detail=cut(detail))
+        else:
+            reason = msg("cli.config.not_toml_at", line=where[1], column=where[2],
+                         detail=cut(detail[:where.start()].strip()))
+        raise ConfigFileError(Problem("", reason)) from None
     except RecursionError:          # tomllib recurses once a level of [[[...]]] or {a={b=...}}
-        raise ConfigFileError("arrays or tables nested too deeply") from None
+        raise ConfigFileError(Problem("", msg("cli.config.too_deep"))) from None
     except ValueError as exc:       # int() of a number past 4,300 digits, raised as it is
-        raise ConfigFileError(f"a value cannot be read: {cut(str(exc))}") from None
+        raise ConfigFileError(Problem("", msg("cli.config.unreadable_value",
+                                              detail=cut(str(exc))))) from None
 
 
-def retired_keys(path: Path) -> list[str]:
-    """A `key: no longer used` line for each retired key the file still has (else none)."""
+def retired_keys(path: Path) -> list[Problem]:
+    """A `key: no longer used` note for each retired key the file still has (else none)."""
     try:
         data = _toml(Path(path).read_text(encoding="utf-8"))
     except (ConfigFileError, OSError, ValueError):
@@ -92,57 +108,63 @@ def retired_keys(path: Path) -> list[str]:
     for key, why in RETIRED.items():
         section, _, name = key.rpartition(".")
         if isinstance(data.get(section), dict) and name in data[section]:
-            lines.append(f"{key}: no longer used ({why}); remove it")
+            lines.append(Problem(key, msg("cli.config.retired", why=msg(why)), file=Path(path)))
     return lines
 
 
-def rules(config: Config) -> list[str]:
+def rules(config: Config) -> list[Problem]:
     """The rules between keys: contrasts, idle steps in order, and no GPIO used twice."""
     display, kiosk, fleet = config.display, config.kiosk, config.fleet
     problems = []
     if display.dim_contrast > display.contrast:
-        problems.append(f"display.dim_contrast: {display.dim_contrast} is brighter than "
-                        f"display.contrast ({display.contrast})")
+        problems.append(Problem("display.dim_contrast", msg(
+            "cli.config.dimmer_brighter", value=display.dim_contrast, contrast=display.contrast),
+            names=("display.contrast",)))
     if kiosk.dim_after_s and kiosk.screensaver_after_s and kiosk.screensaver_after_s <= kiosk.dim_after_s:
-        problems.append(f"kiosk.screensaver_after_s: {kiosk.screensaver_after_s:g} must come after "
-                        f"kiosk.dim_after_s ({kiosk.dim_after_s:g})")
+        problems.append(Problem("kiosk.screensaver_after_s", msg(
+            "cli.config.screensaver_first", value=f"{kiosk.screensaver_after_s:g}",
+            dim=f"{kiosk.dim_after_s:g}"), names=("kiosk.dim_after_s",)))
     for part, name in ((config.reader, "reader"), (display, "display")):
         if part.spi_bus == 0 and part.spi_device > 1:
-            problems.append(f"{name}.spi_device: SPI0 has chip selects 0 and 1 only")
+            problems.append(Problem(f"{name}.spi_device", msg("cli.config.spi0_selects"),
+                                    names=(f"{name}.spi_bus",)))
     if not fleet.tls and (fleet.ca_file or fleet.tls_insecure):
         key = "ca_file" if fleet.ca_file else "tls_insecure"
-        problems.append(f"fleet.{key}: set, but fleet.tls is false")
+        problems.append(Problem(f"fleet.{key}", msg("cli.config.needs_tls"),
+                                names=("fleet.tls",)))
     return problems + pin_conflicts(config)
 
 
-def _section(name: str, cls: type, table: object, problems: list[str]) -> Any:
+def _section(name: str, cls: type, table: object, problems: list[Problem]) -> Any:
     if not isinstance(table, dict):
-        problems.append(f"{name}: expected a table [{name}], not {show_value(table)}")
+        problems.append(Problem(name, msg("cli.config.not_a_section", name=name,
+                                          value=show_value(table))))
         return cls()
     problems += _unknown(table, [f.name for f in fields(cls)], f"{name}.")
     return cls(**_values(cls, table, f"{name}.", problems))
 
 
-def _values(cls: type, table: dict, prefix: str, problems: list[str]) -> dict[str, Any]:
-    """The keys of `table` that `cls` knows and that parse; a problem line for each other."""
+def _values(cls: type, table: dict, prefix: str, problems: list[Problem]) -> dict[str, Any]:
+    """The keys of `table` that `cls` knows and that parse; a problem for each other."""
     values = {}
     for spec in fields(cls):
         if spec.name in table and "parse" in spec.metadata:
             try:
                 values[spec.name] = spec.metadata["parse"](table[spec.name])
-            except ValueError as exc:
-                problems.append(f"{prefix}{spec.name}: {exc}")
+            except Refused as exc:
+                problems.append(Problem(f"{prefix}{spec.name}", exc.reason))
     return values
 
 
-def _unknown(table: dict, known: list[str], prefix: str) -> list[str]:
+def _unknown(table: dict, known: list[str], prefix: str) -> list[Problem]:
     problems = []
     for key in table:
         if key not in known and f"{prefix}{key}" not in RETIRED:
             close = difflib.get_close_matches(key, known, n=1, cutoff=0.5) if len(key) <= SHOWN \
                 else []
-            hint = f"; did you mean {prefix}{close[0]}?" if close else f" (known: {', '.join(known)})"
-            problems.append(f"{prefix}{cut(key)}: unknown key{hint}")
+            reason = msg("cli.config.unknown_near", near=f"{prefix}{close[0]}") if close else \
+                msg("cli.config.unknown", known=", ".join(known))
+            problems.append(Problem(f"{prefix}{cut(key)}", reason))
     return problems
 
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hardware.pins import bus_claims, pin_conflicts as clashes
+from engine.core.text import Msg, msg
+from hardware.pins import Claim, Clash, bus_claims, clashes
+
+from .problems import Problem
 
 if TYPE_CHECKING:
     from .schema import Config
@@ -19,19 +22,25 @@ HEADER_UARTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
 _SPI_READERS = ("rc522", "mfrc522")
 
 
-def buses(config: Config) -> dict[str, str]:
+def buses(config: Config) -> dict[str, Msg]:
     """The buses the configured parts use, each with who uses it (for hardware.pins.bus_claims)."""
-    users: dict[str, list[str]] = {}
+    users: dict[str, list[Msg]] = {}
     reader, display = config.reader, config.display
     if reader.kind in _SPI_READERS:
-        users.setdefault(f"SPI{reader.spi_bus}", []).append("the reader (reader.spi_bus)")
+        users.setdefault(f"SPI{reader.spi_bus}", []).append(_user("reader", "reader.spi_bus"))
     elif reader.kind == "pn532" and reader.serial_port in HEADER_UARTS:
-        users.setdefault("UART0", []).append("the reader (reader.serial_port)")
+        users.setdefault("UART0", []).append(_user("reader", "reader.serial_port"))
     if display.kind != "sim" and display.bus == "spi":
-        users.setdefault(f"SPI{display.spi_bus}", []).append("the display (display.spi_bus)")
+        users.setdefault(f"SPI{display.spi_bus}", []).append(_user("display", "display.spi_bus"))
     elif display.kind != "sim" and display.i2c_port == 1:
-        users.setdefault("I2C1", []).append("the display (display.i2c_port)")
-    return {bus: " and ".join(who) for bus, who in users.items()}
+        users.setdefault("I2C1", []).append(_user("display", "display.i2c_port"))
+    return {bus: who[0] if len(who) == 1 else msg("cli.config.pin.users", first=who[0],
+                                                  second=who[1])
+            for bus, who in users.items()}
+
+
+def _user(part: str, key: str) -> Msg:
+    return msg(f"cli.config.pin.{part}", key=key)
 
 
 def single_pins(config: Config) -> dict[str, int]:
@@ -48,18 +57,40 @@ def single_pins(config: Config) -> dict[str, int]:
     return {key: pin for key, pin in pins.items() if pin is not None}
 
 
-def pin_conflicts(config: Config) -> list[str]:
-    """One message per GPIO used twice or owned by a bus, naming the key to change."""
-    problems = clashes(single_pins(config), bus_claims(buses(config)))
+def pin_conflicts(config: Config) -> list[Problem]:
+    """One problem per GPIO used twice or owned by a bus, naming the key to change."""
+    problems = [_problem(clash) for clash in clashes(single_pins(config), bus_claims(buses(config)))]
     reader, display = config.reader, config.display
     if (reader.kind in _SPI_READERS and display.kind != "sim" and display.bus == "spi"
             and (reader.spi_bus, reader.spi_device) == (display.spi_bus, display.spi_device)):
-        problems.append(f"display.spi_device: SPI{display.spi_bus} CE{display.spi_device} is the "
-                        f"reader's chip select (reader.spi_device)")
+        problems.append(Problem("display.spi_device", msg(
+            "cli.config.pin.same_select", bus=display.spi_bus, device=display.spi_device),
+            names=("reader.spi_device",)))
     return problems
 
 
-def button_claims(config: Config) -> dict[int, str]:
+def _problem(clash: Clash) -> Problem:
+    claim = clash.claim
+    if claim is None and clash.first:
+        return Problem(clash.name, msg("cli.config.pin.twice", pin=clash.pin, first=clash.first),
+                       names=(clash.first,))
+    if claim is None:               # off the header: the key's parser refuses it first
+        return Problem(clash.name, msg("cli.config.not_pin", value=clash.pin))
+    if claim.bus == "HAT":
+        return Problem(clash.name, msg("cli.config.pin.hat", pin=clash.pin, signal=claim.signal))
+    return Problem(clash.name, msg("cli.config.pin.bus", pin=clash.pin, bus=claim.bus,
+                                   signal=claim.signal, user=claim.user),
+                   names=tuple(_keys(claim.user)))
+
+
+def _keys(value: object) -> list[str]:
+    """The config keys a bus user's message names (a `_user`, or two)."""
+    if isinstance(value, Msg):
+        return [name for _, arg in value.args for name in _keys(arg)]
+    return [value] if isinstance(value, str) else []
+
+
+def button_claims(config: Config) -> dict[int, Claim]:
     """What `hardware.buttons.Buttons(claims=...)` must keep the buttons off: the buses in use
     and the other parts' single pins."""
     others = {pin: key for key, pin in single_pins(config).items() if not key.startswith("buttons.")}

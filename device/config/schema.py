@@ -15,94 +15,68 @@ Default wiring (no two parts share a pin):
 from __future__ import annotations
 
 import re
-import reprlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from engine.core.text import msg
+
+from .problems import Refused, show_value
+
 LANGUAGES = ("en", "fr")
 
 
-class ConfigFileError(ValueError):
-    """A configuration the device cannot start with: one `key: reason` line a problem, every
-    problem found at once (`problems`), so one pass of `tabletop config --check` fixes them all."""
-
-    def __init__(self, problems: str | list[str], partial: Config | None = None) -> None:
-        self.problems = [problems] if isinstance(problems, str) else list(problems)
-        self.partial = partial      # the file read with defaults for its bad keys, if it parsed
-        super().__init__("\n".join(self.problems))
-
-
-SHOWN = 60      # characters of a value an error repeats; a file may hold megabytes in one string
-
-
-def cut(text: str) -> str:
-    """`text` on one line (control characters escaped), at most SHOWN characters of it."""
-    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:SHOWN])
-    return shown + ("..." if len(text) > SHOWN else "")
-
-
 # ---------------------------------------------------------------------------------------------
-# Value parsers: each takes the raw TOML value and returns the typed one, or raises ValueError
-# with a text that the caller prefixes with the key's name.
-
-def show_value(value: object) -> str:
-    """A TOML value as an error repeats it: strings quoted, booleans as TOML writes them, cut."""
-    if isinstance(value, str):
-        return f'"{cut(value)}"'
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, int) and value.bit_length() > 64:
-        return "a number too large to show"      # str() refuses past 4,300 digits
-    if isinstance(value, (list, dict)):
-        return cut(reprlib.repr(value))    # reprlib stops a few levels down: no deep recursion
-    return cut(str(value))
-
+# Value parsers: each takes the raw TOML value and returns the typed one, or raises Refused
+# with a catalog message that the caller files under the key's name. `what` names a catalog
+# text too (cli.config.what.*), so a range reads "is not a contrast (0-255)" in each language.
 
 def _int(low: int, high: int, what: str) -> Callable[[object], int]:
     def parse(value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{show_value(value)} is not a whole number")
+            raise Refused("cli.config.not_whole", value=show_value(value))
         if not low <= value <= high:
-            raise ValueError(f"{show_value(value)} is not {what} ({low}-{high})")
+            raise Refused("cli.config.out_of_range", value=show_value(value),
+                          what=msg(f"cli.config.what.{what}"), low=low, high=high)
         return value
     return parse
 
 
-def _one_of(*values: int, note: str = "") -> Callable[[object], int]:
+def _one_of(*values: int, reason: str = "cli.config.not_one_of") -> Callable[[object], int]:
     def parse(value: object) -> int:
         if isinstance(value, bool) or value not in values:
-            raise ValueError(f"{show_value(value)} is not one of {', '.join(map(str, values))}{note}")
+            raise Refused(reason, value=show_value(value), choices=", ".join(map(str, values)))
         return int(value)  # type: ignore[arg-type]
     return parse
 
 
 def _seconds(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{show_value(value)} is not a number of seconds")
+        raise Refused("cli.config.not_seconds", value=show_value(value))
     if not 0 <= value <= 86400:
-        raise ValueError(f"{show_value(value)} is not between 0 and 86400 seconds")
+        raise Refused("cli.config.seconds_range", value=show_value(value), low=0, high=86400)
     return float(value)
 
 
 def _hold(value: object) -> float:
     seconds = _seconds(value)
     if not 0.2 <= seconds <= 5:
-        raise ValueError(f"{show_value(value)} is not between 0.2 and 5 seconds")
+        raise Refused("cli.config.seconds_range", value=show_value(value), low=0.2, high=5)
     return seconds
 
 
 def _choice(*choices: str) -> Callable[[object], str]:
     def parse(value: object) -> str:
         if value not in choices:
-            raise ValueError(f"{show_value(value)} is not one of {', '.join(choices)}")
+            raise Refused("cli.config.not_one_of", value=show_value(value),
+                          choices=", ".join(choices))
         return str(value)
     return parse
 
 
 def _bool(value: object) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"{show_value(value)} is not true or false")
+        raise Refused("cli.config.not_bool", value=show_value(value))
     return value
 
 
@@ -112,8 +86,8 @@ def _pin(optional: bool = False) -> Callable[[object], int | None]:
         if optional and isinstance(value, str) and value.lower() == "none":
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 27:
-            hint = ' or "none"' if optional else ""
-            raise ValueError(f"{show_value(value)} is not a BCM GPIO number (0-27){hint}")
+            raise Refused("cli.config.not_pin_or_none" if optional else "cli.config.not_pin",
+                          value=show_value(value))
         return value
     return parse
 
@@ -124,35 +98,35 @@ def _address(value: object) -> int:
         try:
             value = int(value, 0)
         except ValueError:
-            raise ValueError(f'{show_value(value)} is not an I2C address such as 0x3C') from None
+            raise Refused("cli.config.not_address", value=show_value(value)) from None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{show_value(value)} is not an I2C address such as 0x3C")
+        raise Refused("cli.config.not_address", value=show_value(value))
     if not 0x03 <= value <= 0x77:
-        raise ValueError(f"{show_value(value)} is not a valid I2C address (0x03-0x77)")
+        raise Refused("cli.config.address_range", value=show_value(value))
     return value
 
 
 def _text(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{show_value(value)} is not a non-empty string")
+        raise Refused("cli.config.not_text", value=show_value(value))
     return value.strip()
 
 
 def _path(value: object) -> Path:
     text = _text(value)
     if "\0" in text:
-        raise ValueError(f"{show_value(text)} is not a path (it holds a NUL character)")
+        raise Refused("cli.config.path_nul", value=show_value(text))
     try:
         return Path(text).expanduser()
     except RuntimeError:                     # ~someone: no such user, or no home
-        raise ValueError(f"{show_value(text)}: its ~ names no home folder") from None
+        raise Refused("cli.config.path_no_home", value=show_value(text)) from None
 
 
 def _table(value: object) -> str:
     """A table's name: one MQTT topic level (no / + #), short enough for the dashboard."""
     name = _text(value)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", name) or name == "shared":
-        raise ValueError(f'{show_value(name)} is not a table name (letters, digits, - and _; not "shared")')
+        raise Refused("cli.config.not_table_name", value=show_value(name))
     return name
 
 
@@ -187,7 +161,7 @@ def _clock(text: str) -> int:
 
 
 def _window(value: object) -> TimeWindow:
-    bad = ValueError(f'{show_value(value)} is not a time range such as "23:00-08:00"')
+    bad = Refused("cli.config.not_window", value=show_value(value))
     if not isinstance(value, str) or value.count("-") != 1:
         raise bad
     try:
@@ -195,7 +169,7 @@ def _window(value: object) -> TimeWindow:
     except ValueError:
         raise bad from None
     if window.start == window.end:
-        raise ValueError(f'{show_value(value)} starts and ends at the same time')
+        raise Refused("cli.config.empty_window", value=show_value(value))
     return window
 
 
@@ -204,7 +178,7 @@ def _key(default: Any, doc: str, parse: Callable[[object], Any], example: Any = 
     return field(default=default, metadata={"doc": doc, "parse": parse, "example": example})
 
 
-_CONTRAST = _int(0, 255, "a contrast")
+_CONTRAST = _int(0, 255, "contrast")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,9 +191,9 @@ class ReaderConfig:
     kind: str = _key("rc522", "rc522 (SPI), pn532 (UART), mfrc522 (PyPI library) or sim",
                      _choice("rc522", "pn532", "mfrc522", "sim"))
     spi_bus: int = _key(0, "rc522/mfrc522: SPI bus (0 uses GPIO 9/10/11, 1 uses 19/20/21)",
-                        _int(0, 1, "an SPI bus"))
+                        _int(0, 1, "spi_bus"))
     spi_device: int = _key(0, "rc522/mfrc522: chip select (0 = CE0, GPIO 8 on SPI0)",
-                           _int(0, 2, "a chip select"))
+                           _int(0, 2, "chip_select"))
     reset_pin: int | None = _key(25, 'rc522/mfrc522: GPIO wired to RST ("none" if tied to 3.3 V)',
                                  _pin(optional=True))
     irq_pin: int | None = _key(None, "rc522: GPIO wired to IRQ (optional; polling works without)",
@@ -227,12 +201,12 @@ class ReaderConfig:
     antenna_gain: int = _key(33, "rc522: receiver gain in dB; raise it if cards read poorly",
                              _one_of(18, 23, 33, 38, 43, 48))
     serial_port: str = _key("/dev/serial0", "pn532: serial port (/dev/serial0 is GPIO 14/15)", _text)
-    baudrate: int = _key(115200, "pn532: serial speed", _int(9600, 921600, "a serial speed"))
-    poll_hz: int = _key(20, "reader polls per second", _int(1, 100, "a poll rate"))
+    baudrate: int = _key(115200, "pn532: serial speed", _int(9600, 921600, "baudrate"))
+    poll_hz: int = _key(20, "reader polls per second", _int(1, 100, "poll_rate"))
     miss_limit: int = _key(3, "missed polls before a card counts as lifted",
-                           _int(1, 50, "a count of polls"))
+                           _int(1, 50, "polls"))
     debounce_ms: int = _key(1500, "a card lifted and put back within this time is one tap",
-                            _int(0, 10000, "a time in ms"))
+                            _int(0, 10000, "ms"))
 
 
 @dataclass(frozen=True)
@@ -242,17 +216,17 @@ class DisplayConfig:
     kind: str = _key("ssd1306", "ssd1306, sh1106 (most 1.3 inch modules) or sim",
                      _choice("ssd1306", "sh1106", "sim"))
     bus: str = _key("i2c", "how it is wired: i2c or spi", _choice("i2c", "spi"))
-    i2c_port: int = _key(1, "i2c: bus number (1 uses GPIO 2/3)", _int(0, 22, "an I2C bus"))
+    i2c_port: int = _key(1, "i2c: bus number (1 uses GPIO 2/3)", _int(0, 22, "i2c_bus"))
     i2c_address: int = _key(0x3C, "i2c: address (0x3C, sometimes 0x3D)", _address)
-    spi_bus: int = _key(0, "spi: SPI bus (may be shared with an RC522)", _int(0, 1, "an SPI bus"))
-    spi_device: int = _key(1, "spi: chip select (1 = CE1, GPIO 7 on SPI0)", _int(0, 2, "a chip select"))
+    spi_bus: int = _key(0, "spi: SPI bus (may be shared with an RC522)", _int(0, 1, "spi_bus"))
+    spi_device: int = _key(1, "spi: chip select (1 = CE1, GPIO 7 on SPI0)", _int(0, 2, "chip_select"))
     dc_pin: int = _key(24, "spi: GPIO wired to DC", _pin())
     reset_pin: int | None = _key(None, "spi: GPIO wired to RES (optional)", _pin(optional=True),
                                  example=23)
     contrast: int = _key(255, "brightness in use (0-255)", _CONTRAST)
     dim_contrast: int = _key(16, "brightness once dimmed after idle (0-255)", _CONTRAST)
     rotate: int = _key(0, "0, or 2 to turn the picture upside down",
-                       _one_of(0, 2, note=" (the screen stays landscape)"))
+                       _one_of(0, 2, reason="cli.config.not_rotation"))
 
 
 @dataclass(frozen=True)
@@ -265,7 +239,7 @@ class ButtonsConfig:
     back: int = _key(19, "GPIO of BACK", _pin())
     pull_up: bool = _key(True, "true: buttons close to ground; false: to 3.3 V", _bool)
     hold_seconds: float = _key(1.0, "a press this long is a hold (BACK: undo, SELECT: menu)", _hold)
-    bounce_ms: int = _key(30, "contact bounce filter", _int(0, 500, "a time in ms"))
+    bounce_ms: int = _key(30, "contact bounce filter", _int(0, 500, "ms"))
 
 
 @dataclass(frozen=True)
@@ -287,7 +261,7 @@ class HistoryConfig:
 
     keep_journals: int = _key(200, "archived game journals kept (the oldest go first); the "
                               "history database keeps every finished game",
-                              _int(1, 100000, "a count of games"))
+                              _int(1, 100000, "games"))
 
 
 @dataclass(frozen=True)
@@ -299,7 +273,7 @@ class FeedbackConfig:
     led_green: int | None = _key(None, "GPIO of the LED's green leg", _pin(optional=True), example=27)
     led_blue: int | None = _key(None, "GPIO of the LED's blue leg", _pin(optional=True), example=22)
     common_anode: bool = _key(False, "true if the LED's common leg goes to 3.3 V", _bool)
-    volume: int = _key(50, "buzzer loudness in percent", _int(0, 100, "a percentage"))
+    volume: int = _key(50, "buzzer loudness in percent", _int(0, 100, "percent"))
     quiet_hours: TimeWindow | None = _key(None, "daily hours with no sound", _window,
                                           example="22:00-09:00")
 
@@ -311,7 +285,7 @@ class FleetConfig:
     enabled: bool = _key(False, "publish games, scores and faults to the broker", _bool)
     host: str = _key("localhost", "the broker's host name or address", _text)
     port: int = _key(1883, "the broker's port (8883 is the usual one with TLS)",
-                     _int(1, 65535, "a TCP port"))
+                     _int(1, 65535, "port"))
     table: str | None = _key(None, "this table's name in the topics (default: the host name)",
                              _table, example="table-1")
     username: str | None = _key(None, "broker user name", _text, example="table-1")
@@ -327,7 +301,7 @@ class FleetConfig:
     home_assistant: bool = _key(True, "announce the table to Home Assistant (MQTT discovery)",
                                 _bool)
     dashboard_host: str = _key("127.0.0.1", "tabletop dashboard: address to listen on", _text)
-    dashboard_port: int = _key(8080, "tabletop dashboard: port", _int(1, 65535, "a TCP port"))
+    dashboard_port: int = _key(8080, "tabletop dashboard: port", _int(1, 65535, "port"))
     dashboard_token: str | None = _key(None, "tabletop dashboard: token asked for when not on "
                                        "127.0.0.1", _text, example="a-long-random-word")
     dashboard_names: str | None = _key(None, "tabletop dashboard: the host names it answers to "
@@ -366,4 +340,4 @@ SECTIONS: dict[str, type] = {"reader": ReaderConfig, "display": DisplayConfig,
 TOP_KEYS = ("language", "state_dir", "log_level")
 # Keys an older version read and this one ignores: a file that still has one starts, and
 # `tabletop config --check` says it can go.
-RETIRED = {"fleet.buffer_events": "events now leave from the journal"}
+RETIRED = {"fleet.buffer_events": "cli.config.retired.buffer_events"}

@@ -159,10 +159,7 @@ def deck_text(deck: Deck) -> str:
 
 def parse_deck(text: str, name: str | None = None) -> Deck:
     """A deck from its TOML text, every field checked; errors name the line, tag and card."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckError(str(exc)) from None
+    data = _toml(text)
     unknown = sorted(set(data) - {"deck", "family", "tags"})
     if unknown:
         raise DeckError(f"line {_line_of(text, unknown[0])}: unknown key {unknown[0]!r} "
@@ -178,6 +175,17 @@ def parse_deck(text: str, name: str | None = None) -> Deck:
     if not isinstance(tags, dict):
         raise DeckError(f"line {_line_of(text, 'tags')}: tags must be a table [tags]")
     return Deck(check_name(deck_name), family, _parse_tags(text, family, tags))
+
+
+def _toml(text: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeckError(str(exc)) from None
+    except RecursionError:          # tomllib recurses once a level of [[[...]]]
+        raise DeckError("arrays or tables nested too deeply") from None
+    except ValueError as exc:       # int() of a number past 4,300 digits
+        raise DeckError(f"a value cannot be read: {exc}") from None
 
 
 def _parse_tags(text: str, family: str, raw: dict) -> dict[str, str]:
@@ -307,14 +315,23 @@ class DeckRegistry:
         owner = self.lookup(uid)
         if owner is not None and not isinstance(owner, StaffRef):
             raise TagTaken(uid, owner)
-        self._save_staff({**self._staff, uid: label})
+        self._save_staff({**self._staff_to_change(), uid: label})
 
     def remove_staff(self, uid: str) -> None:
         uid = normalize_uid(uid)
-        staff = self.staff()
+        staff = self._staff_to_change()
         if staff.pop(uid, None) is None:
             raise DeckError(f"tag {uid} is not a staff card")
         self._save_staff(staff)
+
+    def _staff_to_change(self) -> dict[str, str]:
+        """The staff cards, refused while their file does not read: writing the list anew
+        would drop every card in it."""
+        broken = [problem for problem in self._fresh().problems
+                  if problem.startswith(f"{self.staff_file}: ")]
+        if broken:
+            raise DeckError(broken[0])
+        return dict(self._staff)
 
     def _save(self, deck: Deck) -> None:
         write_atomic(self.decks_dir / f"{deck.name}.toml", deck_text(deck))
@@ -344,8 +361,12 @@ class DeckRegistry:
                     self._load_staff(path.read_text(encoding="utf-8"))
                 else:
                     self._load_deck(path)
-            except (DeckError, OSError, UnicodeDecodeError) as exc:
+            except DeckError as exc:
                 self.problems.append(f"{path}: {exc}")
+            except UnicodeDecodeError:
+                self.problems.append(f"{path}: not UTF-8 text")
+            except OSError as exc:
+                self.problems.append(f"{path}: {exc.strerror or exc}")
 
     def _load_deck(self, path: Path) -> None:
         deck = parse_deck(path.read_text(encoding="utf-8"), path.stem)
@@ -356,11 +377,17 @@ class DeckRegistry:
         self._owners.update({uid: CardRef(deck.name, deck.family, card) for uid, card in deck.tags.items()})
 
     def _load_staff(self, text: str) -> None:
-        try:
-            table = tomllib.loads(text).get("staff", {})
-        except tomllib.TOMLDecodeError as exc:
-            raise DeckError(str(exc)) from None
+        data = _toml(text)
+        unknown = sorted(set(data) - {"staff"})
+        if unknown:
+            raise DeckError(f"line {_line_of(text, unknown[0])}: unknown key {unknown[0]!r} "
+                            f"(a staff list has [staff] UID = label)")
+        table = data.get("staff", {})
+        if not isinstance(table, dict):
+            raise DeckError("staff must be a table [staff] of UID = label")
         for key, label in table.items():
+            if not isinstance(label, str):
+                raise DeckError(f"line {_line_of(text, key)}: the label of {key} is not text")
             uid = normalize_uid(key)
             if uid in self._owners:
                 raise TagTaken(uid, self._owners[uid])

@@ -14,9 +14,9 @@ def shipped() -> str:
 def test_check_names_card_and_field(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text(shipped().replace('people = "mouta"', 'people = "moutaa"', 1), encoding="utf-8")
-    assert main(["cards", "check", str(bad)]) == 1
-    out = capsys.readouterr().out
-    assert "mouta#1" in out and "people" in out
+    assert main(["cards", "check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "mouta#1" in err and "people" in err
 
 
 def test_install_then_the_game_reads_it(tmp_path, capsys):
@@ -32,5 +32,5 @@ def test_install_then_the_game_reads_it(tmp_path, capsys):
 def test_bad_file_is_not_installed(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text("[cards\n", encoding="utf-8")
-    assert main(["cards", "install", str(bad), "--state-dir", str(tmp_path)]) == 1
+    assert main(["cards", "install", str(bad), "--state-dir", str(tmp_path)]) == 2
     assert not cards.card_file(tmp_path, "flouk").exists()

@@ -6,6 +6,7 @@ import io
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -195,3 +196,53 @@ def test_the_script_follows_the_parser(capsys):
     assert main(["completion", "zsh"]) == 0
     zsh = capsys.readouterr().out
     assert zsh.startswith("#compdef tabletop") and '"deck staff")' in zsh
+
+
+# The scripts as the shells themselves read them. The shells are not needed by the rest of the
+# suite: without one, its checks skip.
+needs_zsh = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+
+
+@pytest.fixture(scope="module")
+def scripts(tmp_path_factory) -> Path:
+    """The two scripts written as install.sh writes them: bash's `tabletop`, zsh's `_tabletop`."""
+    folder = tmp_path_factory.mktemp("completion")
+    (folder / "tabletop").write_text(completion.script(build_parser(), "bash"))
+    (folder / "_tabletop").write_text(completion.script(build_parser(), "zsh"))
+    return folder
+
+
+def shell(*argv: str) -> str:
+    return subprocess.run(argv, capture_output=True, text=True, check=True,
+                          stdin=subprocess.DEVNULL).stdout
+
+
+def test_bash_reads_the_script_and_registers_the_completion(scripts):
+    shell("bash", "-n", str(scripts / "tabletop"))
+    registered = shell("bash", "--norc", "--noprofile", "-c",
+                       f"source '{scripts / 'tabletop'}' && complete -p tabletop")
+    assert registered.strip() == "complete -o default -F _tabletop tabletop"
+
+
+# Outside a completion widget zsh's `words` and `CURRENT` are plain variables and compadd can
+# be a function: the completion function then prints what it would offer.
+STUBS = "compadd() { shift; print -rl -- \"$@\"; }; _files() { :; }; "
+
+
+@needs_zsh
+def test_zsh_loads_the_installed_script_with_compinit_and_completes_at_the_first_tab(scripts):
+    shell("zsh", "-n", str(scripts / "_tabletop"))
+    done = shell("zsh", "-f", "-c", f"fpath=('{scripts}' $fpath); autoload -Uz compinit; "
+                 f"compinit -u -D; print -r -- $_comps[tabletop]; {STUBS}"
+                 "words=(tabletop deck st); CURRENT=3; _tabletop")
+    registered, *offered = done.split()
+    assert registered == "_tabletop"
+    assert {"staff", "learn", "--help"} <= set(offered) and "deck" not in offered
+
+
+@needs_zsh
+def test_zsh_sourcing_the_script_registers_it(scripts):
+    done = shell("zsh", "-f", "-c", "autoload -Uz compinit; compinit -u -D; "
+                 f"source '{scripts / '_tabletop'}'; print -r -- $_comps[tabletop]; {STUBS}"
+                 "words=(tabletop --language ''); CURRENT=3; _tabletop")
+    assert done.split() == ["_tabletop", "en", "fr"]

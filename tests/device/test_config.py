@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import io
 from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
-from device.cli import config as cli_config
+from device.cli import config as cli_config, main
 from device.config.pins import buses, button_claims, pin_conflicts
 from device.config import (SECTIONS, Config, ConfigFileError, TimeWindow, example_config,
                                   load_config, parse_config)
@@ -145,22 +146,23 @@ def test_a_pin_used_twice_is_refused_naming_the_later_key(text, message):
 def test_spi_parts_share_a_bus_and_unused_parts_own_no_pin():
     config = parse_config('[display]\nbus = "spi"\nreset_pin = 23')
     assert pin_conflicts(config) == []
-    assert buses(config) == {"SPI0": "the reader (reader.spi_bus) and the display (display.spi_bus)"}
+    assert {bus: str(user) for bus, user in buses(config).items()} == {
+        "SPI0": "the reader (reader.spi_bus) and the display (display.spi_bus)"}
     assert parse_config('[reader]\nkind = "pn532"\nserial_port = "/dev/ttyUSB0"\n[buttons]\nup = 14')
     assert parse_config('[reader]\nkind = "sim"\n[display]\nkind = "sim"\n[buttons]\nup = 10')
 
 
 def test_the_buttons_driver_is_told_every_other_part_s_pins():
     claims = button_claims(parse_config('[display]\nbus = "spi"\n[feedback]\nbuzzer_pin = 12'))
-    assert claims[25] == "reader.reset_pin" and claims[24] == "display.dc_pin"
-    assert claims[12] == "feedback.buzzer_pin" and claims[10].startswith("SPI0 MOSI")
+    assert str(claims[25]) == "reader.reset_pin" and str(claims[24]) == "display.dc_pin"
+    assert str(claims[12]) == "feedback.buzzer_pin" and str(claims[10]).startswith("SPI0 MOSI")
     assert not {5, 6, 13, 19} & set(claims)
 
 
 def test_every_conflict_is_listed():
     config = Config()
     config = type(config)(buttons=type(config.buttons)(up=9, down=2))
-    assert [p.split(":")[0] for p in pin_conflicts(config)] == ["buttons.up", "buttons.down"]
+    assert [problem.key for problem in pin_conflicts(config)] == ["buttons.up", "buttons.down"]
 
 
 def test_a_relative_state_dir_is_read_from_the_config_folder(tmp_path):
@@ -228,7 +230,7 @@ def test_a_bad_key_does_not_also_fail_the_rules_it_takes_part_in():
     # up = "x" falls back to GPIO 5 meanwhile, which down = 5 would otherwise clash with
     with pytest.raises(ConfigFileError) as caught:
         parse_config('[buttons]\nup = "x"\ndown = 5\n')
-    assert caught.value.problems == ['buttons.up: "x" is not a BCM GPIO number (0-27)']
+    assert str(caught.value) == 'buttons.up: "x" is not a BCM GPIO number (0-27)'
 
 
 def test_check_reads_the_ca_file_and_the_state_dir_as_run_would(tmp_path, capsys):
@@ -243,6 +245,29 @@ def test_check_reads_the_ca_file_and_the_state_dir_as_run_would(tmp_path, capsys
     assert code == 2
     assert lines == [f"fleet.ca_file: {tmp_path} is a folder, not a file",
                      f"state_dir: {blocker} is not a folder"]
+
+
+# (config text, what check says of it, what run does): a config check accepts, run starts with;
+# check is stricter only on what this machine lacks (a CA file, a state dir run could not write)
+BESIDE_RUN = [("", 0, 0), ('[fleet]\ntls = true\nca_file = "{tmp}/ca.pem"\n', 0, 0),
+              ('[fleet]\ntls = true\nca_file = "{tmp}/missing.pem"\n', 2, 0),
+              ('[fleet]\ntls = true\nca_file = "{tmp}"\n', 2, 0), ("[buttons]\nup = 10\n", 2, 2),
+              ("[display\n", 2, 2), ('[fleet]\nca_file = "{tmp}/ca.pem"\n', 2, 2)]
+
+
+@pytest.mark.parametrize("state_dir", ["{tmp}/new/state", "{tmp}/a-file/state", "state"])
+@pytest.mark.parametrize("text, checked, ran", BESIDE_RUN)
+def test_check_accepts_nothing_that_run_then_refuses(tmp_path, capsys, monkeypatch, text, checked,
+                                                     ran, state_dir):
+    (tmp_path / "ca.pem").write_text("-----BEGIN CERTIFICATE-----\n")
+    (tmp_path / "a-file").write_text("")
+    path = tmp_path / "tabletop.toml"
+    path.write_text(f'state_dir = "{state_dir}"\n{text}'.replace("{tmp}", str(tmp_path)))
+    unusable = "a-file" in state_dir          # run starts and shows its storage fault
+    assert tabletop("config", "--check", str(path)) == (2 if unusable else checked)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["run", "--sim", "--config", str(path)]) == ran
+    capsys.readouterr()
 
 
 def test_a_huge_value_is_cut_in_the_message_and_control_characters_escaped():

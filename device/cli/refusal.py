@@ -1,0 +1,36 @@
+"""Input a command refuses, told in one line on stderr: `tabletop: FILE: where: reason`, however
+long or many-lined the reason (a value may be a whole file)."""
+from __future__ import annotations
+
+import sys
+
+from device.config.problems import os_reason
+from device.texts import say
+from engine.core.text import render
+
+
+def one_line(reason: str, limit: int = 200) -> str:
+    """A reason on one line, cut when huge."""
+    flat = " ".join(reason.split())
+    return flat if len(flat) <= limit else flat[:limit] + "..."
+
+
+def refuse(language: str, problem: object, code: int = 2) -> int:
+    """Print `problem` as the command's one line; return the exit status, 2 bad input."""
+    print(say(language, "cli.problem", problem=one_line(str(problem))), file=sys.stderr)
+    return code
+
+
+def unreadable(language: str, path: object, exc: Exception) -> int:
+    """A file that cannot be opened or is not UTF-8 text: exit 2."""
+    why = say(language, "cli.not_utf8") if isinstance(exc, UnicodeDecodeError) else \
+        render(os_reason(exc), language)
+    print(say(language, "cli.cannot_read", path=path, why=why), file=sys.stderr)
+    return 2
+
+
+def unwritable(language: str, state_dir: object, exc: OSError) -> int:
+    """A state dir that is full, read-only or failing: nothing was changed; exit 1."""
+    print(say(language, "cli.cannot_write", path=exc.filename or state_dir,
+              why=render(os_reason(exc), language)), file=sys.stderr)
+    return 1
