@@ -1,10 +1,10 @@
 """The table's configuration: its keys (schema), reading and checking a file (loading), and the
 GPIOs it claims (pins)."""
-from .loading import config_path, example_config, load_config, parse_config
+from .loading import config_for_run, config_path, example_config, load_config, parse_config
 from .schema import (LANGUAGES, SECTIONS, ButtonsConfig, Config, ConfigFileError, DisplayConfig,
                      FeedbackConfig, FleetConfig, HistoryConfig, KioskConfig, ReaderConfig,
                      TimeWindow)
 
 __all__ = ["LANGUAGES", "SECTIONS", "ButtonsConfig", "Config", "ConfigFileError", "DisplayConfig",
            "FeedbackConfig", "FleetConfig", "HistoryConfig", "KioskConfig", "ReaderConfig",
-           "TimeWindow", "config_path", "example_config", "load_config", "parse_config"]
+           "TimeWindow", "config_for_run", "config_path", "example_config", "load_config", "parse_config"]

@@ -2,8 +2,8 @@
 
 The archived journals stay the source of truth. A game archived as finished is
 added; at start, any finished journal the database misses (a power cut between
-the archive and the insert) is added too; a damaged database is moved aside,
-never deleted, and rebuilt from the archived journals (a game whose journal the
+the archive and the insert) is added too; a damaged database is moved aside
+(quarantine.py), never deleted, and rebuilt from the archived journals (a game whose journal the
 retention already dropped is then gone from it).
 """
 from __future__ import annotations
@@ -11,15 +11,14 @@ from __future__ import annotations
 import datetime
 import json
 import logging
-import os
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import journal
+from . import journal, quarantine
 from .journal import JournalError
-from .store import GameStore, numbered
+from .store import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -180,11 +179,10 @@ def open_history(state_dir: Path) -> History:
         db = _connect(path)
     except sqlite3.OperationalError:
         raise                           # locked or unreadable: not damage, nothing to move
-    except sqlite3.DatabaseError as exc:
-        aside = _put_aside(path, state_dir / "aside")
-        log.error("history database damaged (%s): kept aside as %s, rebuilt from the archive",
-                  exc, aside)
+    except sqlite3.DatabaseError as exc:        # rebuilt from the archive: always moved
+        quarantine.refuse(state_dir, path, f"damaged database ({exc})", always=True)
         db = _connect(path)
+        log.warning("history rebuilt from the archive")
     history = History(db)
     history.sync(state_dir / "archive")
     return history
@@ -230,17 +228,6 @@ def _check(db: sqlite3.Connection) -> None:
                 raise ValueError(options)
         except (TypeError, ValueError, RecursionError):
             raise sqlite3.DatabaseError("stored options are not a JSON object") from None
-
-
-def _put_aside(path: Path, aside: Path) -> Path:
-    """Move a damaged database, with its WAL files, where a person can look at it."""
-    target = numbered(aside, "history", ".sqlite")
-    os.replace(path, target)
-    for suffix in ("-wal", "-shm"):
-        side = path.with_name(path.name + suffix)
-        if side.exists():
-            os.replace(side, target.with_name(target.name + suffix))
-    return target
 
 
 def update_history(state_dir: Path) -> None:
