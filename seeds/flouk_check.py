@@ -10,8 +10,10 @@ def check_card_file(text: str) -> list[str]:
     """Every problem of a Flouk card file's text, each naming the card and the field; [] if good."""
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        return [f"not a valid TOML file: {exc}"]
+    except ValueError as exc:          # bad TOML, or a number past 4,300 digits
+        return [f"not a valid TOML file: {str(exc)[:120]}"]
+    except RecursionError:             # tables or arrays nested thousands deep
+        return ["not a valid TOML file: tables or arrays nested too deeply"]
     return card_problems({"cards": data.get("cards")})
 
 

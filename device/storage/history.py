@@ -191,13 +191,16 @@ def open_history(state_dir: Path) -> History:
 def _connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path)
     try:
-        db.execute("PRAGMA journal_mode=WAL")
         (check,) = db.execute("PRAGMA quick_check").fetchone()
         if check != "ok":
             raise sqlite3.DatabaseError(check)
+        # a history already there is checked before anything is written to it, so a damaged
+        # one is kept aside exactly as it was found; a new one gets its tables
+        if db.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]:
+            _check(db)
+        db.execute("PRAGMA journal_mode=WAL")
         db.executescript(SCHEMA)
         db.execute("PRAGMA foreign_keys=ON")
-        _check(db)
     except sqlite3.DatabaseError:
         db.close()
         raise

@@ -97,6 +97,7 @@ class GameStore:
             log.warning("dropped a torn last line in %s", self.current)
         if resumed.end is not None:
             try:
+                journal.drop_torn_tail(self.current)       # archived whole, and only whole
                 self._archive(resumed.end["result"])
             except OSError as exc:   # shown as it stands; archived once the disk takes it
                 log.error("ended game not archived yet: %s", self._fault(exc))

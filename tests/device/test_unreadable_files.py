@@ -21,7 +21,7 @@ from device.sim.lines import SimReaderField
 from device.sim.play import run_sim
 from device.storage import quarantine
 from device.storage.card_data import install, merge_details
-from device.storage.history import open_history
+from device.storage.history import open_history, update_history
 from device.table import assemble, start_from_flags
 from device.texts.language import remember_language
 
@@ -37,6 +37,7 @@ def furnished(tmp_path_factory) -> Path:
     """A state dir with one good file of every kind, and a finished game in the history."""
     state = tmp_path_factory.mktemp("furnished")
     Table(state).start("palourde", "Ann,Bob,Cy").run("\n".join(GAME))
+    update_history(state)
     registry = DeckRegistry(state)
     registry.add_tag("cafe", "palourde", "04A1B2C3", "clam#1")
     registry.add_staff(STAFF, "Front desk")
