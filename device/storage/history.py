@@ -16,6 +16,8 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.text import msg, render
+
 from . import journal, quarantine
 from .journal import JournalError
 from .store import GameStore
@@ -85,7 +87,8 @@ class Stats:
 
 
 def finished_game(path: Path) -> Game | None:
-    """The history entry of an archived journal; None if its game did not finish."""
+    """The history entry of an archived journal; None if its game did not finish.
+    JournalError if the journal is damaged, its header and end line included."""
     resumed = journal.resume(path)
     header, session = resumed.header, resumed.session
     spec, state = session.spec, session.state
@@ -94,10 +97,21 @@ def finished_game(path: Path) -> Game | None:
         return None
     players = tuple(Player(seat, line.name, line.score, line.name in result.winners)
                     for seat, line in enumerate(spec.tally(state).players, 1))
+    started, deck = header.get("started"), resumed.deck
     ended = resumed.end.get("at") if resumed.end else None
-    return Game(header.get("id") or path.name, spec.id, header["started"], ended,
-                _seconds(header["started"], ended), dict(session.config.options),
-                resumed.deck, session.config.first, len(session.events), path.name, players)
+    if not isinstance(started, str) or not isinstance(deck, (str, type(None))):
+        raise JournalError(msg("ui.journal_damaged", line=1))
+    if not isinstance(ended, (str, type(None))):
+        raise JournalError(msg("ui.journal_damaged", line=len(resumed.records) + 1))
+    return Game(game_id(header, path), spec.id, started, ended, _seconds(started, ended),
+                dict(session.config.options), deck, session.config.first,
+                len(session.events), path.name, players)
+
+
+def game_id(header: dict, path: Path) -> str:
+    """A journal's id, or its file name for one without (an id of another type included)."""
+    found = header.get("id")
+    return found if isinstance(found, str) and found else path.name
 
 
 def _seconds(start: str, end: str | None) -> float | None:
@@ -138,10 +152,15 @@ class History:
         added = 0
         for path in sorted(archive.glob("*-finished.jsonl")):
             try:
-                if (journal.header(path).get("id") or path.name) not in known:
+                if game_id(journal.header(path), path) not in known:
                     added += self.add(path)
-            except (JournalError, OSError) as exc:
-                log.error("%s left out of the history: %s", path.name, exc)
+            except OSError as exc:
+                log.error("%s left out of the history: %s", path.name, exc.strerror or exc)
+            except JournalError as exc:       # damaged: the running table sets it aside
+                line = quarantine.refuse(archive.parent, path,
+                                         f"left out of the history: {render(exc.reason)}")
+                if not quarantine.watched(archive.parent):
+                    log.error("%s", line)
         return added
 
     def games(self, game: str | None = None) -> list[Game]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from device.paths import numbered
@@ -28,16 +27,7 @@ REASON = ".reason"
 SHOWN = 120                        # characters of a reason kept: a huge value is cut
 
 
-@dataclass(frozen=True)
-class SetAside:
-    """One file moved aside: its name in the state dir, where it is now, and why."""
-
-    name: str
-    kept: Path
-    reason: str
-
-
-_watched: dict[Path, list[SetAside]] = {}      # state dir -> moved, not shown yet
+_watched: dict[Path, list[str]] = {}      # state dir -> names of the files moved, not shown yet
 
 
 def _key(state_dir: Path) -> Path:
@@ -84,12 +74,13 @@ def refuse(state_dir: Path, path: Path, reason: object, *, always: bool = False,
     line = f"{name}: {why}; kept aside as {FOLDER}/{kept.name}"
     log.error("%s", line)
     if tell and watched(state_dir):
-        _watched[_key(state_dir)].append(SetAside(name, kept, why))
+        _watched[_key(state_dir)].append(name)
     return line
 
 
-def news(state_dir: Path) -> list[SetAside]:
-    """Files moved aside since the last call: each is shown once."""
+def news(state_dir: Path) -> list[str]:
+    """The files moved aside since the last call, by their names in the state dir: each is
+    shown once."""
     found = _watched.get(_key(state_dir))
     if not found:
         return []

@@ -28,8 +28,8 @@ class SetAsideNotice(Plugin):
         self.waiting: list[Msg] = [msg("ui.config_unreadable")] if config_problem else []
 
     def _waiting(self) -> list[Msg]:
-        self.waiting += [msg("ui.set_aside", file=Path(moved.name).name)
-                         for moved in quarantine.news(self.state_dir)]
+        self.waiting += [msg("ui.set_aside", file=Path(name).name)
+                         for name in quarantine.news(self.state_dir)]
         return self.waiting
 
     def on_input(self, app, event) -> bool:

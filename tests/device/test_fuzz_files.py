@@ -264,6 +264,34 @@ def test_saved_games(played, data, cut):
             assert not changed
 
 
+@FUZZ
+@given(data=with_hostile(st.lists(st.sampled_from(JOURNAL_LINES), max_size=4).map(
+    lambda lines: b"\n".join(lines) + b"\n")), cut=st.integers(0, 3000),
+    key=st.sampled_from(["id", "started", "deck", "at"]), value=JSON)
+def test_archived_games(played, data, cut, key, value):
+    saved = (played / "archive" / "000001-finished.jsonl").read_bytes()
+    header, *rest = saved.split(b"\n", 1)
+    retyped = json.loads(header)                      # a field of the header or end retyped
+    retyped.update({"id": "other"}, **{key: value})
+    for text in (data, saved[:cut] + data, json.dumps(retyped).encode() + b"\n" + rest[0]):
+        def read(state):
+            update_history(state)
+            with closing(open_history(state)) as history:
+                assert [g.journal for g in history.games()][:1] == ["000001-finished.jsonl"]
+        name = "archive/000002-finished.jsonl"
+        with copy_of(played) as state:
+            (state / name).write_bytes(text)
+            before = {k: v for k, v in snapshot(state).items() if not k.startswith(HISTORY)}
+            tried("archived games", lambda: read(state))
+            after = {k: v for k, v in snapshot(state).items() if not k.startswith(HISTORY)}
+            aside = {k: v for k, v in after.items() if k.startswith("unreadable/")}
+            changed = {k: v for k, v in after.items() if not k.startswith("unreadable/")} != \
+                ({k: v for k, v in before.items() if k != name} if aside else before)
+            changed |= bool(aside) and aside.get("unreadable/000001-000002-finished.jsonl") != text
+            figures("archived games")["bytes changed"] += changed
+            assert not changed
+
+
 # ---- the history database --------------------------------------------------------------------
 
 def damage_database(path: Path, how: str, at: int, junk: bytes) -> None:
