@@ -339,7 +339,9 @@ class DeckRegistry:
         """Re-read the files if any changed since the last look (one stat per file)."""
         files = sorted(self.decks_dir.glob("*.toml")) if self.decks_dir.is_dir() else []
         files += [self.staff_file] if self.staff_file.exists() else []
-        stamp = tuple((f.name, s.st_mtime_ns, s.st_size, s.st_ino) for f in files for s in [f.stat()])
+        stamps = {f: _stat(f) for f in files}      # a file set aside meanwhile is gone
+        files = [f for f in files if stamps[f] is not None]
+        stamp = tuple((f.name, *stamps[f]) for f in files)
         if stamp != self._stamp:
             self._load(files)
             self._stamp = stamp
@@ -395,3 +397,11 @@ class DeckRegistry:
         for uid, label in staff.items():
             self._staff[uid] = label
             self._owners[uid] = StaffRef(label)
+
+
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        return None
+    return found.st_mtime_ns, found.st_size, found.st_ino

@@ -72,6 +72,7 @@ BAD = {                                                   # one way each kind go
     "cards/flouk.toml": b"\xff\xfe[cards]\n",            # not UTF-8
     "cards/flouk.learned.json": b"[1, 2]",                # the wrong shape
     "history.sqlite": b"not a database, just garbage " * 200,
+    "archive/000002-finished.jsonl": b'{"journal": 1, "game": "chess"}\n',   # no such game
 }
 
 
@@ -103,6 +104,25 @@ def test_a_bad_file_is_set_aside_told_once_and_the_table_runs(furnished, tmp_pat
     assert all(after[k] == v for k, v in before.items())      # everything else as it was
     with closing(open_history(state)) as history:
         assert len(history.games()) == 1                      # rebuilt from the archive if need be
+    app.plugins[1].close()
+
+
+def test_a_saved_game_that_does_not_resume_is_set_aside_and_said_with_its_reason(furnished,
+                                                                                tmp_path):
+    state = tmp_path / "state"
+    shutil.copytree(furnished, state)
+    (state / "current.jsonl").write_bytes(b"[1]\n")
+    app = assemble(Config(), state, sim=True)
+    app.resume_game()
+    kept = state / "unreadable" / "000001-current.jsonl"
+    assert kept.read_bytes() == b"[1]\n" and not (state / "current.jsonl").exists()
+    assert kept.with_name(kept.name + ".reason").read_text() == \
+        "was: current.jsonl\nwhy: cannot resume: not a saved game\n"
+    assert body(app) == "Saved game kept\naside: not a saved\ngame"      # said once, by the app
+    run(app, "wait 7")
+    assert NOTICE not in body(app) and "kept" not in body(app)
+    assert start_from_flags(app, argparse.Namespace(game="palourde", players="Ann,Bob",
+                                                    first=None, option=[])) is None
     app.plugins[1].close()
 
 
