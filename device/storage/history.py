@@ -223,6 +223,9 @@ def _connect(path: Path) -> sqlite3.Connection:
     except sqlite3.DatabaseError:
         db.close()
         raise
+    except UnicodeDecodeError:           # damaged text: in a row, or in what the check says
+        db.close()
+        raise sqlite3.DatabaseError("text in it is not UTF-8") from None
     return db
 
 
@@ -234,7 +237,7 @@ COLUMNS = {"games": ["id", "game", "started", "ended", "duration_s", "options", 
 def _check(db: sqlite3.Connection) -> None:
     """DatabaseError unless the tables are the schema's and hang together: a table dropped or
     emptied by hand leaves games without players or players without a game; every stored
-    options value is a JSON object."""
+    options value is a JSON object (UnicodeDecodeError for text that is not UTF-8)."""
     for table, columns in COLUMNS.items():
         found = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
         if found != columns:
@@ -244,6 +247,8 @@ def _check(db: sqlite3.Connection) -> None:
         "(SELECT COUNT(*) FROM players WHERE game_id NOT IN (SELECT id FROM games))").fetchone()
     if orphans:
         raise sqlite3.DatabaseError(f"{orphans} games or players without the other")
+    for table in COLUMNS:                  # every row read once: its text decodes
+        db.execute(f"SELECT * FROM {table}").fetchall()
     for (options,) in db.execute("SELECT options FROM games"):
         try:
             if not isinstance(json.loads(options), dict):
