@@ -36,3 +36,10 @@ def write_atomic(path: Path, text: str) -> None:
         os.fsync(folder)
     finally:
         os.close(folder)
+
+
+def numbered(folder: Path, tag: str, suffix: str = ".jsonl") -> Path:
+    """The next free `NNNNNN-tag` name in a folder, numbered after everything already there."""
+    folder.mkdir(parents=True, exist_ok=True)
+    numbers = [int(p.name[:6]) for p in folder.iterdir() if p.name[:6].isdigit()]
+    return folder / f"{max(numbers, default=0) + 1:06d}-{tag}{suffix}"

@@ -7,6 +7,7 @@ always; kiosk mode, feedback parts and the fleet when configured).
 from __future__ import annotations
 
 import datetime
+import logging
 import os
 import time
 from pathlib import Path
@@ -24,11 +25,15 @@ from .kiosk.system_actions import RecordedSystem, Systemctl
 from .paths import default_state_dir
 from .sim.clock import VirtualClock
 from .storage.card_data import LearnedCards, game_data
+from .storage import quarantine
 from .storage.history import keep_history
 from .storage.store import GameStore
 from .texts import say
 from .texts.language import table_language
 from .ui.prompt_timer import PromptTimer
+from .ui.set_aside import SetAsideNotice
+
+log = logging.getLogger(__name__)
 
 
 def wall_clock() -> str:
@@ -55,14 +60,23 @@ def open_registry(state_dir: Path, sim: bool):
     return SimDecks(registry) if sim else registry
 
 
-def assemble(config, state_dir: Path, *, sim: bool, out=None) -> Companion:
-    """The app of a table, with its plugins; in the simulator, on virtual time and printed parts."""
+def assemble(config, state_dir: Path, *, sim: bool, out=None,
+             config_problem: str | None = None) -> Companion:
+    """The app of a table, with its plugins; in the simulator, on virtual time and printed parts.
+    `config_problem`: why the config file was not used (the table says so once)."""
+    if config_problem:
+        log.error("config file not used as it stands: %s; started with the defaults for it",
+                  config_problem)
+    quarantine.watch(state_dir)          # this table's unreadable files are moved aside
     store = GameStore(state_dir, config.history.keep_journals)
     keep_history(store)
     app = Companion(registry=open_registry(state_dir, sim), store=store,
                     clock=VirtualClock() if sim else time.monotonic, wall_clock=wall_clock,
                     language=table_language(state_dir, config.language, os.environ))
     attach(app, config.kiosk, RecordedSystem() if sim else Systemctl())
+    # right after screen care (attach puts it first): a press on a sleeping panel only wakes
+    # it, and the notice stands over the kiosk's screens, so the press that clears it is its own
+    app.plugins.insert(1, SetAsideNotice(state_dir, config_problem))
     app.plugins += [LearnedCards(state_dir), PromptTimer()]   # learned card details, countdowns
     feedback = open_feedback(config, sim=sim, out=out)
     if feedback is not None:

@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from device.config import ConfigFileError, config_path, load_config
+from device.config import ConfigFileError, config_for_run, config_path
 from device.sim.play import run_simulated
 from device.storage.lock import Locked, hold
 from device.table import assemble, hardware_present, start_from_flags, state_dir_for
@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run_command(args) -> int:
     path = config_path(args.config)
     try:
-        config = load_config(path)
+        config, unread = config_for_run(path)    # unread: logged, and shown once
     except ConfigFileError as exc:
         print(refusal(exc, path, args.language), file=sys.stderr)
         return 2
@@ -63,7 +63,8 @@ def run_command(args) -> int:
     sim = args.sim or not hardware_present(config)
     if not args.sim and sim:
         print(say(args.language, "cli.run.no_hardware"))
-    app = assemble(config, state_dir, sim=sim, out=sys.stdout if sys.stdout.isatty() else sys.stderr)
+    app = assemble(config, state_dir, sim=sim, out=sys.stdout if sys.stdout.isatty() else sys.stderr,
+                   config_problem=unread)
     if getattr(args, "language_asked", False):     # the command line's language is the screen's
         app.language = args.language
     if args.game:

@@ -22,6 +22,7 @@ from engine.core.text import msg
 from .pins import pin_conflicts
 from .problems import SHOWN, ConfigFileError, Problem, Refused, cut, os_reason, show_value
 from .schema import RETIRED, TOP_KEYS, SECTIONS, Config
+from .usable import readable_file
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,6 +55,24 @@ def load_config(path: Path | None) -> Config:
     except ConfigFileError as exc:
         raise ConfigFileError([problem.in_file(path) for problem in exc.problems], exc.partial) \
             from None
+
+
+def config_for_run(path: Path | None) -> tuple[Config, str | None]:
+    """What `tabletop run` starts with, and why the file was not used as it stands, if it was
+    not. A file that is there but does not read as it should (not UTF-8, bad TOML, a wrong key
+    or value) gives its keys that read well and the defaults for the rest (the defaults
+    throughout if what is left clashes), so a table never stops on its config; one that
+    cannot be opened at all (a wrong --config) is ConfigFileError."""
+    if path is None or readable_file(path) is not None:
+        return load_config(path), None
+    try:
+        return load_config(path), None
+    except ConfigFileError as exc:
+        config = exc.partial or Config()
+        if rules(config):
+            config = Config(state_dir=config.state_dir)
+        more = f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""
+        return config, str(exc.problems[0]) + more
 
 
 def parse_config(text: str, base: Path | None = None) -> Config:

@@ -11,7 +11,9 @@ and the staff cards in `<state_dir>/staff.toml` (`[staff]` UID = label). A UID
 belongs to one deck or one staff card at most, so a tap names one card. Files
 are written atomically, and re-read when another process (`tabletop deck learn`
 beside the running device) changes them. A file that does not read is reported
-in `problems` and left out, so one bad file never stops the device.
+in `problems` and left out, so one bad file never stops the device; the running
+device also moves it aside (device/storage/quarantine.py). A tag claimed by two
+files is only reported: each file reads well on its own.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import tomli_w
 
 import engine
 from device.paths import write_atomic
+from device.storage import quarantine
 from engine.core.registry import canonical_card, decks_of
 
 UID_DIGITS = (8, 14)                 # 4- and 7-byte UIDs, uppercase hex
@@ -180,12 +183,10 @@ def parse_deck(text: str, name: str | None = None) -> Deck:
 def _toml(text: str) -> dict:
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckError(str(exc)) from None
-    except RecursionError:          # tomllib recurses once a level of [[[...]]]
-        raise DeckError("arrays or tables nested too deeply") from None
-    except ValueError as exc:       # int() of a number past 4,300 digits
-        raise DeckError(f"a value cannot be read: {exc}") from None
+    except ValueError as exc:         # bad TOML, or a number past 4,300 digits
+        raise DeckError(quarantine.cut(exc)) from None
+    except RecursionError:            # tables or arrays nested thousands deep
+        raise DeckError("tables or arrays nested too deeply") from None
 
 
 def _parse_tags(text: str, family: str, raw: dict) -> dict[str, str]:
@@ -347,7 +348,9 @@ class DeckRegistry:
         """Re-read the files if any changed since the last look (one stat per file)."""
         files = sorted(self.decks_dir.glob("*.toml")) if self.decks_dir.is_dir() else []
         files += [self.staff_file] if self.staff_file.exists() else []
-        stamp = tuple((f.name, s.st_mtime_ns, s.st_size, s.st_ino) for f in files for s in [f.stat()])
+        stamps = {f: _stat(f) for f in files}      # a file set aside meanwhile is gone
+        files = [f for f in files if stamps[f] is not None]
+        stamp = tuple((f.name, *stamps[f]) for f in files)
         if stamp != self._stamp:
             self._load(files)
             self._stamp = stamp
@@ -357,19 +360,21 @@ class DeckRegistry:
         self._decks, self._staff, self._owners, self.problems = {}, {}, {}, []
         for path in files:
             try:
+                text = path.read_text(encoding="utf-8")
                 if path == self.staff_file:
-                    self._load_staff(path.read_text(encoding="utf-8"))
+                    self._load_staff(text)
                 else:
-                    self._load_deck(path)
-            except DeckError as exc:
+                    self._load_deck(path.stem, text)
+            except TagTaken as exc:           # each file is fine: which one is right, staff says
                 self.problems.append(f"{path}: {exc}")
-            except UnicodeDecodeError:
-                self.problems.append(f"{path}: not UTF-8 text")
             except OSError as exc:
                 self.problems.append(f"{path}: {exc.strerror or exc}")
+            except (DeckError, UnicodeDecodeError) as exc:
+                why = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc
+                self.problems.append(quarantine.refuse(self.state_dir, path, why))
 
-    def _load_deck(self, path: Path) -> None:
-        deck = parse_deck(path.read_text(encoding="utf-8"), path.stem)
+    def _load_deck(self, name: str, text: str) -> None:
+        deck = parse_deck(text, name)
         for uid in deck.tags:
             if uid in self._owners:
                 raise TagTaken(uid, self._owners[uid])
@@ -377,19 +382,35 @@ class DeckRegistry:
         self._owners.update({uid: CardRef(deck.name, deck.family, card) for uid, card in deck.tags.items()})
 
     def _load_staff(self, text: str) -> None:
+        """The staff list, checked whole before any card of it counts."""
         data = _toml(text)
         unknown = sorted(set(data) - {"staff"})
         if unknown:
             raise DeckError(f"line {_line_of(text, unknown[0])}: unknown key {unknown[0]!r} "
-                            f"(a staff list has [staff] UID = label)")
+                            f"(a staff list has [staff] only)")
         table = data.get("staff", {})
         if not isinstance(table, dict):
-            raise DeckError("staff must be a table [staff] of UID = label")
+            raise DeckError(f"line {_line_of(text, 'staff')}: staff must be a table [staff]")
+        staff: dict[str, str] = {}
         for key, label in table.items():
-            if not isinstance(label, str):
-                raise DeckError(f"line {_line_of(text, key)}: the label of {key} is not text")
-            uid = normalize_uid(key)
-            if uid in self._owners:
-                raise TagTaken(uid, self._owners[uid])
-            self._staff[uid] = str(label)
-            self._owners[uid] = StaffRef(str(label))
+            try:
+                uid = normalize_uid(key)
+            except DeckError as exc:
+                raise DeckError(f"line {_line_of(text, key)}: {exc}") from None
+            if not isinstance(label, str) or not label.strip():
+                raise DeckError(f"line {_line_of(text, key)}: tag {uid}: the label must be text")
+            staff[uid] = label
+        taken = next((uid for uid in staff if uid in self._owners), None)
+        if taken is not None:
+            raise TagTaken(taken, self._owners[taken])
+        for uid, label in staff.items():
+            self._staff[uid] = label
+            self._owners[uid] = StaffRef(label)
+
+
+def _stat(path: Path) -> tuple[int, int, int] | None:
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        return None
+    return found.st_mtime_ns, found.st_size, found.st_ino

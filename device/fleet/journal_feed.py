@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 from device.paths import write_atomic
+from device.storage import quarantine
 from device.storage.journal import JournalError, read
 
 from .topics import encode, table_topic
@@ -33,12 +34,22 @@ class Cursor:
 
     def __init__(self, state_dir: Path) -> None:
         self.path = Path(state_dir) / CURSOR_FILE
+        self.done: dict[str, int] = {}
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        self.done = {k: v for k, v in data.items() if isinstance(v, int)} \
-            if isinstance(data, dict) else {}
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            log.error("fleet: %s not read: %s", CURSOR_FILE, exc.strerror or exc)
+            return
+        except (ValueError, RecursionError) as exc:     # not UTF-8, not JSON, nested too deep
+            data = exc
+        if not isinstance(data, dict) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in data.values()):
+            # every event is sent again from the start: the dashboard keeps one of each
+            quarantine.refuse(state_dir, self.path, "not a cursor of game ids and numbers")
+            return
+        self.done = data
 
     def advance(self, game_id: str, seq: int) -> None:
         """Note `seq` as acknowledged, on disk before the next is sent."""

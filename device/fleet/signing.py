@@ -16,6 +16,7 @@ import logging
 from pathlib import Path
 
 from device.paths import write_atomic
+from device.storage import quarantine
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +68,14 @@ class StaffRoll:
     def pending(self) -> dict[str, str]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except OSError:                           # none yet, or not readable: nothing pending
             return {}
-        if not isinstance(data, dict):
+        except (ValueError, RecursionError) as exc:     # not UTF-8, not JSON, nested too deep
+            data = exc
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            quarantine.refuse(self.path.parent, self.path, "not a list of staff tags and labels")
             return {}
-        return {h: label for h, label in data.items() if isinstance(label, str)}
+        return data
 
     def add(self, cards: dict[str, str]) -> None:
         write_atomic(self.path, json.dumps({**self.pending(), **cards}, sort_keys=True))

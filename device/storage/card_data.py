@@ -7,6 +7,10 @@ Two files under `<state dir>/cards/`, both optional:
   white number). They fill in what the card file leaves `unknown`, so a table
   asks for each detail only once. `learned_details` and `merge_details` are the pair another
   table's details travel through, like decks.
+
+A file there that does not read, or does not pass the checks `tabletop cards install` makes,
+is set aside (quarantine.py): the games go on with the shipped card data and what the
+learned file still holds that is good.
 """
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ import seeds
 from device.paths import write_atomic
 from device.plugin import Outcome, Plugin
 from engine.core.spec import GameSpec
+
+from . import quarantine
 
 Details = dict[str, dict[str, int | str]]         # card id -> {"people" | "white": value}
 
@@ -31,12 +37,31 @@ def learned_file(state_dir: Path, deck: str) -> Path:
 
 def game_data(spec: GameSpec, state_dir: Path | None) -> dict | None:
     """The card data `spec` starts with on this table: the card file, plus what was learned."""
-    path = card_file(state_dir, spec.deck) if state_dir is not None else None
-    text = path.read_text(encoding="utf-8") if path is not None and path.exists() else None
+    text = installed_text(state_dir, spec.deck) if state_dir is not None else None
     data = seeds.game_data(spec.id, spec.deck, text)
     if data is None or state_dir is None:
         return data
     return seeds.with_learned(data, learned_details(state_dir, spec.deck))
+
+
+def installed_text(state_dir: Path, deck: str) -> str | None:
+    """The text of the card file installed for `deck`, if there is one that passes its checks."""
+    path = card_file(state_dir, deck)
+    if not path.exists():
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+        found = problems(deck, text)
+    except OSError as exc:
+        quarantine.refuse(state_dir, path, f"cannot read ({exc.strerror or exc})")
+        return None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        found = [f"not a card file ({exc})"]
+    if found:
+        quarantine.refuse(state_dir, path, f"{found[0]} ({len(found)} problems)"
+                          if len(found) > 1 else found[0])
+        return None
+    return text
 
 
 def problems(deck: str, text: str) -> list[str]:
@@ -62,9 +87,18 @@ def read_learned(state_dir: Path, deck: str) -> tuple[Details, list[str]]:
         return {}, []
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        return {}, [f"{path.name}: unreadable ({exc})"]
-    return seeds.learned_problems(deck, found)
+    except OSError as exc:
+        return {}, [f"{path.name}: unreadable ({exc.strerror or exc})"]
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return {}, [quarantine.refuse(state_dir, path, f"unreadable ({exc})")]
+    good, bad = seeds.learned_problems(deck, found)
+    if bad:
+        line = quarantine.refuse(state_dir, path, f"{bad[0]} ({len(bad)} problems)"
+                                 if len(bad) > 1 else bad[0])
+        if not path.exists() and good:     # moved aside whole: the good details stay in use
+            _write(state_dir, deck, good)
+        return good, [line]
+    return good, bad
 
 
 def learned_details(state_dir: Path, deck: str) -> Details:

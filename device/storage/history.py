@@ -2,8 +2,8 @@
 
 The archived journals stay the source of truth. A game archived as finished is
 added; at start, any finished journal the database misses (a power cut between
-the archive and the insert) is added too; a damaged database is moved aside,
-never deleted, and rebuilt from the archived journals (a game whose journal the
+the archive and the insert) is added too; a damaged database is moved aside
+(quarantine.py), never deleted, and rebuilt from the archived journals (a game whose journal the
 retention already dropped is then gone from it).
 """
 from __future__ import annotations
@@ -11,15 +11,16 @@ from __future__ import annotations
 import datetime
 import json
 import logging
-import os
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import journal
+from engine.core.text import msg, render
+
+from . import journal, quarantine
 from .journal import JournalError
-from .store import GameStore, numbered
+from .store import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,8 @@ class Stats:
 
 
 def finished_game(path: Path) -> Game | None:
-    """The history entry of an archived journal; None if its game did not finish."""
+    """The history entry of an archived journal; None if its game did not finish.
+    JournalError if the journal is damaged, its header and end line included."""
     resumed = journal.resume(path)
     header, session = resumed.header, resumed.session
     spec, state = session.spec, session.state
@@ -95,10 +97,21 @@ def finished_game(path: Path) -> Game | None:
         return None
     players = tuple(Player(seat, line.name, line.score, line.name in result.winners)
                     for seat, line in enumerate(spec.tally(state).players, 1))
+    started, deck = header.get("started"), resumed.deck
     ended = resumed.end.get("at") if resumed.end else None
-    return Game(header.get("id") or path.name, spec.id, header["started"], ended,
-                _seconds(header["started"], ended), dict(session.config.options),
-                resumed.deck, session.config.first, len(session.events), path.name, players)
+    if not isinstance(started, str) or not isinstance(deck, (str, type(None))):
+        raise JournalError(msg("ui.journal_damaged", line=1))
+    if not isinstance(ended, (str, type(None))):
+        raise JournalError(msg("ui.journal_damaged", line=len(resumed.records) + 1))
+    return Game(game_id(header, path), spec.id, started, ended, _seconds(started, ended),
+                dict(session.config.options), deck, session.config.first,
+                len(session.events), path.name, players)
+
+
+def game_id(header: dict, path: Path) -> str:
+    """A journal's id, or its file name for one without (an id of another type included)."""
+    found = header.get("id")
+    return found if isinstance(found, str) and found else path.name
 
 
 def _seconds(start: str, end: str | None) -> float | None:
@@ -139,10 +152,15 @@ class History:
         added = 0
         for path in sorted(archive.glob("*-finished.jsonl")):
             try:
-                if (journal.header(path).get("id") or path.name) not in known:
+                if game_id(journal.header(path), path) not in known:
                     added += self.add(path)
-            except (JournalError, OSError) as exc:
-                log.error("%s left out of the history: %s", path.name, exc)
+            except OSError as exc:
+                log.error("%s left out of the history: %s", path.name, exc.strerror or exc)
+            except JournalError as exc:       # damaged: the running table sets it aside
+                line = quarantine.refuse(archive.parent, path,
+                                         f"left out of the history: {render(exc.reason)}")
+                if not quarantine.watched(archive.parent):
+                    log.error("%s", line)
         return added
 
     def games(self, game: str | None = None) -> list[Game]:
@@ -180,11 +198,10 @@ def open_history(state_dir: Path) -> History:
         db = _connect(path)
     except sqlite3.OperationalError:
         raise                           # locked or unreadable: not damage, nothing to move
-    except sqlite3.DatabaseError as exc:
-        aside = _put_aside(path, state_dir / "aside")
-        log.error("history database damaged (%s): kept aside as %s, rebuilt from the archive",
-                  exc, aside)
+    except sqlite3.DatabaseError as exc:        # rebuilt from the archive: always moved
+        quarantine.refuse(state_dir, path, f"damaged database ({exc})", always=True)
         db = _connect(path)
+        log.warning("history rebuilt from the archive")
     history = History(db)
     history.sync(state_dir / "archive")
     return history
@@ -193,16 +210,22 @@ def open_history(state_dir: Path) -> History:
 def _connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path)
     try:
-        db.execute("PRAGMA journal_mode=WAL")
         (check,) = db.execute("PRAGMA quick_check").fetchone()
         if check != "ok":
             raise sqlite3.DatabaseError(check)
+        # a history already there is checked before anything is written to it, so a damaged
+        # one is kept aside exactly as it was found; a new one gets its tables
+        if db.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]:
+            _check(db)
+        db.execute("PRAGMA journal_mode=WAL")
         db.executescript(SCHEMA)
         db.execute("PRAGMA foreign_keys=ON")
-        _check(db)
     except sqlite3.DatabaseError:
         db.close()
         raise
+    except UnicodeDecodeError:           # damaged text: in a row, or in what the check says
+        db.close()
+        raise sqlite3.DatabaseError("text in it is not UTF-8") from None
     return db
 
 
@@ -214,7 +237,7 @@ COLUMNS = {"games": ["id", "game", "started", "ended", "duration_s", "options", 
 def _check(db: sqlite3.Connection) -> None:
     """DatabaseError unless the tables are the schema's and hang together: a table dropped or
     emptied by hand leaves games without players or players without a game; every stored
-    options value is a JSON object."""
+    options value is a JSON object (UnicodeDecodeError for text that is not UTF-8)."""
     for table, columns in COLUMNS.items():
         found = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
         if found != columns:
@@ -224,23 +247,14 @@ def _check(db: sqlite3.Connection) -> None:
         "(SELECT COUNT(*) FROM players WHERE game_id NOT IN (SELECT id FROM games))").fetchone()
     if orphans:
         raise sqlite3.DatabaseError(f"{orphans} games or players without the other")
+    for table in COLUMNS:                  # every row read once: its text decodes
+        db.execute(f"SELECT * FROM {table}").fetchall()
     for (options,) in db.execute("SELECT options FROM games"):
         try:
             if not isinstance(json.loads(options), dict):
                 raise ValueError(options)
         except (TypeError, ValueError, RecursionError):
             raise sqlite3.DatabaseError("stored options are not a JSON object") from None
-
-
-def _put_aside(path: Path, aside: Path) -> Path:
-    """Move a damaged database, with its WAL files, where a person can look at it."""
-    target = numbered(aside, "history", ".sqlite")
-    os.replace(path, target)
-    for suffix in ("-wal", "-shm"):
-        side = path.with_name(path.name + suffix)
-        if side.exists():
-            os.replace(side, target.with_name(target.name + suffix))
-    return target
 
 
 def update_history(state_dir: Path) -> None:

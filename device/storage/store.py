@@ -2,8 +2,8 @@
 
     <state dir>/current.jsonl        the game in progress
     <state dir>/archive/*.jsonl      finished and abandoned games (retention: the newest N)
-    <state dir>/aside/*              journals (and databases) that could not be used,
-                                     kept for a person: never resumed, never deleted
+    <state dir>/unreadable/*         a saved game that could not be resumed, with its
+                                     reason beside it (quarantine.py): never deleted
 """
 from __future__ import annotations
 
@@ -14,23 +14,16 @@ from typing import Callable
 
 from engine import Session
 from engine.core.session import Op
-from engine.core.text import Msg
+from engine.core.text import Msg, render
 
-from device.paths import write_atomic
+from device.paths import numbered, write_atomic
 
-from . import journal
+from . import journal, quarantine
 from .journal import Journal, JournalError, Resumed
 
 log = logging.getLogger(__name__)
 
 DEFAULT_RETENTION = 200
-
-
-def numbered(folder: Path, tag: str, suffix: str = ".jsonl") -> Path:
-    """The next free `NNNNNN-tag` name in a folder, numbered after everything already there."""
-    folder.mkdir(parents=True, exist_ok=True)
-    numbers = [int(p.name[:6]) for p in folder.iterdir() if p.name[:6].isdigit()]
-    return folder / f"{max(numbers, default=0) + 1:06d}-{tag}{suffix}"
 
 
 class GameStore:
@@ -96,18 +89,15 @@ class GameStore:
             return None, None
         try:
             resumed = journal.resume(self.current)
-        except JournalError as exc:
-            log.error("cannot resume the saved game (%s)", exc)
-            try:
-                path = self._move(self.current, "aside", "unresumable")
-                log.error("kept aside as %s", path)
-            except OSError as move:
-                log.error("left in place, cannot move it aside: %s", self._fault(move))
+        except JournalError as exc:       # out of the way of the next game: always moved
+            quarantine.refuse(self.dir, self.current, f"cannot resume: {render(exc.reason)}",
+                              always=True, tell=False)      # the app says it with the reason
             return None, exc.reason
         if resumed.torn:
             log.warning("dropped a torn last line in %s", self.current)
         if resumed.end is not None:
             try:
+                journal.drop_torn_tail(self.current)       # archived whole, and only whole
                 self._archive(resumed.end["result"])
             except OSError as exc:   # shown as it stands; archived once the disk takes it
                 log.error("ended game not archived yet: %s", self._fault(exc))

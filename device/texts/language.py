@@ -16,6 +16,7 @@ import tomli_w
 
 from device.config import LANGUAGES
 from device.paths import write_atomic
+from device.storage import quarantine
 from engine.core.text import DEFAULT_LANGUAGE
 
 log = logging.getLogger(__name__)
@@ -38,15 +39,24 @@ def table_language(state_dir: Path, config_value: str | None, environ: Mapping[s
 
 
 def saved_language(state_dir: Path) -> str | None:
+    """The staff's last choice; a settings file that does not read is set aside."""
+    path = state_dir / SETTINGS_FILE
     try:
-        settings = tomllib.loads((state_dir / SETTINGS_FILE).read_text(encoding="utf-8"))
+        settings = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        log.warning("%s ignored: %s", SETTINGS_FILE, exc)
+    except OSError as exc:             # there, but not readable: nothing to move
+        log.warning("%s ignored: %s", SETTINGS_FILE, exc.strerror or exc)
+        return None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:   # not UTF-8, TOML, or deep
+        quarantine.refuse(state_dir, path, f"not a settings file ({exc})")
         return None
     language = settings.get("language")
-    return language if language in LANGUAGES else None
+    if language is not None and language not in LANGUAGES:
+        quarantine.refuse(state_dir, path, f"language {language!r} is not one of "
+                                           f"{', '.join(LANGUAGES)}")
+        return None
+    return language
 
 
 def remember_language(state_dir: Path, language: str) -> None:
@@ -54,7 +64,7 @@ def remember_language(state_dir: Path, language: str) -> None:
     path = state_dir / SETTINGS_FILE
     try:
         settings = tomllib.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         settings = {}
     settings["language"] = language
     try:

@@ -36,6 +36,8 @@ TEXT = {
     "ui.score_line_out": "{name} {score} out",
     "ui.resumed": "Game resumed",
     "ui.kept_aside": "Saved game kept\naside: {why}",
+    "ui.set_aside": "File set aside\nin unreadable/:\n{file}\n(any button: OK)",
+    "ui.config_unreadable": "Config file\nunreadable: started\nwith the defaults\n(any button: OK)",
     "ui.torn": "Last entry dropped",
     "ui.reader_offline": "Reader offline",
     "ui.display_offline": "Display fault",

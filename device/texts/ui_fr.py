@@ -34,6 +34,8 @@ TEXT = typeset({
     "ui.score_line_out": "{name} {score} hors jeu",
     "ui.resumed": "Partie reprise",
     "ui.kept_aside": "Partie sauvée mise\nde côté : {why}",
+    "ui.set_aside": "Fichier mis de côté\ndans unreadable/\u00a0:\n{file}\n(un bouton\u00a0: OK)",
+    "ui.config_unreadable": "Config illisible\u00a0:\ndémarré avec les\nréglages par défaut\n(un bouton\u00a0: OK)",
     "ui.torn": "Dernier coup perdu",
     "ui.reader_offline": "Lecteur HS",
     "ui.display_offline": "Écran HS",

@@ -42,6 +42,11 @@ FILES = {
     "unreadable": "unreadable",
 }
 CHECKS = {"cards check", "config --check"}
+# A config that is there but reads badly does not stop a table: `run` starts on the keys that
+# read and says so once (test_unreadable_files); only one it cannot open at all is refused.
+RUN_REFUSES = {"missing", "a folder", "unreadable"}
+CASES = [(command, kind) for command in COMMANDS for kind in FILES
+         if command != "run" or kind in RUN_REFUSES]
 ROOT_READS_ALL = os.geteuid() == 0
 
 
@@ -76,8 +81,7 @@ def template(tmp_path_factory) -> Path:
     return state
 
 
-@pytest.mark.parametrize("kind", FILES)
-@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize(("command", "kind"), CASES)
 def test_a_hostile_file_gets_one_line_and_exit_2_and_changes_nothing(command, kind, template,
                                                                     tmp_path, capsys):
     content = FILES[kind]

@@ -84,7 +84,7 @@ def test_a_damaged_database_is_kept_aside_and_rebuilt_from_the_journals(tmp_path
     (tmp_path / FILE).write_bytes(b"not a database, just garbage " * 500)
     with closing(open_history(tmp_path)) as history:
         assert history.games() == before
-    kept = tmp_path / "aside" / "000001-history.sqlite"
+    kept = tmp_path / "unreadable" / "000001-history.sqlite"
     assert kept.read_bytes().startswith(b"not a database")
     assert "kept aside" in caplog.text
     with closing(sqlite3.connect(tmp_path / FILE)) as db:
@@ -156,4 +156,4 @@ def test_a_dropped_emptied_or_mistyped_table_is_kept_aside_and_rebuilt_with_ever
     db.close()
     with closing(open_history(tmp_path)) as history:
         assert history.games() == whole and all(len(g.players) == 3 for g in whole)
-    assert list((tmp_path / "aside").glob("*-history.sqlite"))
+    assert list((tmp_path / "unreadable").glob("*-history.sqlite"))

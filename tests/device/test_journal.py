@@ -109,7 +109,7 @@ def test_a_journal_that_does_not_fit_is_kept_aside_never_resumed(tmp_path, caplo
         resumed, problem = GameStore(tmp_path).resume()
     assert resumed is None and problem.key == reason
     assert not store.current.exists()
-    assert (tmp_path / "aside" / "000001-unresumable.jsonl").read_text() == text
+    assert (tmp_path / "unreadable" / "000001-current.jsonl").read_text() == text
     assert "kept aside" in caplog.text
 
 
@@ -159,13 +159,13 @@ def test_an_end_saved_before_a_power_cut_is_archived_on_start(tmp_path):
 
 def test_retention_keeps_the_newest_journals_and_never_trims_aside(tmp_path):
     store = GameStore(tmp_path, retention=3)
-    (tmp_path / "aside").mkdir()
-    (tmp_path / "aside" / "000001-unresumable.jsonl").write_text("kept")
+    (tmp_path / "unreadable").mkdir()
+    (tmp_path / "unreadable" / "000001-current.jsonl").write_text("kept")
     for _ in range(5):
         store.start(palourde(), None, NOW)
         store.finish(abandoned=True, now=LATER)
     assert [p.name[:6] for p in store.archived()] == ["000003", "000004", "000005"]
-    assert (tmp_path / "aside" / "000001-unresumable.jsonl").exists()
+    assert (tmp_path / "unreadable" / "000001-current.jsonl").exists()
 
 
 def full_disk_for(monkeypatch, refusals: int):

@@ -3,9 +3,15 @@
 A whole Palourde game (the crash suite's input) is played while the disk refuses
 writes at seeded points: an injected ENOSPC (half the bytes land first), a real
 tmpfs filled to the brim (as root), a read-only bind mount (as root). A refused
-input is repeated once the disk works again, as a player would. At the end every
-acknowledged operation is in the archived journal and the history, and the game
-is the uninterrupted one; halfway, the table is closed and resumed from disk.
+input is repeated once the disk works again, as a player would. After every input
+the journal on disk holds every acknowledged operation and no other; at the end
+every one is in the archived journal and the history, and the game is the
+uninterrupted one; halfway, the table is closed and resumed from disk.
+
+A full tmpfs still takes an append that fits in the journal's last page, so its runs
+give the players names long enough for the journal to cross pages during the game
+(seeded lengths), and fail the disk before every tap: the appends that need a new
+page, and the header of a game started on the full disk, are refused for real.
 """
 from __future__ import annotations
 
@@ -30,7 +36,7 @@ from .test_crash import GAME, ROOT
 
 SEED = 20240518
 PLAYERS = "Ann,Bob,Cy"
-FIGURES: dict[str, tuple[int, int, int]] = {}     # run: (refusals, acknowledged, found)
+FIGURES: dict[str, dict[str, int]] = {}     # run: refusals, acknowledged, found where
 
 
 class Acks(Plugin):
@@ -54,15 +60,27 @@ def archived_game(state_dir: Path) -> dict:
     return {"ops": ops, "status": status(state_dir), "history": games}
 
 
-def uninterrupted(state_dir: Path) -> dict:
-    Table(state_dir).start("palourde", PLAYERS).run("\n".join(GAME))
+def uninterrupted(state_dir: Path, players: str = PLAYERS) -> dict:
+    Table(state_dir).start("palourde", players).run("\n".join(GAME))
     return archived_game(state_dir)
 
 
-def play_through(state_dir: Path, disk, faulty: set[int], resume_at: int) -> tuple[int, int]:
-    """Play GAME with the disk failing before each line of `faulty`; a line the table refused
-    (its storage fault up) is played again once the disk is back. (refusals, acknowledged)"""
-    table, acks, refusals = Table(state_dir).start("palourde", PLAYERS), Acks(), 0
+def in_journal(state_dir: Path) -> int:
+    """The operations the game's journal on disk holds (the archived one once it ended)."""
+    current = state_dir / "current.jsonl"
+    path = current if current.exists() else max((state_dir / "archive").glob("*.jsonl"))
+    return sum(record["op"] != "end" for record in journal.read(path).records)
+
+
+def play_through(state_dir: Path, disk, faulty: set[int], resume_at: int,
+                 players: str = PLAYERS, full_at_start: bool = False) -> tuple[int, int]:
+    """Play GAME with the disk failing before each line of `faulty` (and at the start if
+    `full_at_start`); a line the table refused (its storage fault up) is played again once
+    the disk is back. After each line the journal holds what was acknowledged.
+    (refusals, lines refused on a journal already there, acknowledged)"""
+    if full_at_start:
+        disk.fail()
+    table, acks, refusals, appends = Table(state_dir).start("palourde", players), Acks(), 0, 0
     table.app.plugins.append(acks)
     for n, line in enumerate(GAME):
         if n == resume_at:                    # the table stops and starts again from disk
@@ -70,38 +88,45 @@ def play_through(state_dir: Path, disk, faulty: set[int], resume_at: int) -> tup
             table = Table(state_dir)
             table.app.plugins.append(acks)
             table.app.resume_game()
-        if n in faulty:
+        if n in faulty or (full_at_start and n == 0):
             disk.fail()
         table.run(line)
-        if n in faulty:
+        if n in faulty or (full_at_start and n == 0):
             refused = "disk" in table.app.faults
             assert table.app.faults.get("disk") is None or table.screen.header_right == "Disk fault!"
             disk.heal()
             if refused:
                 refusals += 1
+                appends += (state_dir / "current.jsonl").exists()    # not a header: a line
                 table.run("wait 6")           # the device tries the disk again by itself
                 assert "disk" not in table.app.faults
                 table.run(line)
+        assert in_journal(state_dir) == acks.count, f"after line {n + 1}: {line}"
     assert table.app.session is None and not (state_dir / "current.jsonl").exists()
-    return refusals, acks.count
+    return refusals, appends, acks.count
 
 
 def check_run(name: str, state_dir: Path, disk, baseline: dict, seed: int,
-              must_refuse: bool = True) -> None:
+              players: str = PLAYERS, every_tap: bool = False) -> None:
     rng = random.Random(seed)
     # Faults before taps and before the last press (which ends the game): a tap is repeated
     # as it was; an operation chosen in a menu is repeated through its menu, not one press.
     taps = [n for n, line in enumerate(GAME) if line.startswith("tap ")]
-    faulty = set(rng.sample(taps, 8)) | {len(GAME) - 1}
+    faulty = set(taps if every_tap else rng.sample(taps, 8)) | {len(GAME) - 1}
     # Resumed between two taps: a restart shows the game, not a menu that was open.
     resume_at = rng.choice([n for n in taps if n - 1 in taps])
-    refusals, acknowledged = play_through(state_dir, disk, faulty, resume_at)
+    refusals, appends, acknowledged = play_through(state_dir, disk, faulty, resume_at, players,
+                                                   full_at_start=every_tap)
     result = archived_game(state_dir)
-    found = sum(op["op"] != "end" for op in result["ops"])
-    FIGURES[name] = (refusals, acknowledged, found)
-    assert refusals > 0 or not must_refuse
-    assert found == acknowledged                  # every acknowledged operation, and no other
-    assert result["history"][0][2] == baseline["history"][0][2]
+    FIGURES[name] = {"refusals": refusals, "appends refused": appends,
+                     "acknowledged": acknowledged,
+                     "in archive": sum(op["op"] != "end" for op in result["ops"]),
+                     "in history": result["history"][0][2]}   # its moves: an undo takes one back
+    assert appends > 0
+    # every acknowledged operation, and no other, in the archive; the history's game is the
+    # uninterrupted one, with as many moves
+    assert FIGURES[name]["in archive"] == acknowledged == len(baseline["ops"]) - 1
+    assert FIGURES[name]["in history"] == baseline["history"][0][2]
     assert result == baseline
 
 
@@ -186,13 +211,22 @@ class FilledTmpfs:
         self.filler.unlink()
 
 
-@pytest.mark.parametrize("seed", range(SEED + 10, SEED + 12))
-def test_a_real_full_filesystem_loses_no_acknowledged_operation(baseline, tmp_path, seed):
+def long_names(seed: int) -> str:
+    """Three players whose names make the header long enough for the journal (2.7 kB with
+    short names) to cross its first page boundary during the game, at a seeded place."""
+    length = random.Random(seed).randrange(150, 600)
+    return ",".join(name * length for name in ("A", "B", "C"))
+
+
+# seeds whose names put the journal's page crossing on a tap (a press that opens a menu is
+# not repeated by itself): `appends refused` in check_run says so
+@pytest.mark.parametrize("seed", (SEED + 10, SEED + 11, SEED + 14))
+def test_a_real_full_filesystem_loses_no_acknowledged_operation(tmp_path, seed):
     with mounted_tmpfs(tmp_path / "disk", "512k") as root:
-        # A full tmpfs still takes appends inside the journal's last page: those are
-        # saved for real, so a run may see fewer refusals than faults.
-        check_run(f"tmpfs-{seed}", root / "state", FilledTmpfs(root), baseline, seed,
-                  must_refuse=False)
+        players = long_names(seed)
+        baseline = uninterrupted(tmp_path / "uninterrupted", players)
+        check_run(f"tmpfs-{seed}", root / "state", FilledTmpfs(root), baseline, seed, players,
+                  every_tap=True)
 
 
 class ReadOnlyBind:
@@ -279,11 +313,11 @@ def test_a_second_run_on_a_state_dir_exits_1_naming_the_first(tmp_path):
 
 
 def test_report_figures():
-    """The figures the closing note gives (printed with -s): refusals, acknowledged, found."""
-    for name, (refusals, acknowledged, found) in FIGURES.items():
-        print(f"storage faults {name}: {refusals} refusals, {acknowledged} acknowledged, "
-              f"{found} found")
-    assert all(acknowledged == found for _, acknowledged, found in FIGURES.values())
+    """The figures the closing note gives (printed with -s): refusals, operations acknowledged
+    and found in the archived journal, and the moves of the game in the history."""
+    for name, found in FIGURES.items():
+        print(f"storage faults {name}: {found}")
+    assert all(f["acknowledged"] == f["in archive"] for f in FIGURES.values())
 
 
 def test_commands_that_write_exit_1_with_one_line_on_a_read_only_state_dir(tmp_path):

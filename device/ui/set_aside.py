@@ -1,0 +1,48 @@
+"""Tells the table, once, of each file it could not read: moved to `unreadable/` in the state dir
+(device/storage/quarantine.py), or the config file it started without.
+
+    |TABLETOP            |
+    |File set aside      |
+    |in unreadable/:     |
+    |staff.toml          |
+    |(any button: OK)    |
+
+The message stands over whatever the table shows until a button is pressed; that press
+does nothing else, so nobody acts on a screen they did not see. Taps go on as usual.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from device.inputs import ButtonHeld, ButtonPressed
+from device.plugin import Plugin
+from device.storage import quarantine
+from engine.core.text import Msg, msg
+
+from .screen import BODY_LINES, Screen, wrap
+
+
+class SetAsideNotice(Plugin):
+    def __init__(self, state_dir: Path, config_problem: str | None = None) -> None:
+        self.state_dir = state_dir
+        self.waiting: list[Msg] = [msg("ui.config_unreadable")] if config_problem else []
+
+    def _waiting(self) -> list[Msg]:
+        self.waiting += [msg("ui.set_aside", file=Path(name).name)
+                         for name in quarantine.news(self.state_dir)]
+        return self.waiting
+
+    def on_input(self, app, event) -> bool:
+        if isinstance(event, (ButtonPressed, ButtonHeld)) and self._waiting():
+            self.waiting.pop(0)
+            return True
+        return False
+
+    def close(self) -> None:
+        quarantine.unwatch(self.state_dir)     # the table stops: its files are left as they are
+
+    def screen(self, app, screen: Screen) -> Screen:
+        if not self._waiting() or screen.blank or screen.drift is not None:
+            return screen                # a sleeping panel: the press that wakes it comes first
+        return Screen(screen.header, screen.header_right,
+                      tuple(wrap(app.t(self.waiting[0]))[:BODY_LINES]))
