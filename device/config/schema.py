@@ -310,7 +310,7 @@ class FleetConfig:
     dashboard_language: str = _key("en", "tabletop dashboard: the wall screen's language (a "
                                    "page's ?lang= wins)", _choice(*LANGUAGES))
     dashboard_finished: int = _key(10, "tabletop dashboard: finished games listed, newest first",
-                                   _int(0, 200, "a count of games"))
+                                   _int(0, 200, "games"))
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,6 @@ TEXT = {
     "cli.config.what.games": "a count of games",
     "cli.config.what.percent": "a percentage",
     "cli.config.what.port": "a TCP port",
-    "cli.config.what.events": "a count of events",
     "cli.config.not_one_of": "{value} is not one of {choices}",
     "cli.config.not_rotation": "{value} is not one of {choices} (the screen stays landscape)",
     "cli.config.not_seconds": "{value} is not a number of seconds",

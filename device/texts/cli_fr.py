@@ -90,7 +90,6 @@ TEXT = typeset({
     "cli.config.what.games": "un nombre de parties",
     "cli.config.what.percent": "un pourcentage",
     "cli.config.what.port": "un port TCP",
-    "cli.config.what.events": "un nombre d'événements",
     "cli.config.not_one_of": "{value} n'est pas une des valeurs {choices}",
     "cli.config.not_rotation": "{value} n'est pas une des valeurs {choices} (l'écran reste "
                                "à l'horizontale)",

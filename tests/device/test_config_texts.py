@@ -15,6 +15,7 @@ import device.texts  # noqa: F401  (registers the catalogs)
 from device.config import SECTIONS, ConfigFileError, Problem, load_config, parse_config
 from device.config import usable
 from device.config.problems import OS_REASONS, os_reason
+from device.config.loading import retired_keys
 from device.cli.config import problem_line
 from engine.core.text import Msg, catalog, render
 
@@ -62,6 +63,9 @@ def machine_problems(tmp_path: Path, monkeypatch) -> list[Problem]:
         with pytest.raises(ConfigFileError) as caught:
             load_config(path)
         found += caught.value.problems
+    old = tmp_path / "old.toml"
+    old.write_text("[fleet]\nbuffer_events = 500\n")
+    found += retired_keys(old)
     found.append(Problem("fleet.ca_file", usable.readable_file(tmp_path)))
     found.append(Problem("fleet.ca_file", usable.readable_file(tmp_path / "missing.pem")))
     monkeypatch.setattr(usable.os, "access", lambda *_: False)       # as if not root
