@@ -140,3 +140,23 @@ class PtySim:
 def _take_terminal() -> None:
     """In the child, after setsid: the pty on standard input becomes its terminal."""
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+SCORE_ROW = re.compile(r"^[ >] (\d+) (\S+) +(\S+)(?: [v^])?$")   # "  2 P1 14 v": rank, name, score
+
+
+def final_scores(state_dir: Path, lines: str) -> tuple[list[str], dict[str, str]]:
+    """A whole game typed into an 80x24 window, then DOWN until the game-over list shows
+    its last line: the first text view, and every score the list showed."""
+    sim = PtySim(state_dir)
+    try:
+        first = view = sim.first_frame().type(lines).text_view()
+        scores: dict[str, str] = {}
+        for _ in range(10):
+            scores |= {m[2]: m[3] for m in map(SCORE_ROW.match, view[1:]) if m}
+            if not any(row.endswith(" v") for row in view):
+                return first, scores
+            view = sim.type("press down").text_view()
+        raise AssertionError(f"the list never came to its end: {view}")
+    finally:
+        sim.close()
