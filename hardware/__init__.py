@@ -25,7 +25,7 @@ Parts
     display.OledDisplay / open_display  SSD1306 / SH1106 via luma.oled
     sim.SimReader, sim.SimButtons       simulated reader and buttons
     sim_display.FrameDisplay            last frame, PNG files
-    sim_display.TerminalDisplay         half-block picture on a terminal
+    sim_display.halfblocks, ...         a frame drawn as text, for a terminal
     fake_rc522.FakeMFRC522              a register-level chip for tests and the bench
 
 Wiring, in the device::

@@ -1,14 +1,13 @@
-"""Display twins for `--sim`, previews and tests: PNG frames and a terminal picture.
+"""The display's twin for `--sim`, previews and tests (PNG frames), and the drawings of a
+frame as text that the simulator's terminal picks from (device.sim.terminal).
 
-Both take the same mode "1" images as the OLED and, like it, do nothing for
+The twin takes the same mode "1" images as the OLED and, like it, does nothing for
 a frame identical to the last one.
 """
 from __future__ import annotations
 
-import shutil
-import sys
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, Callable
 
 # Two pixel rows per character cell: (top, bottom) -> glyph
 HALF_BLOCKS = {(False, False): " ", (True, False): "\u2580", (False, True): "\u2584", (True, True): "\u2588"}
@@ -62,37 +61,18 @@ def _cells(image: Any, width: int, height: int, glyph: Callable[[int], str],
     return "\n".join(lines)
 
 
-# Largest first: (pixels a cell wide, pixels a cell high, drawing)
-RENDERINGS = ((1, 2, halfblocks), (2, 2, quadrants), (2, 4, braille))
+class FrameDisplay:
+    """Keeps the last frame and the contrast; with a directory, writes each new frame as
+    frame_00001.png, ...; on close, shows the paused frame."""
 
-
-def rendering(image_size: tuple[int, int], terminal: tuple[int, int] | None) -> Callable:
-    """The largest drawing whose framed picture fits the terminal (columns, rows), keeping a
-    line below it for typing; without a terminal size, the largest."""
-    if terminal is None:
-        return halfblocks
-    columns, rows = terminal
-    for width, height, draw in RENDERINGS:
-        if image_size[0] // width + 2 <= columns and -(-image_size[1] // height) + 3 <= rows:
-            return draw
-    return braille
-
-
-def terminal_size(stream: TextIO) -> tuple[int, int] | None:
-    """The size of the terminal `stream` writes to, asked afresh (a resize re-picks), or None."""
-    try:
-        return tuple(shutil.get_terminal_size((0, 0))) if stream.isatty() else None
-    except (AttributeError, ValueError, OSError):
-        return None
-
-
-class _Twin:
-    """What both twins share: the last frame, the contrast, the paused frame on close."""
-
-    def __init__(self) -> None:
+    def __init__(self, directory: str | Path | None = None) -> None:
         self.frame: Any = None
         self.level = 0xCF
         self.closed = False
+        self.directory = Path(directory) if directory is not None else None
+        self.count = 0
+        if self.directory is not None:
+            self.directory.mkdir(parents=True, exist_ok=True)
 
     def show(self, image: Any) -> None:
         if image.mode != "1":
@@ -100,7 +80,9 @@ class _Twin:
         if self.frame is not None and image.tobytes() == self.frame.tobytes():
             return
         self.frame = image.copy()
-        self._new_frame(self.frame)
+        self.count += 1
+        if self.directory is not None:
+            image.save(self.directory / f"frame_{self.count:05d}.png")
 
     def contrast(self, level: int) -> None:
         self.level = level
@@ -109,43 +91,3 @@ class _Twin:
         if paused_image is not None:
             self.show(paused_image)
         self.closed = True
-
-    def _new_frame(self, image: Any) -> None:
-        raise NotImplementedError
-
-
-class FrameDisplay(_Twin):
-    """Keeps the last frame; with a directory, writes each new one as frame_00001.png, ..."""
-
-    def __init__(self, directory: str | Path | None = None) -> None:
-        super().__init__()
-        self.directory = Path(directory) if directory is not None else None
-        self.count = 0
-        if self.directory is not None:
-            self.directory.mkdir(parents=True, exist_ok=True)
-
-    def _new_frame(self, image: Any) -> None:
-        self.count += 1
-        if self.directory is not None:
-            image.save(self.directory / f"frame_{self.count:05d}.png")
-
-
-class TerminalDisplay(_Twin):
-    """Draws each new frame on a text stream, framed so the panel's edges show, as large as
-    the terminal allows: half blocks (130x34), quadrants (66x34) or braille (66x18, an
-    ordinary 80x24 terminal). `size()` gives the terminal's (columns, rows), or None."""
-
-    def __init__(self, stream: TextIO | None = None,
-                 size: Callable[[], tuple[int, int] | None] | None = None) -> None:
-        super().__init__()
-        self._stream = stream
-        self._size = size
-
-    def _new_frame(self, image: Any) -> None:
-        stream = self._stream or sys.stdout
-        terminal = self._size() if self._size is not None else terminal_size(stream)
-        lines = rendering(image.size, terminal)(image).split("\n")
-        width = len(lines[0])
-        body = "\n".join(f"\u2502{line}\u2502" for line in lines)
-        stream.write(f"\u250c{'─' * width}\u2510\n{body}\n\u2514{'─' * width}\u2518\n")
-        stream.flush()

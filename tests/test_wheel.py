@@ -1,6 +1,9 @@
-"""A non-editable install carries the seeds: build the wheel, install it in a fresh venv, load."""
+"""A non-editable install carries the seeds, and neither it nor the editable one `make run` makes
+builds with a warning: build the wheel, install it in a fresh venv, load."""
 from __future__ import annotations
 
+import re
+import shutil
 import subprocess
 import sys
 import venv
@@ -31,3 +34,24 @@ def test_wheel_installs_and_loads_every_manifest(tmp_path):
                          env={"PYTHONPATH": str(tmp_path / "site")})
     assert out.returncode == 0, out.stderr
     assert "palourde" in out.stdout
+
+
+BUILDS = """
+import sys
+from setuptools import build_meta
+build_meta.build_wheel(sys.argv[1])
+build_meta.build_editable(sys.argv[1])        # what `make run` and `pip install -e .` build
+"""
+WARNED = re.compile(r"\.py:\d+: \w+: ")       # how Python prints a warning: file:line: Class: text
+
+
+def test_the_wheel_and_the_editable_install_build_without_a_warning(tmp_path):
+    tree = tmp_path / "tree"                  # a copy: the builds leave their folders in it
+    for part in ("engine", "hardware", "device", "seeds"):
+        shutil.copytree(ROOT / part, tree / part, ignore=shutil.ignore_patterns("__pycache__"))
+    for part in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / part, tree / part)
+    out = subprocess.run([sys.executable, "-W", "always", "-c", BUILDS, str(tmp_path)], cwd=tree,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert not WARNED.findall(out.stderr), out.stderr

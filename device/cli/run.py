@@ -2,7 +2,7 @@
 
 Without the table's hardware (or with --sim) it runs on simulated parts: the
 simulator's lines come from standard input, time is virtual, and on a terminal
-each new frame is drawn with half blocks.
+each new frame is drawn as large as it fits, with the screen's text (device.sim.terminal).
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 
 from device.config import ConfigFileError, config_for_run, config_path
 from device.sim.play import run_simulated
+from device.sim.terminal import SimTerminal
 from device.storage.lock import Locked, hold
 from device.table import assemble, hardware_present, start_from_flags, state_dir_for
 from device.texts import say
@@ -63,7 +64,8 @@ def run_command(args) -> int:
     sim = args.sim or not hardware_present(config)
     if not args.sim and sim:
         print(say(args.language, "cli.run.no_hardware"))
-    app = assemble(config, state_dir, sim=sim, out=sys.stdout if sys.stdout.isatty() else sys.stderr,
+    terminal = SimTerminal(sys.stdout) if sim and sys.stdout.isatty() else None
+    app = assemble(config, state_dir, sim=sim, out=terminal or sys.stderr,   # LED, tones
                    config_problem=unread)
     if getattr(args, "language_asked", False):     # the command line's language is the screen's
         app.language = args.language
@@ -77,7 +79,7 @@ def run_command(args) -> int:
     log.info("%s", start_up_line(config, app, sim))
     try:
         if sim:
-            return run_simulated(app, app.clock, args, config)
+            return run_simulated(app, app.clock, args, config, terminal)
         from device.parts import run_appliance
         return run_appliance(app, config)
     finally:

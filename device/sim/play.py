@@ -1,11 +1,12 @@
 """The simulator: lines from standard input drive the app on virtual time, and each new frame
-goes to PNG files and, on a terminal, to the screen in half blocks."""
+goes to PNG files and, on a terminal, to the screen (device.sim.terminal)."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from device.inputs import Tick
 from device.loop import Frames
@@ -14,21 +15,33 @@ from device.storage.status import latest_journal
 from device.texts import say
 
 from .clock import VirtualClock
-from .lines import SimInputError, SimReaderField, Wait
+from .lines import SimInputError, SimReaderField, Wait, read_lines
+from .terminal import SimTerminal
+
+# A player's hand between two actions: lifting a card and putting the next one down, or
+# reaching for a button. Longer than the reader's debounce (1.5 s by default), so the same
+# card tapped on two lines counts twice, as two taps at a table do; shorter than a message
+# stays up (2 s), so a press on the next line still meets the message it answers.
+LINE_SECONDS = 1.6
 
 
-def run_sim(app, lines: Iterable[str], clock: VirtualClock, frames: Frames,
+def run_sim(app, lines: Iterable[str | SimInputError], clock: VirtualClock, frames: Frames,
             field: SimReaderField, complain: Callable[[str], None], first: int = 1) -> None:
     """Drive the app from simulator lines; line numbers (from `first`) are journaled as input
-    numbers."""
+    numbers. Each line that acts takes LINE_SECONDS of virtual time first, `wait` exactly
+    its own; a refused line takes none and changes nothing."""
     frames.update(app)
     for number, line in enumerate(lines, first):
         app.input_no = number
         try:
+            if isinstance(line, SimInputError):
+                raise line
             actions = field.parse(line)
         except SimInputError as exc:
             complain(f"input line {number}: {exc}")
             continue
+        if actions and not isinstance(actions[0], Wait):
+            actions.insert(0, Wait(LINE_SECONDS))
         for action in actions:
             if isinstance(action, Wait):
                 clock.advance(action.seconds)
@@ -38,29 +51,90 @@ def run_sim(app, lines: Iterable[str], clock: VirtualClock, frames: Frames,
             frames.update(app)
 
 
-def run_simulated(app, clock: VirtualClock, args, config) -> int:
-    from hardware.sim_display import FrameDisplay, TerminalDisplay
-    displays = [FrameDisplay(args.frames)]
-    if sys.stdout.isatty():
-        displays.append(TerminalDisplay(sys.stdout))
+class Keyboard:
+    """The person at the simulator: the lines they type, what they read before each one,
+    and Ctrl-C. Ctrl-C while they type ends the run at once; while a line is being handled,
+    once it is, so the game is never left halfway through an input."""
+
+    def __init__(self, stream, first: int, terminal: SimTerminal | None = None) -> None:
+        self.stream, self.first, self.terminal = stream, first, terminal
+        self.ack = os.environ.get("TABLETOP_SIM_ACK") == "1"
+        self.typing = False
+        self.interrupted = False
+
+    def lines(self) -> Iterator[str | SimInputError]:
+        """The lines; with TABLETOP_SIM_ACK=1, `ack N` on standard error once line N is
+        handled, so a test driving the process knows where it is without waiting on a clock."""
+        typed = read_lines(self.stream)
+        for number in range(self.first, sys.maxsize):
+            if self.interrupted:
+                raise KeyboardInterrupt
+            self.typing = True             # from here a resize draws at once
+            try:
+                if self.terminal is not None:
+                    self.terminal.draw()
+                if number > self.first and self.ack:
+                    print(f"ack {number - 1}", file=sys.stderr, flush=True)
+                line = next(typed, None)
+            finally:
+                self.typing = False
+            if line is None:
+                return
+            yield line
+
+    def interrupt(self, _signum=None, _frame=None) -> None:
+        self.interrupted = True
+        if self.typing:
+            raise KeyboardInterrupt
+
+    def resized(self, _signum=None, _frame=None) -> None:
+        self.terminal.stale = True
+        if self.typing:
+            self.terminal.draw()
+
+
+def run_simulated(app, clock: VirtualClock, args, config,
+                  terminal: SimTerminal | None = None) -> int:
+    from hardware.sim_display import FrameDisplay
     r = config.reader
     field = SimReaderField(app.registry.sim_uid, misses=r.miss_limit, debounce_ms=r.debounce_ms,
                            clock=clock)
-    frames = Frames(*displays)
-    if sys.stdin.isatty():
+    frames = Frames(FrameDisplay(args.frames), on_frame=terminal)
+    at_terminal = sys.stdin.isatty()
+    if at_terminal:
         print(say(args.language, "cli.run.typing"))
-    first = first_input(app.store.dir)
+    stdin = getattr(sys.stdin, "buffer", sys.stdin)     # bytes: a line may not be UTF-8
+    keyboard = Keyboard(stdin, first_input(app.store.dir), terminal)
+    handlers = _listen(keyboard)
     try:
-        run_sim(app, acknowledged(sys.stdin, first), clock, frames, field,
-                lambda text: print(text, file=sys.stderr), first)
+        run_sim(app, keyboard.lines(), clock, frames, field,
+                lambda text: print(text, file=sys.stderr, flush=True), keyboard.first)
     except KeyboardInterrupt:              # Ctrl-C: every accepted input is on disk already
-        print(say(args.language, "cli.run.saved", dir=app.store.dir), file=sys.stderr)
-        app.store.close()
-        return 0
-    if sys.stdin.isatty():                 # Ctrl-D at a terminal: the same word
+        if at_terminal:
+            print(file=sys.stderr)         # off the line the terminal's "^C" is on
+        at_terminal = True
+    finally:
+        _restore(handlers)
+    if at_terminal:                        # Ctrl-C, or Ctrl-D at a terminal: where the game is
         print(say(args.language, "cli.run.saved", dir=app.store.dir), file=sys.stderr)
     app.store.close()
     return 0
+
+
+def _listen(keyboard: Keyboard) -> dict:
+    """Ctrl-C and terminal resizes to the keyboard, while it runs (main thread only)."""
+    wanted = {signal.SIGINT: keyboard.interrupt}
+    if keyboard.terminal is not None and hasattr(signal, "SIGWINCH"):
+        wanted[signal.SIGWINCH] = keyboard.resized
+    try:
+        return {number: signal.signal(number, handler) for number, handler in wanted.items()}
+    except ValueError:                     # not the main thread: signals stay as they were
+        return {}
+
+
+def _restore(handlers: dict) -> None:
+    for number, handler in handlers.items():
+        signal.signal(number, handler)
 
 
 def first_input(state_dir: Path) -> int:
@@ -68,13 +142,3 @@ def first_input(state_dir: Path) -> int:
     the rest of its input journals the numbers the uninterrupted run would have."""
     latest = latest_journal(state_dir)
     return (last_input(latest) if latest else 0) + 1
-
-
-def acknowledged(lines, first: int):
-    """The lines; with TABLETOP_SIM_ACK=1, `ack N` on standard error once line N is handled,
-    so a test driving the process knows where it is without waiting on the clock."""
-    ack = os.environ.get("TABLETOP_SIM_ACK") == "1"
-    for number, line in enumerate(lines, first):
-        yield line
-        if ack:
-            print(f"ack {number}", file=sys.stderr, flush=True)

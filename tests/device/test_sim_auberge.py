@@ -1,6 +1,7 @@
 """A whole game of L'Auberge des pirates through `tabletop run --sim`: menus, taps, buttons."""
 from __future__ import annotations
 
+from .simpty import final_scores
 from .simrun import sim, status
 
 SETUP = """
@@ -56,3 +57,9 @@ def test_full_game_through_the_menus(tmp_path, monkeypatch, capsys):
     assert [(p["name"], p["score"], p["out"]) for p in result["players"]] == [
         ("P1", None, True), ("P2", None, True), ("P3", None, False)]
     assert result["details"]["pile"] == 44
+
+
+def test_a_whole_game_in_an_80x24_terminal_ends_on_the_scores_it_shows(tmp_path):
+    first, scores = final_scores(tmp_path, SETUP + PLAY.removesuffix("press select\n"))
+    assert first[0] == "|GAME OVER     AUBERGE|"
+    assert scores == {"P3": "-", "P1": "out", "P2": "out"}

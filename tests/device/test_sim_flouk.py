@@ -9,6 +9,7 @@ from __future__ import annotations
 from device.cli import main
 from device.storage.card_data import learned_details, learned_file
 
+from .simpty import final_scores
 from .simrun import sim, status
 
 SETUP = """
@@ -91,6 +92,12 @@ def test_full_game_through_the_menus(tmp_path, monkeypatch, capsys):
     assert details["learned"] == {"chief_mouta#1": {"white": 0}, "chief_faar#1": {"white": 1},
                                   "action#1": {"people": "neutral"}}
     assert learned_details(tmp_path, "flouk") == details["learned"]
+
+
+def test_a_whole_game_in_an_80x24_terminal_ends_on_the_scores_it_shows(tmp_path):
+    first, scores = final_scores(tmp_path, SETUP + PLAY.removesuffix("press select\n"))
+    assert first[0] == "|GAME OVER       FLOUK|"
+    assert scores == {"P1": "3", "P2": "3", "P3": "1"}
 
 
 NEXT_GAME = """

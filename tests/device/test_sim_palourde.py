@@ -1,6 +1,7 @@
 """A whole Palourde game through `tabletop run --sim`: the real menus, taps and buttons."""
 from __future__ import annotations
 
+from .simpty import final_scores
 from .simrun import sim, status
 
 SETUP = """
@@ -39,6 +40,12 @@ def test_full_game_through_the_menus(tmp_path, monkeypatch, capsys):
     assert result["over"] is True
     assert {p["name"]: p["score"] for p in result["players"]} == {"P1": 1, "P2": 1, "P3": 1}
     assert result["winners"] == ["P1", "P2", "P3"]
+
+
+def test_a_whole_game_in_an_80x24_terminal_ends_on_the_scores_it_shows(tmp_path):
+    first, scores = final_scores(tmp_path, SETUP + PLAY + "wait 2\n")
+    assert first[0] == "|GAME OVER    PALOURDE|"
+    assert scores == {"P1": "1", "P2": "1", "P3": "1"}
 
 
 def test_game_resumes_after_a_restart(tmp_path, monkeypatch, capsys):

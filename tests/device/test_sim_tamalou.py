@@ -1,6 +1,7 @@
 """A whole game of Tamalou through `tabletop run --sim`: menus, taps, buttons."""
 from __future__ import annotations
 
+from .simpty import final_scores
 from .simrun import sim, status
 
 SETUP = """
@@ -85,6 +86,12 @@ def test_full_game_through_the_menus(tmp_path, monkeypatch, capsys):
     assert result["details"]["counts"] == {"P1": 4, "P2": 3, "P3": 4}
 
 
+def test_a_whole_game_in_an_80x24_terminal_ends_on_the_scores_it_shows(tmp_path):
+    first, scores = final_scores(tmp_path, SETUP + PLAY)
+    assert first[0] == "|GAME OVER     TAMALOU|"
+    assert scores == {"P1": "5", "P2": "13", "P3": "36"}
+
+
 LAST_SNAP = PLAY.replace("""tap 5H
 wait 4
 press select
@@ -130,4 +137,3 @@ def test_the_last_snaps_close_by_themselves_after_the_countdown(tmp_path, monkey
 def test_a_snap_under_way_holds_the_countdown(tmp_path, monkeypatch, capsys):
     sim(tmp_path, SETUP + UNTIL_LAST_SNAPS + "tap 5S\nwait 20\n", monkeypatch=monkeypatch, capsys=capsys)
     assert status(tmp_path, capsys)["prompt"]["id"] == "snap"           # "Who discarded?" waits
-

@@ -1,6 +1,7 @@
 """A whole game of A tribord! through `tabletop run --sim`: menus, taps, buttons."""
 from __future__ import annotations
 
+from .simpty import final_scores
 from .simrun import sim, status
 
 SETUP = """
@@ -54,3 +55,9 @@ def test_full_game_through_the_menus(tmp_path, monkeypatch, capsys):
     assert result["winners"] == ["P1"]
     assert {p["name"]: p["score"] for p in result["players"]} == {"P1": 7, "P2": 2, "P3": 0}
     assert result["details"]["pot"] == 0
+
+
+def test_a_whole_game_in_an_80x24_terminal_ends_on_the_scores_it_shows(tmp_path):
+    first, scores = final_scores(tmp_path, SETUP + PLAY)
+    assert first[0] == "|GAME OVER  A TRIBORD!|"
+    assert scores == {"P1": "7", "P2": "2", "P3": "0"}

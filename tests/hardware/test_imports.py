@@ -40,11 +40,11 @@ def test_parts_satisfy_the_interfaces(tmp_path):
     from hardware.pn532 import PN532UART
     from hardware.rc522 import RC522
     from hardware.sim import SimReader
-    from hardware.sim_display import FrameDisplay, TerminalDisplay
+    from hardware.sim_display import FrameDisplay
     from tests.hardware.fakes.oled_bus import RecordingSerial
 
     for reader in (RC522(FakeMFRC522()), PN532UART(io.BytesIO()), SimReader()):
         assert isinstance(reader, TagReader)
     oled = OledDisplay(ssd1306(RecordingSerial()))
-    for display in (oled, FrameDisplay(tmp_path), TerminalDisplay(io.StringIO())):
+    for display in (oled, FrameDisplay(tmp_path)):
         assert isinstance(display, Display)

@@ -1,7 +1,5 @@
-"""The simulated twins: reader, buttons, PNG frames, terminal picture."""
+"""The simulated twins: reader, buttons, PNG frames, a frame drawn as text."""
 from __future__ import annotations
-
-import io
 
 import pytest
 from PIL import Image, ImageDraw
@@ -9,7 +7,7 @@ from PIL import Image, ImageDraw
 from hardware.errors import ReaderError
 from hardware.events import ButtonHeld, ButtonPressed
 from hardware.sim import SimButtons, SimReader
-from hardware.sim_display import FrameDisplay, TerminalDisplay, braille, halfblocks, quadrants
+from hardware.sim_display import FrameDisplay, braille, halfblocks, quadrants
 
 
 def test_sim_reader_field():
@@ -63,38 +61,6 @@ def test_halfblocks_draws_two_rows_per_line():
     for xy in [(0, 0), (1, 1), (2, 0), (2, 1)]:
         image.putpixel(xy, 255)
     assert halfblocks(image) == "\u2580\u2584\u2588 \n    "
-
-
-def test_terminal_display_draws_32_lines_of_128_in_a_box():
-    stream = io.StringIO()
-    display = TerminalDisplay(stream)
-    display.show(frame("Tamalou"))
-    display.show(frame("Tamalou"))
-    lines = stream.getvalue().splitlines()
-    assert len(lines) == 34 and {len(line) for line in lines} == {130}
-    assert any("\u2588" in line or "\u2580" in line for line in lines[1:-1])
-
-
-@pytest.mark.parametrize("terminal, lines, columns", [
-    ((200, 50), 34, 130),            # room for half blocks
-    ((100, 40), 34, 66),             # quadrants
-    ((80, 24), 18, 66),              # an ordinary terminal: braille
-    ((40, 10), 18, 66),              # too small for any: the smallest
-])
-def test_the_terminal_picture_is_the_largest_that_fits(terminal, lines, columns):
-    stream = io.StringIO()
-    TerminalDisplay(stream, size=lambda: terminal).show(frame("Tamalou"))
-    drawn = stream.getvalue().splitlines()
-    assert len(drawn) == lines and {len(line) for line in drawn} == {columns}
-
-
-def test_a_resized_terminal_gets_a_new_size_at_the_next_frame():
-    stream, terminal = io.StringIO(), [(200, 50)]
-    display = TerminalDisplay(stream, size=lambda: terminal[0])
-    display.show(frame("one"))
-    terminal[0] = (80, 24)
-    display.show(frame("two"))
-    assert len(stream.getvalue().splitlines()) == 34 + 18
 
 
 def test_braille_and_quadrants_keep_every_pixel():
