@@ -1,5 +1,5 @@
 """English texts of the command line (`tabletop ...`): messages, --help, the deck walk."""
-from engine.core.text import add_catalog
+from engine.core.text import add_catalog, plural
 
 from . import cli_fr
 
@@ -82,7 +82,8 @@ TEXT = {
     "cli.cards.white_known": "white {value}",
     "cli.cards.white_learned": "white {value} (learned)",
     "cli.cards.white_unknown": "white unknown",
-    "cli.cards.summary": "{known} of {n} cards have every detail known",
+    "cli.cards.summary": plural("{known} of {n} card has every detail known",
+                                "{known} of {n} cards have every detail known"),
     # history
     "cli.help.history": "finished games, and statistics per game",
     "cli.help.history_game": "only this game (palourde, auberge, tribord, ...)",
@@ -118,10 +119,12 @@ TEXT = {
     "cli.deck.complete": "complete",
     "cli.deck.missing": "missing {n}: {cards}",
     "cli.deck.missing_more": "missing {n}: {cards}...",
-    "cli.deck.row": "{name:<16} {family:<9} {size:>3} tags  {state}",
+    "cli.deck.row": plural("{name:<16} {family:<9} {size:>3} tag   {state}",
+                           "{name:<16} {family:<9} {size:>3} tags  {state}", "size"),
     "cli.deck.none": "No decks in {dir}: tabletop deck learn GAME",
-    "cli.deck.cards_missing": "{n} cards missing",
-    "cli.deck.imported": "Imported deck {name} ({family}, {size} tags, {missing})",
+    "cli.deck.cards_missing": plural("{n} card missing", "{n} cards missing"),
+    "cli.deck.imported": plural("Imported deck {name} ({family}, {size} tag, {missing})",
+                                "Imported deck {name} ({family}, {size} tags, {missing})", "size"),
     "cli.deck.removed": "Removed deck {name}",
     "cli.staff.added": "Staff card {label} added",
     "cli.staff.removed": "Staff card {uid} removed",
@@ -133,11 +136,14 @@ TEXT = {
     "cli.help.fleet_import_deck": "add a shared deck",
     "cli.help.fleet_import_staff": "add the shared staff cards this table lacks",
     "cli.fleet.deck": "deck  {name:<16} {family:<9} from {table}",
-    "cli.fleet.staff": "staff {n:>3} cards             from {table}",
+    "cli.fleet.staff": plural("staff {n:>3} card              from {table}",
+                              "staff {n:>3} cards             from {table}"),
     "cli.fleet.nothing": "Nothing shared yet: tabletop deck publish NAME",
-    "cli.fleet.imported": "Imported deck {name} from {table} ({family}, {size} tags, {missing})",
+    "cli.fleet.imported": plural("Imported deck {name} from {table} ({family}, {size} tag, {missing})",
+                                 "Imported deck {name} from {table} ({family}, {size} tags, {missing})",
+                                 "size"),
     "cli.fleet.skipped": "tabletop: skipped: {problem}",
-    "cli.fleet.staff_added": "Added {n} staff cards from {table}",
+    "cli.fleet.staff_added": plural("Added {n} staff card from {table}", "Added {n} staff cards from {table}"),
     "cli.help.fleet_retire": "remove a retired table from the broker and Home Assistant",
     "cli.fleet.retired": "Table {table} retired: its retained topics and Home Assistant device are gone",
     "cli.fleet.shared_deck": "Shared deck {deck} from {table} as {topic}",

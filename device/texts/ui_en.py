@@ -1,5 +1,5 @@
 """English texts of the device's own screens (menus, setup, messages)."""
-from engine.core.text import add_catalog
+from engine.core.text import add_catalog, plural
 
 from . import ui_fr
 
@@ -8,7 +8,7 @@ TEXT = {
     "ui.title": "TABLETOP",
     "ui.tap_to_start": "Tap a card to start",
     "ui.players": "How many players?",
-    "ui.players_n": "{n} players",
+    "ui.players_n": plural("{n} player", "{n} players"),
     "ui.house_rules": "House rules",
     "ui.start": "Start game",
     "ui.which_deck": "Which deck?",

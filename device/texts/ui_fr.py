@@ -1,4 +1,5 @@
 """Textes français des écrans de l'appareil (menus, préparation, messages)."""
+from engine.core.text import plural
 from engine.text.fr_typeset import typeset
 
 TEXT = typeset({
@@ -6,7 +7,7 @@ TEXT = typeset({
     "ui.title": "TABLETOP",
     "ui.tap_to_start": "Ou passe une carte",
     "ui.players": "Combien de joueurs ?",
-    "ui.players_n": "{n} joueurs",
+    "ui.players_n": plural("{n} joueur", "{n} joueurs"),
     "ui.house_rules": "Variantes",
     "ui.start": "Lancer la partie",
     "ui.which_deck": "Quel paquet ?",

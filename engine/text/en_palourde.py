@@ -1,4 +1,5 @@
 """English texts of Palourde. Lines of at most 21 characters."""
+from ..core.text import plural
 
 TEXT = {
     "pa.kind.basket": "Basket", "pa.kind.clam": "Clam", "pa.kind.rake": "Rake",
@@ -18,14 +19,14 @@ TEXT = {
     "pa.need_players": "Need 2–5 players",
     "pa.not_playing": "Not in this game",
     "pa.basket_not_in_game": "Basket not in game",
-    "pa.basket_info": "{name}: {n} clams",
+    "pa.basket_info": plural("{name}: {n} clam", "{name}: {n} clams"),
     "pa.prize_card": "Prize card,\nnot on Beach",
     "pa.high_tide_up": "High Tide is face up",
     "pa.flip_different": "Same card twice\nFlip another card",
     "pa.flip_a_card": "Flip a Beach card",
     "pa.storm_select": "Shuffle, then SELECT",
     "pa.high_tide": "High Tide! {n}/3",
-    "pa.overboard": "Basket overboard!\n-{n} clams",
+    "pa.overboard": plural("Basket overboard!\n-{n} clam", "Basket overboard!\n-{n} clams"),
     "pa.overboard_empty": "Basket overboard!\n(empty)",
     "pa.storm_flipped": "Storm!",
     "pa.clam_pair": "Clam + Clam!\n{name} +2 clams -> {n}",

@@ -1,4 +1,5 @@
 """English texts of Tamalou. Lines of at most 21 characters."""
+from ..core.text import plural
 
 TEXT = {
     # cards: the id itself (`KS`), built from its rank and suit so other languages can name them
@@ -48,7 +49,7 @@ TEXT = {
     "tm.called": "{name}: Tamalou!\nOne last turn each",
     "tm.last_snaps": "Last turns done\nLast snaps now",
     "tm.reveal_now": "Snaps are over\nReveal the squares",
-    "tm.good_snap": "Good snap!\n{name}: {n} cards left",
+    "tm.good_snap": plural("Good snap!\n{name}: {n} card left", "Good snap!\n{name}: {n} cards left"),
     "tm.wrong_snap": "Wrong! Take it back\n+ draw 1 penalty",
     "tm.wrong_snap_no_card": "Wrong! Take it back\nPile empty: no\npenalty card",
     "tm.penalty": "{name} draws 1\npenalty card",

@@ -1,4 +1,5 @@
 """English texts of A tribord!. Lines of at most 21 characters."""
+from ..core.text import plural
 
 TEXT = {
     "at.prompt.common": "Round {round}: deal 2\ncards face up to the\ncentre, tap both\ntapped {k}/2",
@@ -19,11 +20,12 @@ TEXT = {
     "at.good_draw": "Good draw!",
     "at.good_draw_out": "Good draw!\n{names} out",
     "at.must_block": "Last pirate standing:\n{name} must block",
-    "at.takes": "{name} takes {n}\nnow {total} tokens",
+    "at.takes": plural("{name} takes {n}\nnow {total} token", "{name} takes {n}\nnow {total} tokens",
+                       "total"),
     "at.pot_left": "{n} left in the pot",
-    "at.reshuffled": "New pile: {n} cards",
-    "at.wins": "{name} wins\nwith {n} tokens",
-    "at.wins_shared": "Shared win:\n{names}\n({n} tokens)",
+    "at.reshuffled": plural("New pile: {n} card", "New pile: {n} cards"),
+    "at.wins": plural("{name} wins\nwith {n} token", "{name} wins\nwith {n} tokens"),
+    "at.wins_shared": plural("Shared win:\n{names}\n({n} token)", "Shared win:\n{names}\n({n} tokens)"),
     "at.no_winner": "Tie: no winner\n{names} ({n})",
     "at.no_tokens": "No tokens:\nyou must block",
     "at.hint.decide": "Choose Draw or Block",

@@ -1,4 +1,5 @@
 """Textes français de Flouk. Lignes de 21 caractères au plus."""
+from ..core.text import plural
 from .fr_typeset import typeset
 
 TEXT = typeset({
@@ -26,7 +27,8 @@ TEXT = typeset({
     "fl.prompt.pile_check": "Défausse ta dernière\ncarte. Pioche ~{n} :\nassez pour 4 chacun ?",
     "fl.prompt.reveal_first": "Tour {turn} : révélez\n1 carte, dans l'ordre\n{name} : à toi",
     "fl.prompt.reveal": "{name} : passe ta\ncarte",
-    "fl.prompt.sure": "Sûr ? {name} devrait\navoir {n} cartes\nSELECT=oui BACK=non",
+    "fl.prompt.sure": plural("Sûr ? {name} devrait\navoir {n} carte\nSELECT=oui BACK=non",
+                             "Sûr ? {name} devrait\navoir {n} cartes\nSELECT=oui BACK=non"),
     "fl.prompt.order": "Même nombre blanc :\nlequel d'abord ?",
     "fl.prompt.target.move_village_card": "{card} : {name},\nprendre à qui ?",
     "fl.prompt.target.discard_village_card": "{card} : {name},\ndéfausser chez qui ?",
@@ -39,7 +41,8 @@ TEXT = typeset({
     "fl.prompt.face_down_from": "Carte cachée :\nvient d'où ?",
     "fl.prompt.face_down_to": "Carte cachée :\nva où ?",
     "fl.prompt.last": "Défausse ta dernière\ncarte. SELECT",
-    "fl.prompt.census": "{name} : passe ton\nvillage et ton Décret\n({n} passées) SELECT",
+    "fl.prompt.census": plural("{name} : passe ton\nvillage et ton Décret\n({n} passée) SELECT",
+                               "{name} : passe ton\nvillage et ton Décret\n({n} passées) SELECT"),
     "fl.prompt.adjust": "{name} : population {base}\nApplique ton Décret :\nUP/DOWN = {pop}\nSELECT",
     # choix
     "fl.option.no_card": "Pas de carte",
@@ -78,18 +81,18 @@ TEXT = typeset({
     "fl.not_a_target": "Cible impossible",
     "fl.not_tied": "Pas parmi les\nex æquo",
     "fl.draw": "{name} : pioche {n}",
-    "fl.steal": "{name} : prends {n}\ncarte(s) à {victim}",
+    "fl.steal": plural("{name} : prends {n}\ncarte à {victim}", "{name} : prends {n}\ncartes à {victim}"),
     "fl.pick_from": "Passe une carte\nprise chez {seats}",
     "fl.wrong_kind": "Pas cette carte :\n{card}\nne convient pas",
     "fl.moved": "{card}\n-> {to}",
     "fl.discarded": "{card}\nà la défausse",
     "fl.face_down_moved": "Carte cachée\n-> {to}",
-    "fl.report_full": "{n} déplacements max\nSELECT pour finir",
+    "fl.report_full": plural("{n} déplacement max\nSELECT pour finir", "{n} déplacements max\nSELECT pour finir"),
     "fl.not_resolved": "Pas encore résolu",
     "fl.report_hint": "Passe une carte\nbougée, ou SELECT",
     "fl.choose_destination": "Choisis où elle va",
     "fl.choose_source": "Choisis d'où elle\nvient",
-    "fl.report_closed": "Effet fini\n({n} déplacées)",
+    "fl.report_closed": plural("Effet fini\n({n} déplacée)", "Effet fini\n({n} déplacées)"),
     "fl.round_over": "Manche {n} finie",
     "fl.not_below_zero": "Pas moins de 0",
     "fl.census_no_actions": "Les Actions ne\ncomptent pas",

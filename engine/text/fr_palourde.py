@@ -1,4 +1,5 @@
 """Textes français de Palourde. Lignes de 21 caractères au plus."""
+from ..core.text import plural
 from .fr_typeset import typeset
 
 TEXT = typeset({
@@ -7,7 +8,8 @@ TEXT = typeset({
     "pa.kind.beach": "Plage", "pa.kind.shell": "Coquillage", "pa.kind.high_tide": "Marée haute",
     "pa.kind.storm_warning": "Alerte tempête", "pa.kind.basket_overboard": "Panier à la mer",
     "pa.kind.golden_clam": "Palourde d'or", "pa.kind.title": "Carte titre",
-    "pa.prompt.join": "Pêcheurs : passez vos\nPaniers dans l'ordre\n{n} inscrits, SELECT",
+    "pa.prompt.join": plural("Pêcheurs : passez vos\nPaniers dans l'ordre\n{n} inscrit, SELECT",
+                           "Pêcheurs : passez vos\nPaniers dans l'ordre\n{n} inscrits, SELECT"),
     "pa.prompt.first": "Plus jeune pêcheur :\npasse ton Panier",
     "pa.prompt.beach": "Écarte les Paniers\nlibres, Palourde d'or\nMélange 53 cartes\nfaces cachées. SELECT",
     "pa.prompt.flip1": "{name} : retourne\n2 cartes",
@@ -19,14 +21,14 @@ TEXT = typeset({
     "pa.need_players": "Il faut 2 à 5 joueurs",
     "pa.not_playing": "Pas dans la partie",
     "pa.basket_not_in_game": "Panier hors partie",
-    "pa.basket_info": "{name} : {n} palourdes",
+    "pa.basket_info": plural("{name} : {n} palourde", "{name} : {n} palourdes"),
     "pa.prize_card": "Carte trophée,\npas sur la Plage",
     "pa.high_tide_up": "Marée haute déjà\nretournée",
     "pa.flip_different": "Même carte deux fois\nRetourne une autre",
     "pa.flip_a_card": "Retourne une carte\nde la Plage",
     "pa.storm_select": "Mélange, puis SELECT",
     "pa.high_tide": "Marée haute ! {n}/3",
-    "pa.overboard": "Panier à la mer !\n-{n} palourdes",
+    "pa.overboard": plural("Panier à la mer !\n-{n} palourde", "Panier à la mer !\n-{n} palourdes"),
     "pa.overboard_empty": "Panier à la mer !\n(vide)",
     "pa.storm_flipped": "Tempête !",
     "pa.clam_pair": "Palourde + Palourde !\n{name} +2 palourdes\nTotal : {n}",

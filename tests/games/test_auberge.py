@@ -330,8 +330,10 @@ def test_cards_are_conserved_through_the_story():
 
 
 def test_texts_fit_the_screen():
+    from engine.core.text import forms
     from engine.text.en_auberge import TEXT
     args = dict(name="Ann", target="Bob", names="Ann, Bob", n=10, k=10, pile=49, v=10)
-    for key, template in TEXT.items():
-        for line in template.format(**args).split("\n"):
-            assert len(line) <= 21, (key, line)
+    for key, text in TEXT.items():
+        for template in forms(text):
+            for line in template.format(**args).split("\n"):
+                assert len(line) <= 21, (key, line)

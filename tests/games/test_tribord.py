@@ -269,9 +269,11 @@ def test_tokens_and_cards_are_conserved_through_the_story():
 
 
 def test_texts_fit_the_screen():
+    from engine.core.text import forms
     from engine.text.en_tribord import TEXT
     args = dict(name="Ann", names="Ann, Bob", n=10, k=1, pot=70, round=12, total=70,
                 hint="(every draw pairs)")
-    for key, template in TEXT.items():
-        for line in template.format(**args).split("\n"):
-            assert len(line) <= 21, (key, line)
+    for key, text in TEXT.items():
+        for template in forms(text):
+            for line in template.format(**args).split("\n"):
+                assert len(line) <= 21, (key, line)

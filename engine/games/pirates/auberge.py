@@ -193,7 +193,7 @@ def judge_taps(state: State):
     t = state.target
     missing = hand(state, t) - len(state.accused_taps)
     if missing > 0:
-        return Rejected(E_ILLEGAL, msg("la.tap_more_one" if missing == 1 else "la.tap_more", n=missing))
+        return Rejected(E_ILLEGAL, msg("la.tap_more", n=missing))
     return verdict(state, has_pair(state.accused_taps + front(state, t)))
 
 
