@@ -11,7 +11,7 @@ TEXT = typeset({
     "tm.suit.S": "pique", "tm.suit.H": "cœur", "tm.suit.D": "carreau", "tm.suit.C": "trèfle",
     # consignes
     "tm.prompt.opening": "Défausse la 1re carte\nde la pioche et\npasse-la. {name} joue",
-    "tm.prompt.turn": "{name} : à toi\nDéfausse :\n{top}",
+    "tm.prompt.turn": "{name}, défausse :\n{top}",
     "tm.prompt.last_turn": "{name} : dernier tour\nDéfausse :\n{top}",
     "tm.prompt.give_up": "{name} : prends la\ndéfausse, passe la\ncarte remplacée",
     "tm.prompt.drawn": "{name} : garder ou\njouer la carte ?",

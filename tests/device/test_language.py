@@ -67,7 +67,8 @@ def samples(language: str, key: str) -> dict[str, str]:
             "step": longest(language, [k for k in named if k.startswith("fl.step.")]),
             "to": longest(language, [k for k in named if k.startswith("fl.place.")], name="Alice"),
             "hint": longest(language, ["at.hint.safe", "at.hint.all_fail"]), "deck": "cafe1",
-            "what": render(msg("ui.tap_event", card="clam#10"), language)}
+            "option": longest(language, [k for k in named if k.startswith(("tm.action.",
+                                                                            "la.opt."))])}
 
 
 def rendered(language: str, key: str) -> str:
