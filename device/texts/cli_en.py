@@ -12,7 +12,10 @@ TEXT = {
     # tabletop
     "cli.description": "A table-side companion for card games.",
     "cli.epilog": "Exit status: 0 done, 1 a failure (a check failed, nothing to show), "
-                  "2 bad usage or input.",
+                  "2 bad usage or input. How each game plays on the table, and its house "
+                  "rules: docs/rules.md; every card id: docs/cards.md.",
+    "cli.docs": "How each game plays on the table, and its house rules: docs/rules.md; "
+                "every card id: docs/cards.md.",
     "cli.help.version": "print the installed version and exit",
     "cli.help.verbose": "log everything, debug lines included, on stderr",
     "cli.help.completion": "print a bash or zsh completion script",

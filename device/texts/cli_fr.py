@@ -12,7 +12,11 @@ TEXT = typeset({
     # tabletop
     "cli.description": "Un compagnon de table pour les jeux de cartes.",
     "cli.epilog": "Code de sortie : 0 fait, 1 un échec (une vérification a échoué, rien à "
-                  "montrer), 2 usage ou entrée incorrects.",
+                  "montrer), 2 usage ou entrée incorrects. Le déroulé de chaque jeu à la "
+                  "table et ses variantes : docs/rules.md ; chaque identifiant de carte : "
+                  "docs/cards.md.",
+    "cli.docs": "Le déroulé de chaque jeu à la table et ses variantes : docs/rules.md ; "
+                "chaque identifiant de carte : docs/cards.md.",
     "cli.help.version": "affiche la version installée et quitte",
     "cli.help.verbose": "journalise tout, lignes de débogage comprises, sur stderr",
     "cli.help.completion": "affiche un script de complétion bash ou zsh",
