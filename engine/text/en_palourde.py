@@ -32,7 +32,7 @@ TEXT = {
                            "Basket overboard!\nDiscard it and your\n{n} clams\n{name}: play again"),
     "pa.overboard_empty": "Basket overboard!\n(empty) Discard it\n{name}: play again",
     "pa.storm_flipped": "Storm!",
-    "pa.clam_pair": "Clam + Clam!\n{name} +2 -> {n}: both\nto your Basket\n{next} plays next",
+    "pa.clam_pair": "Clam + Clam!\n{name} +2 clams -> {n}\nBoth to your Basket\n{next} plays next",
     "pa.clam_rake": "Clam + Rake! +1 -> {n}\nClam to your Basket,\ndiscard the Rake\n{name}: play again",
     "pa.crab_pair": "Crab + Crab!\nDiscard both Crabs",
     "pa.shrimp": "Shrimp + Shrimp!\n{name}: peek at 1 card\nDiscard both\n{next} plays next",

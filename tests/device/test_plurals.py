@@ -24,8 +24,8 @@ INVARIABLE = {"s", "min", "of", "left", "to", "played", "joined", "tapped", "mov
               "abîmée", "ne"}
 COUNTED = re.compile(r"\{(\w+)(?::[^}]*)?\} +([a-zà-ÿ][a-zà-ÿ']+)")
 # A singular count followed by a plural word: "1 clams", "1 jouées", French "0 palourdes".
-WRONG = {"en": re.compile(r"(?<![\d+/.])\b1 (?:more |staff )?\w+s\b"),
-         "fr": re.compile(r"(?<![\d+/.])\b[01] (?:\w+ du \w+ )?\w+s\b")}
+WRONG = {"en": re.compile(r"(?<![\d+/.])\b1 (?:more |staff )?[a-z]+s\b"),
+         "fr": re.compile(r"(?<![\d+/.])\b[01] (?:[a-zà-ÿ]+ du [a-zà-ÿ]+ )?[a-zà-ÿ]+s\b")}
 VERBS = ("is", "has", "does", "was", "hors")
 # Plural-looking words that are right after 1: literal instructions, not counts.
 RIGHT_AFTER_ONE = {"1 of yours", "1 opponent card", "1 penalty card", "1 of your own cards",

@@ -22,10 +22,10 @@ TAMALOU = "game tamalou\nplayers P1 P2 P3\ntap 7C\n"
 # (moment, script, data, {language: fragments the last input's messages or the prompt hold})
 MOMENTS = [
     ("clam pair: both to the basket, who plays next", PALOURDE + TWO_CLAMS_FOR_A, None,
-     {"en": ["both\nto your Basket", "B plays next"], "fr": ["2 dans ton Panier", "À B de jouer"]}),
+     {"en": ["Both to your Basket", "B plays next"], "fr": ["Les 2 dans ton Panier", "À B de jouer"]}),
     ("clam and rake: discard the rake, play again", PALOURDE + "tap rake#1\ntap clam#3\n", None,
      {"en": ["Clam to your Basket", "discard the Rake", "A: play again"],
-      "fr": ["au\nPanier", "défausse le\nRâteau", "rejoue"]}),
+      "fr": ["au\nPanier", "défausse le\nRâteau", "A rejoue"]}),
     ("High Tide: leave it face up, the turn passes", PALOURDE + "tap high_tide#1\n", None,
      {"en": ["Leave it face up", "B plays next"], "fr": ["Laisse-la visible", "À B de jouer"]}),
     ("Basket Overboard: discard the clams, play again", PALOURDE + A_AGAIN + "tap basket_overboard\n",
