@@ -13,11 +13,11 @@ one by the language's rule: English says "1 clam, 0 clams", French "0 palourde,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Mapping, Union
+from typing import Callable, Mapping
 
 DEFAULT_LANGUAGE = "en"
 
-Template = Union[str, Mapping[str, str]]      # a plain text, or a text's plural forms
+Template = str | Mapping[str, str]            # a plain text, or a text's plural forms
 PLURAL_FORMS = ("one", "other")
 COUNT = "count"                               # a plural text's key naming its count argument
 # Which counts take the singular: French keeps it for 0 as for 1.
