@@ -19,7 +19,6 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402  (registers the games and their texts)
 import seeds  # noqa: E402
 from engine.core.options import OptionSpec  # noqa: E402
-from engine.core.spec import kind_of  # noqa: E402
 from engine.core.text import msg, render  # noqa: E402
 from engine.games.flouk.cards import PEOPLES  # noqa: E402
 
@@ -78,17 +77,19 @@ def ids(cards: list[str]) -> str:
     return " ".join(f"`{card}`" for card in cards)
 
 
-def by_kind(spec) -> dict[str, list[str]]:
+def by_kind(manifest) -> dict[str, list[str]]:
+    """The manifest's card ids by kind: `kind` for a single copy, `kind#1..n` otherwise."""
     kinds: dict[str, list[str]] = {}
-    for card in spec.card_ids():
-        kinds.setdefault(kind_of(card), []).append(card)
+    for kind, data in manifest.kinds.items():
+        copies = int(data.get("copies", 1))
+        kinds[kind] = [kind] if copies == 1 else [f"{kind}#{n}" for n in range(1, copies + 1)]
     return kinds
 
 
 def palourde() -> list[str]:
-    spec, manifest = engine.get("palourde"), seeds.load("palourde")
+    manifest = seeds.load("palourde")
     lines = ["| card | French | copies | ids |", "|---|---|---|---|"]
-    for kind, cards in by_kind(spec).items():
+    for kind, cards in by_kind(manifest).items():
         lines.append(f"| {manifest.name(kind)} | {fr(f'pa.kind.{kind}')} | {len(cards)} | "
                      f"{ids(cards)} |")
     golden = "golden_clam"
@@ -99,24 +100,25 @@ def palourde() -> list[str]:
 
 def pirates() -> list[str]:
     lines = ["| value | copies | ids |", "|---|---|---|"]
-    for kind, cards in by_kind(engine.get("auberge")).items():
+    for kind, cards in by_kind(seeds.load("pirates")).items():
         lines.append(f"| {kind} | {len(cards)} | {ids(cards)} |")
     return lines
 
 
 def tamalou() -> list[str]:
-    spec, manifest = engine.get("tamalou"), seeds.load("tamalou")
+    manifest = seeds.load("tamalou")
+    kinds = by_kind(manifest)
     lines = ["| rank | points | " + " | ".join(name for _, name in SUITS) + " |",
              "|---|---|" + "---|" * len(SUITS)]
     ranks: dict[str, list[str]] = {}
-    for card in spec.card_ids():
-        if not card.startswith("joker"):
-            ranks.setdefault(card[:-1], []).append(card)
+    for kind in kinds:
+        if kind != "joker":
+            ranks.setdefault(kind[:-1], []).append(kind)
     for rank, cards in ranks.items():
         points = sorted({manifest.kinds[c].get("points") for c in cards})
         cells = " | ".join(f"`{rank}{suit}`" for suit, _ in SUITS)
         lines.append(f"| {en(f'tm.rank.{rank}')} | {' or '.join(map(str, points))} | {cells} |")
-    jokers = [c for c in spec.card_ids() if c.startswith("joker")]
+    jokers = kinds["joker"]
     return lines + ["", f"Jokers ({ids(jokers)}) may be learned with the deck; the game refuses "
                     "them. The Kings score 15 when black (spades, clubs), 0 when red."]
 
