@@ -25,7 +25,7 @@ TEXT = {
     "at.pot_left": "{n} left in the pot",
     "at.round_over": "Round {round} over:\ndiscard the centre\ncards",
     "at.tokens": "Tokens: {scores}",
-    "at.token_count": "{name} {n}",
+    "at.token_count": "{name}\u00a0{n}",           # kept on one line when the list wraps
     "at.button_moves": "{name} takes the\nButton",
     "at.button_stays": "{name} keeps the\nButton",
     "at.reshuffled": plural("New pile: {n} card", "New pile: {n} cards"),

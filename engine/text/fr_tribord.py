@@ -26,7 +26,7 @@ TEXT = typeset({
     "at.pot_left": "Reste au pot : {n}",
     "at.round_over": "Manche {round} finie :\ndéfausse les cartes\ndu centre",
     "at.tokens": "Jetons : {scores}",
-    "at.token_count": "{name} {n}",
+    "at.token_count": "{name}\u00a0{n}",           # kept on one line when the list wraps
     "at.button_moves": "{name} prend le\nBouton",
     "at.button_stays": "{name} garde le\nBouton",
     "at.reshuffled": plural("Nouvelle pioche :\n{n} carte", "Nouvelle pioche :\n{n} cartes"),

@@ -67,7 +67,7 @@ def test_at02_round_1_play():
         ["Good draw!\nP2 out"]
     assert messages(AT02) == ["Pair! P3 is out\nthis round. Discard\nthe drawn card",
                               "Round 1 over:\ndiscard the centre\ncards", "P1 takes 6\nnow 14 tokens",
-                              "Tokens: P1 14, P2 9, P3 7", "P2 takes the\nButton"]
+                              "Tokens: P1\u00a014, P2\u00a09, P3\u00a07", "P2 takes the\nButton"]
     result = play(AT02)
     assert scores(result) == {"P1": 14, "P2": 9, "P3": 7}
     assert result["details"]["pot"] == 0 and sum(tokens(result)) == 30
@@ -91,7 +91,7 @@ def test_at04_remainder_carries_over():
     result = play(AT04)
     assert scores(result) == {"P1": 14, "P2": 8, "P3": 6}
     assert result["details"]["pot"] == 2
-    assert messages(AT04)[-3:] == ["2 left in the pot", "Tokens: P1 14, P2 8, P3 6",
+    assert messages(AT04)[-3:] == ["2 left in the pot", "Tokens: P1\u00a014, P2\u00a08, P3\u00a06",
                                    "P3 takes the\nButton"]
 
 
