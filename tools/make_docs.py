@@ -144,8 +144,8 @@ def cards_markdown() -> str:
     games = {deck: [s.title for s in engine.all_specs() if s.deck == deck] for deck in seeds.DECKS}
     parts = ["# Card ids", "",
              "Every physical card carries an NFC sticker, and `tabletop deck learn GAME` ties each "
-             "sticker to a card id, in the order this page lists them. The ids are what event "
-             "scripts tap (`tap clam#3`) and what a deck file records. This page is written by "
+             "sticker to a card id. The ids are what event scripts tap (`tap clam#3`) and what a "
+             "deck file records. This page is written by "
              "`tools/make_docs.py` from the decks' manifests in `seeds/`; edit those, not this.",
              ""]
     sections = {"palourde": palourde, "pirates": pirates, "tamalou": tamalou, "flouk": flouk}
