@@ -16,3 +16,46 @@ def test_readme_replay_example_matches(tmp_path, capsys):
     (tmp_path / "pairs.txt").write_text(script, encoding="utf-8")
     assert main(["replay", str(tmp_path / "pairs.txt")]) == 0
     assert capsys.readouterr().out.strip() == shown.strip()
+
+
+ROOT = README.parent
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def relative_links(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    return [target for target in LINK.findall(text) if "://" not in target
+            and not target.startswith(("#", "mailto:"))]
+
+
+def test_every_relative_link_of_the_readme_and_the_docs_resolves_inside_the_repository():
+    broken = []
+    for path in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        for target in relative_links(path):
+            resolved = (path.parent / target.split("#", 1)[0]).resolve()
+            if not resolved.is_relative_to(ROOT) or not resolved.exists():
+                broken.append(f"{path.relative_to(ROOT)}: {target}")
+    assert not broken
+
+
+def test_the_readme_points_to_the_rules_and_the_card_ids():
+    links = relative_links(README)
+    assert "docs/rules.md" in links and "docs/cards.md" in links
+
+
+def parsers(parser):
+    """The parser and every subcommand's, however deep."""
+    yield parser
+    for action in parser._actions:
+        for sub in getattr(action, "choices", None) or {}:
+            if isinstance(action.choices, dict):
+                yield from parsers(action.choices[sub])
+
+
+def test_every_help_points_to_the_rules_and_the_card_ids():
+    from device.cli import build_parser
+
+    for language in ("en", "fr"):
+        for parser in parsers(build_parser(language)):
+            text = parser.format_help()
+            assert "docs/rules.md" in text and "docs/cards.md" in text, parser.prog

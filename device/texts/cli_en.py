@@ -1,5 +1,5 @@
 """English texts of the command line (`tabletop ...`): messages, --help, the deck walk."""
-from engine.core.text import add_catalog
+from engine.core.text import add_catalog, plural
 
 from . import cli_fr
 
@@ -12,7 +12,10 @@ TEXT = {
     # tabletop
     "cli.description": "A table-side companion for card games.",
     "cli.epilog": "Exit status: 0 done, 1 a failure (a check failed, nothing to show), "
-                  "2 bad usage or input.",
+                  "2 bad usage or input. How each game plays on the table, and its house "
+                  "rules: docs/rules.md; every card id: docs/cards.md.",
+    "cli.docs": "How each game plays on the table, and its house rules: docs/rules.md; "
+                "every card id: docs/cards.md.",
     "cli.help.version": "print the installed version and exit",
     "cli.help.verbose": "log everything, debug lines included, on stderr",
     "cli.help.completion": "print a bash or zsh completion script",
@@ -158,7 +161,8 @@ TEXT = {
     "cli.cards.white_known": "white {value}",
     "cli.cards.white_learned": "white {value} (learned)",
     "cli.cards.white_unknown": "white unknown",
-    "cli.cards.summary": "{known} of {n} cards have every detail known",
+    "cli.cards.summary": plural("{known} of {n} card has every detail known",
+                                "{known} of {n} cards have every detail known"),
     # history
     "cli.help.history": "finished games, and statistics per game",
     "cli.help.history_game": "only this game (palourde, auberge, tribord, ...)",
@@ -194,10 +198,12 @@ TEXT = {
     "cli.deck.complete": "complete",
     "cli.deck.missing": "missing {n}: {cards}",
     "cli.deck.missing_more": "missing {n}: {cards}...",
-    "cli.deck.row": "{name:<16} {family:<9} {size:>3} tags  {state}",
+    "cli.deck.row": plural("{name:<16} {family:<9} {size:>3} tag   {state}",
+                           "{name:<16} {family:<9} {size:>3} tags  {state}", "size"),
     "cli.deck.none": "No decks in {dir}: tabletop deck learn GAME",
-    "cli.deck.cards_missing": "{n} cards missing",
-    "cli.deck.imported": "Imported deck {name} ({family}, {size} tags, {missing})",
+    "cli.deck.cards_missing": plural("{n} card missing", "{n} cards missing"),
+    "cli.deck.imported": plural("Imported deck {name} ({family}, {size} tag, {missing})",
+                                "Imported deck {name} ({family}, {size} tags, {missing})", "size"),
     "cli.deck.removed": "Removed deck {name}",
     "cli.staff.added": "Staff card {label} added",
     "cli.staff.removed": "Staff card {uid} removed",
@@ -209,10 +215,13 @@ TEXT = {
     "cli.help.fleet_import_deck": "add a shared deck",
     "cli.help.fleet_import_staff": "add the shared staff cards this table lacks",
     "cli.fleet.deck": "deck  {name:<16} {family:<9} from {table}",
-    "cli.fleet.staff": "staff {n:>3} cards             from {table}",
+    "cli.fleet.staff": plural("staff {n:>3} card              from {table}",
+                              "staff {n:>3} cards             from {table}"),
     "cli.fleet.nothing": "Nothing shared yet: tabletop deck publish NAME",
-    "cli.fleet.imported": "Imported deck {name} from {table} ({family}, {size} tags, {missing})",
-    "cli.fleet.staff_added": "Added {n} staff cards from {table}",
+    "cli.fleet.imported": plural("Imported deck {name} from {table} ({family}, {size} tag, {missing})",
+                                 "Imported deck {name} from {table} ({family}, {size} tags, {missing})",
+                                 "size"),
+    "cli.fleet.staff_added": plural("Added {n} staff card from {table}", "Added {n} staff cards from {table}"),
     "cli.help.fleet_retire": "remove a retired table from the broker and Home Assistant",
     "cli.fleet.retired": "Table {table} retired: its retained topics and Home Assistant device are gone",
     "cli.fleet.shared_deck": "Shared deck {deck} from {table} as {topic}",

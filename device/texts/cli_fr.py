@@ -1,5 +1,6 @@
 """Textes français de la ligne de commande (`tabletop ...`) : messages, --help, l'apprentissage
 d'un paquet."""
+from engine.core.text import plural
 from engine.text.fr_typeset import typeset
 
 TEXT = typeset({
@@ -11,7 +12,11 @@ TEXT = typeset({
     # tabletop
     "cli.description": "Un compagnon de table pour les jeux de cartes.",
     "cli.epilog": "Code de sortie : 0 fait, 1 un échec (une vérification a échoué, rien à "
-                  "montrer), 2 usage ou entrée incorrects.",
+                  "montrer), 2 usage ou entrée incorrects. Le déroulé de chaque jeu à la "
+                  "table et ses variantes : docs/rules.md ; chaque identifiant de carte : "
+                  "docs/cards.md.",
+    "cli.docs": "Le déroulé de chaque jeu à la table et ses variantes : docs/rules.md ; "
+                "chaque identifiant de carte : docs/cards.md.",
     "cli.help.version": "affiche la version installée et quitte",
     "cli.help.verbose": "journalise tout, lignes de débogage comprises, sur stderr",
     "cli.help.completion": "affiche un script de complétion bash ou zsh",
@@ -158,7 +163,8 @@ TEXT = typeset({
     "cli.cards.white_known": "blanc {value}",
     "cli.cards.white_learned": "blanc {value} (appris)",
     "cli.cards.white_unknown": "blanc inconnu",
-    "cli.cards.summary": "{known} cartes sur {n} ont tous leurs détails connus",
+    "cli.cards.summary": plural("{known} carte sur {n} a tous ses détails connus",
+                                "{known} cartes sur {n} ont tous leurs détails connus", "known"),
     # history
     "cli.help.history": "les parties finies, et des statistiques par jeu",
     "cli.help.history_game": "seulement ce jeu (palourde, auberge, tribord, ...)",
@@ -170,7 +176,8 @@ TEXT = typeset({
                              "tableau JSON",
     "cli.history.json_or_csv": "tabletop history : --json ou --csv, pas les deux",
     "cli.history.minutes": "{n} min",
-    "cli.history.stats": "{game} : {n} jouées, moyenne {average} ; victoires par place {wins}",
+    "cli.history.stats": plural("{game} : {n} jouée, moyenne {average} ; victoires par place {wins}",
+                                "{game} : {n} jouées, moyenne {average} ; victoires par place {wins}"),
     # deck
     "cli.help.deck_dir": "où sont gardés les paquets (par défaut : $XDG_STATE_HOME/tabletop)",
     "cli.help.deck": "enregistre, liste et partage les paquets de cartes à puce",
@@ -197,10 +204,12 @@ TEXT = typeset({
     "cli.deck.complete": "complet",
     "cli.deck.missing": "il manque {n} : {cards}",
     "cli.deck.missing_more": "il manque {n} : {cards}...",
-    "cli.deck.row": "{name:<16} {family:<9} {size:>3} puces  {state}",
+    "cli.deck.row": plural("{name:<16} {family:<9} {size:>3} puce   {state}",
+                           "{name:<16} {family:<9} {size:>3} puces  {state}", "size"),
     "cli.deck.none": "Aucun paquet dans {dir} : tabletop deck learn JEU",
-    "cli.deck.cards_missing": "{n} cartes manquantes",
-    "cli.deck.imported": "Paquet {name} importé ({family}, {size} puces, {missing})",
+    "cli.deck.cards_missing": plural("{n} carte manquante", "{n} cartes manquantes"),
+    "cli.deck.imported": plural("Paquet {name} importé ({family}, {size} puce, {missing})",
+                                "Paquet {name} importé ({family}, {size} puces, {missing})", "size"),
     "cli.deck.removed": "Paquet {name} supprimé",
     "cli.staff.added": "Carte du personnel {label} ajoutée",
     "cli.staff.removed": "Carte du personnel {uid} retirée",
@@ -212,10 +221,14 @@ TEXT = typeset({
     "cli.help.fleet_import_deck": "ajoute un paquet partagé",
     "cli.help.fleet_import_staff": "ajoute les cartes du personnel partagées qui manquent ici",
     "cli.fleet.deck": "paquet {name:<16} {family:<9} de {table}",
-    "cli.fleet.staff": "personnel {n:>3} cartes       de {table}",
+    "cli.fleet.staff": plural("personnel {n:>3} carte        de {table}",
+                              "personnel {n:>3} cartes       de {table}"),
     "cli.fleet.nothing": "Rien de partagé pour l'instant : tabletop deck publish NOM",
-    "cli.fleet.imported": "Paquet {name} importé de {table} ({family}, {size} puces, {missing})",
-    "cli.fleet.staff_added": "{n} cartes du personnel ajoutées depuis {table}",
+    "cli.fleet.imported": plural("Paquet {name} importé de {table} ({family}, {size} puce, {missing})",
+                                 "Paquet {name} importé de {table} ({family}, {size} puces, {missing})",
+                                 "size"),
+    "cli.fleet.staff_added": plural("{n} carte du personnel ajoutée depuis {table}",
+                                   "{n} cartes du personnel ajoutées depuis {table}"),
     "cli.help.fleet_retire": "retire du broker et de Home Assistant une table qui ne sert plus",
     "cli.fleet.retired": "Table {table} retirée : ses messages retenus et son appareil Home Assistant sont effacés",
     "cli.fleet.shared_deck": "Paquet {deck} partagé depuis {table} sous {topic}",

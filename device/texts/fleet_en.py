@@ -1,16 +1,18 @@
 """English texts of the fleet's screens: shared deck and staff offers, the broker's refusal."""
-from engine.core.text import add_catalog
+from engine.core.text import add_catalog, plural
 
 from . import fleet_fr
 
 TEXT = {
     "fleet.header": "SHARED",
-    "fleet.offer_deck": "New deck {deck} ({n} cards) from {table}: tap a staff card to import",
-    "fleet.offer_staff": "{n} staff cards from {table}: {names}. Tap a staff card to import",
+    "fleet.offer_deck": plural("New deck {deck} ({n} card) from {table}: tap a staff card to import",
+                              "New deck {deck} ({n} cards) from {table}: tap a staff card to import"),
+    "fleet.offer_staff": plural("{n} staff card from {table}: {names}. Tap a staff card to import",
+                               "{n} staff cards from {table}: {names}. Tap a staff card to import"),
     "fleet.not_now": "BACK: not now",
     "fleet.staff_needed": "Tap a staff card\nto import",
     "fleet.deck_imported": "Deck {deck}\nimported",
-    "fleet.staff_imported": "{n} staff cards\nimported",
+    "fleet.staff_imported": plural("{n} staff card\nimported", "{n} staff cards\nimported"),
     "fleet.import_failed": "Not imported:\n{why}",
     "fleet.refused": "Fleet refused",
     "fleet.offline": "Fleet offline",
@@ -19,7 +21,7 @@ TEXT = {
     # the dashboard on a wall screen (device/fleet/dashboard/page.py): {n} and the like are
     # filled in by the page
     "dash.title": "Café tables",
-    "dash.tables": "{n} tables",
+    "dash.tables": plural("{n} table", "{n} tables"),
     "dash.online": "{n} online",
     "dash.playing": "{n} playing",
     "dash.offline": "{n} offline",
@@ -34,7 +36,7 @@ TEXT = {
     "dash.minutes": "{n} min",
     "dash.hours": "{h} h {m}",
     "dash.offline_since": "offline since {time}",
-    "dash.missed": "{n} events missed",
+    "dash.missed": plural("{n} event missed", "{n} events missed"),
     "dash.finished": "Finished today",
     "dash.none_finished": "No game finished yet",
     "dash.no_winner": "none",

@@ -1,16 +1,21 @@
 """Textes français des écrans du réseau de tables : paquets et cartes du personnel partagés."""
+from engine.core.text import plural
 from engine.text.fr_typeset import typeset
 
 TEXT = typeset({
     "fleet.header": "PARTAGE",
-    "fleet.offer_deck": "Nouveau paquet {deck} ({n} cartes) de {table} : passe une carte du "
-                        "personnel pour l'importer",
-    "fleet.offer_staff": "{n} cartes du personnel de {table} : {names}. Passe une carte du "
-                         "personnel pour les importer",
+    "fleet.offer_deck": plural("Nouveau paquet {deck} ({n} carte) de {table} : passe une carte du "
+                              "personnel pour l'importer",
+                              "Nouveau paquet {deck} ({n} cartes) de {table} : passe une carte du "
+                              "personnel pour l'importer"),
+    "fleet.offer_staff": plural("{n} carte du personnel de {table} : {names}. Passe une carte du "
+                               "personnel pour l'importer",
+                               "{n} cartes du personnel de {table} : {names}. Passe une carte du "
+                               "personnel pour les importer"),
     "fleet.not_now": "BACK : pas maintenant",
     "fleet.staff_needed": "Passe une carte du\npersonnel pour\nimporter",
     "fleet.deck_imported": "Paquet {deck}\nimporté",
-    "fleet.staff_imported": "{n} cartes du\npersonnel importées",
+    "fleet.staff_imported": plural("{n} carte du\npersonnel importée", "{n} cartes du\npersonnel importées"),
     "fleet.import_failed": "Pas importé :\n{why}",
     "fleet.refused": "Réseau refusé",
     "fleet.offline": "Réseau hors ligne",
@@ -19,7 +24,7 @@ TEXT = typeset({
     # le tableau du café sur un écran mural (device/fleet/dashboard/page.py) : la page
     # remplit {n} et les autres
     "dash.title": "Tables du café",
-    "dash.tables": "{n} tables",
+    "dash.tables": plural("{n} table", "{n} tables"),
     "dash.online": "{n} en ligne",
     "dash.playing": "{n} en jeu",
     "dash.offline": "{n} hors ligne",
@@ -34,7 +39,7 @@ TEXT = typeset({
     "dash.minutes": "{n} min",
     "dash.hours": "{h} h {m}",
     "dash.offline_since": "hors ligne depuis {time}",
-    "dash.missed": "{n} événements perdus",
+    "dash.missed": plural("{n} événement perdu", "{n} événements perdus"),
     "dash.finished": "Finies aujourd'hui",
     "dash.none_finished": "Aucune partie finie",
     "dash.no_winner": "aucun",

@@ -1,5 +1,5 @@
 """English texts of the device's own screens (menus, setup, messages)."""
-from engine.core.text import add_catalog
+from engine.core.text import add_catalog, plural
 
 from . import ui_fr
 
@@ -8,7 +8,7 @@ TEXT = {
     "ui.title": "TABLETOP",
     "ui.tap_to_start": "Tap a card to start",
     "ui.players": "How many players?",
-    "ui.players_n": "{n} players",
+    "ui.players_n": plural("{n} player", "{n} players"),
     "ui.house_rules": "House rules",
     "ui.start": "Start game",
     "ui.which_deck": "Which deck?",
@@ -27,8 +27,15 @@ TEXT = {
     "ui.language": "Language: English",
     "ui.abort_confirm": "Abort this game?\nSELECT=yes BACK=no",
     "ui.aborted": "Game aborted",
-    "ui.undo_confirm": "Undo {what}?\nSELECT=yes BACK=no",
-    "ui.redo_hint": "Undone: {what}",
+    "ui.undo.played_by": "Undo: {name} played\n{card}?\nSELECT=yes BACK=no",
+    "ui.undo.played": "Undo: {card}?\nSELECT=yes BACK=no",
+    "ui.undo.chose_by": "Undo: {name} chose\n{option}?\nSELECT=yes BACK=no",
+    "ui.undo.chose": "Undo: {option}?\nSELECT=yes BACK=no",
+    "ui.undo.select_by": "Undo: {name}\npressed SELECT?\nSELECT=yes BACK=no",
+    "ui.undo.select": "Undo SELECT?\nSELECT=yes BACK=no",
+    "ui.undo.back_by": "Undo: {name}\npressed BACK?\nSELECT=yes BACK=no",
+    "ui.undo.back": "Undo BACK?\nSELECT=yes BACK=no",
+    "ui.card_value": "the {n}",
     "ui.game_over": "GAME OVER",
     "ui.rank_line": "{rank} {name} {score}",
     "ui.score_line": "{name} {score}",
@@ -47,10 +54,6 @@ TEXT = {
     "ui.staff_card": "Staff card",
     "ui.wrong_deck": "Card from other deck",
     "ui.seat": "P{n}",
-    "ui.tap_event": "tap {card}",
-    "ui.choose_event": "choose {option}",
-    "ui.select_event": "SELECT",
-    "ui.back_event": "BACK",
     "ui.paused": "Paused",
     "ui.history_saved": "Game saved to\nhistory",
     "ui.journal_damaged": "line {line} is damaged",

@@ -1,4 +1,5 @@
 """Textes français des écrans de l'appareil (menus, préparation, messages)."""
+from engine.core.text import plural
 from engine.text.fr_typeset import typeset
 
 TEXT = typeset({
@@ -6,7 +7,7 @@ TEXT = typeset({
     "ui.title": "TABLETOP",
     "ui.tap_to_start": "Ou passe une carte",
     "ui.players": "Combien de joueurs ?",
-    "ui.players_n": "{n} joueurs",
+    "ui.players_n": plural("{n} joueur", "{n} joueurs"),
     "ui.house_rules": "Variantes",
     "ui.start": "Lancer la partie",
     "ui.which_deck": "Quel paquet ?",
@@ -25,8 +26,15 @@ TEXT = typeset({
     "ui.language": "Langue : français",
     "ui.abort_confirm": "Arrêter la partie ?\nSELECT=oui BACK=non",
     "ui.aborted": "Partie arrêtée",
-    "ui.undo_confirm": "Annuler {what} ?\nSELECT=oui BACK=non",
-    "ui.redo_hint": "Annulé : {what}",
+    "ui.undo.played_by": "Annuler : {name} a\njoué {card} ?\nSELECT=oui BACK=non",
+    "ui.undo.played": "Annuler : {card} ?\nSELECT=oui BACK=non",
+    "ui.undo.chose_by": "Annuler : {name} a\nchoisi\n{option} ?\nSELECT=oui BACK=non",
+    "ui.undo.chose": "Annuler le choix\n{option} ?\nSELECT=oui BACK=non",
+    "ui.undo.select_by": "Annuler : {name} a\nappuyé sur SELECT ?\nSELECT=oui BACK=non",
+    "ui.undo.select": "Annuler SELECT ?\nSELECT=oui BACK=non",
+    "ui.undo.back_by": "Annuler : {name} a\nappuyé sur BACK ?\nSELECT=oui BACK=non",
+    "ui.undo.back": "Annuler BACK ?\nSELECT=oui BACK=non",
+    "ui.card_value": "le {n}",
     "ui.game_over": "FIN",
     "ui.rank_line": "{rank} {name} {score}",
     "ui.score_line": "{name} {score}",
@@ -45,10 +53,6 @@ TEXT = typeset({
     "ui.staff_card": "Carte du personnel",
     "ui.wrong_deck": "Pas de ce paquet",
     "ui.seat": "P{n}",
-    "ui.tap_event": "{card}",
-    "ui.choose_event": "{option}",
-    "ui.select_event": "SELECT",
-    "ui.back_event": "BACK",
     "ui.paused": "En pause",
     "ui.history_saved": "Partie enregistrée\ndans l'historique",
     "ui.journal_damaged": "ligne {line} abîmée",

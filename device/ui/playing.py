@@ -11,7 +11,8 @@ from device.feedback import sound_switch
 from device.texts.language import switch_language
 from engine import Cancel, Choose, Confirm, Tap
 from engine.core.events import Event
-from engine.core.text import msg
+from engine.core.spec import kind_of
+from engine.core.text import Msg, msg
 
 from .game_view import badge, header_name, ranking
 from .house_rules import option_line
@@ -55,12 +56,29 @@ def pack(entries: list[str]) -> list[str]:
     return lines
 
 
-def event_text(app, event: Event) -> str:
+def card_words(spec, card: str) -> Msg:
+    """A card by its name in the game's words ("7 of clubs", "Mouta Chief"); a pirate card by
+    its value."""
+    named = spec.card_name(card) if spec.card_name else None
+    if named is not None:
+        return named
+    value = kind_of(card)
+    return msg("ui.card_value", n=value) if value.isdigit() else msg("core.name", name=card)
+
+
+def undo_question(app, event: Event) -> Msg:
+    """"Undo: Ann played 7 of clubs?": the last input in words, by the player its prompt asked."""
+    spec, before = app.session.spec, app.session.state_before_last()
+    name = dict(spec.tally(before).details).get("current")
+    args: dict = {"name": name} if name else {}
     if isinstance(event, Tap):
-        return app.t("ui.tap_event", card=event.card)
-    if isinstance(event, Choose):
-        return app.t("ui.choose_event", option=event.option)
-    return app.t("ui.select_event" if isinstance(event, Confirm) else "ui.back_event")
+        kind, args["card"] = "played", card_words(spec, event.card)
+    elif isinstance(event, Choose):
+        labels = {o.key: o.label for o in spec.prompt(before).options}
+        kind, args["option"] = "chose", labels.get(event.option, msg("core.name", name=event.option))
+    else:
+        kind = "select" if isinstance(event, Confirm) else "back"
+    return msg(f"ui.undo.{kind}_by" if name else f"ui.undo.{kind}", **args)
 
 
 def ask_undo(app, back_to: Mode) -> None:
@@ -69,8 +87,7 @@ def ask_undo(app, back_to: Mode) -> None:
     if last is None:
         app.show(msg("core.nothing_to_undo"))
     else:
-        app.set_mode(Confirmation(back_to, msg("ui.undo_confirm", what=event_text(app, last)),
-                                  app.undo))
+        app.set_mode(Confirmation(back_to, undo_question(app, last), app.undo))
 
 
 def wrong_deck(app, ref) -> bool:

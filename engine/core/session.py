@@ -46,6 +46,10 @@ class Session:
     def last_event(self) -> Event | None:
         return self._events[-1] if self._events else None
 
+    def state_before_last(self):
+        """The state the last input was made on (what its prompt asked, and of whom)."""
+        return self._states[-2] if self._events else None
+
     def propose(self, op: Op) -> Outcome:
         """What `op` would answer, changing nothing: the caller saves an accepted answer first,
         then `commit`s it (an operation that cannot be saved is never taken)."""

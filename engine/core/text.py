@@ -4,16 +4,27 @@ Rules never build sentences: they name a message by key and hand over its
 arguments (`Msg`). A catalog per language turns that into text for the
 screen, the replay output or the log. Catalog lines use `\\n` to break lines;
 each line is written to fit the 21-character screen for typical names.
+
+A text that counts something has two forms, `{"one": ..., "other": ...}`, and the
+message's count argument (`n`, or the one the text names under "count") picks
+one by the language's rule: English says "1 clam, 0 clams", French "0 palourde,
+1 palourde, 2 palourdes".
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Callable, Mapping
 
 DEFAULT_LANGUAGE = "en"
 
+Template = str | Mapping[str, str]            # a plain text, or a text's plural forms
+PLURAL_FORMS = ("one", "other")
+COUNT = "count"                               # a plural text's key naming its count argument
+# Which counts take the singular: French keeps it for 0 as for 1.
+ONE: dict[str, Callable[[int], bool]] = {"en": lambda n: n == 1, "fr": lambda n: abs(n) < 2}
+
 # language -> key -> template. Filled at import time by engine.text modules.
-_CATALOGS: dict[str, dict[str, str]] = {}
+_CATALOGS: dict[str, dict[str, Template]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +46,22 @@ def msg(key: str, /, **args: object) -> Msg:
     return Msg(key, tuple(sorted(args.items())))
 
 
-def add_catalog(language: str, entries: Mapping[str, str]) -> None:
+def plural(one: str, other: str, count: str = "n") -> dict[str, str]:
+    """A text counted by the argument `count`: its singular and its plural form."""
+    return {"one": one, "other": other, **({COUNT: count} if count != "n" else {})}
+
+
+def forms(template: Template) -> tuple[str, ...]:
+    """Every form a catalog text may take: itself, or its singular and plural."""
+    return (template,) if isinstance(template, str) else tuple(template[f] for f in PLURAL_FORMS)
+
+
+def count_of(template: Template) -> str | None:
+    """The argument a plural text counts by; None for a plain text."""
+    return None if isinstance(template, str) else template.get(COUNT, "n")
+
+
+def add_catalog(language: str, entries: Mapping[str, Template]) -> None:
     """Merge entries into a language's catalog; a key may be defined only once."""
     catalog = _CATALOGS.setdefault(language, {})
     clash = sorted(set(catalog) & set(entries))
@@ -44,7 +70,7 @@ def add_catalog(language: str, entries: Mapping[str, str]) -> None:
     catalog.update(entries)
 
 
-def catalog(language: str) -> Mapping[str, str]:
+def catalog(language: str) -> Mapping[str, Template]:
     return _CATALOGS.get(language, {})
 
 
@@ -65,5 +91,19 @@ def render(message: Msg, language: str = DEFAULT_LANGUAGE) -> str:
     template = _CATALOGS.get(language, {}).get(message.key)
     if template is None:
         template = _CATALOGS.get(DEFAULT_LANGUAGE, {}).get(message.key, message.key)
-    args = {k: _arg_text(v, language) for k, v in message.args}
-    return template.format(**args)
+    raw = dict(message.args)
+    args = {k: _arg_text(v, language) for k, v in raw.items()}
+    return choose_form(template, raw, language).format(**args)
+
+
+def choose_form(template: Template, args: Mapping[str, object], language: str) -> str:
+    """The form of `template` that fits its count; a count that is not a number is plural."""
+    if isinstance(template, str):
+        return template
+    value = args[count_of(template)]
+    try:
+        number = int(str(value))
+    except ValueError:
+        return template["other"]
+    one = ONE.get(language, ONE[DEFAULT_LANGUAGE])
+    return template["one" if one(number) else "other"]

@@ -194,8 +194,9 @@ def high_tide(state: State, card: str):
     up = len(state.ht_up)
     if up >= HIGH_TIDES_TO_END:
         state = dataclasses.replace(state, phase=OVER, first_flip=None)
-        return state, (msg("pa.high_tide", n=up), result(state).headline)
-    return pass_turn(state), (msg("pa.high_tide", n=up),)
+        return state, (msg("pa.high_tide_end", n=up), result(state).headline)
+    state = pass_turn(state)
+    return state, (msg("pa.high_tide", n=up, next=state.current),)
 
 
 def basket_overboard(state: State, card: str):
@@ -204,7 +205,8 @@ def basket_overboard(state: State, card: str):
     state = dataclasses.replace(state, beach_down=state.beach_down - {card},
                                 removed=state.removed | {card},
                                 clams=with_value(state.clams, state.current, 0))
-    text = msg("pa.overboard", n=lost) if lost else msg("pa.overboard_empty")
+    text = msg("pa.overboard", n=lost, name=state.current) if lost else \
+        msg("pa.overboard_empty", name=state.current)
     return new_turn(state, state.current), (text,)
 
 
@@ -238,10 +240,9 @@ def resolve_pair(state: State, c1: str, c2: str):
     name1, name2 = kind_name(c1), kind_name(c2)
     if kinds == ["clam", "clam"]:
         state = bank(state, (c1, c2), 2)
-        text = msg("pa.clam_pair", name=p, n=clams_of(state, p))
-        if option(state.options, "replay_after_clam_pair"):     # AMB-P11
-            return new_turn(state, p), (text,)
-        return pass_turn(state), (text,)
+        replay = option(state.options, "replay_after_clam_pair")    # AMB-P11
+        state = new_turn(state, p) if replay else pass_turn(state)
+        return state, (msg("pa.clam_pair", name=p, n=clams_of(state, p), next=state.current),)
     if kinds == ["clam", "rake"]:
         state = bank(state, (c1, c2), 1)                      # AMB-P10: a fresh turn
         return new_turn(state, p), (msg("pa.clam_rake", name=p, n=clams_of(state, p)),)
@@ -249,18 +250,20 @@ def resolve_pair(state: State, c1: str, c2: str):
         return crab_pair(bank(state, (c1, c2)))
     if kinds == ["shrimp", "shrimp"]:
         state = dataclasses.replace(pass_turn(bank(state, (c1, c2))), peek_reminder=p)
-        return state, (msg("pa.shrimp", name=p),)
+        return state, (msg("pa.shrimp", name=p, next=state.current),)
     if "bird" in kinds and kinds != ["bird", "bird"] and (set(kinds) - {"bird"}) <= set(BIRD_FOOD):
         food = kind_name(c2 if kind_of(c1) == "bird" else c1)   # AMB-P14: birds eat clams too
-        return pass_turn(bank(state, (c1, c2))), (msg("pa.bird", food=food),)
+        state = pass_turn(bank(state, (c1, c2)))
+        return state, (msg("pa.bird", food=food, next=state.current),)
     # AMB-P13: anything else is no match; both cards go back face down.
-    state = dataclasses.replace(state, first_flip=None)
-    return pass_turn(state), (msg("pa.no_match", a=name1, b=name2),)
+    state = pass_turn(dataclasses.replace(state, first_flip=None))
+    return state, (msg("pa.no_match", a=name1, b=name2, next=state.current),)
 
 
 def crab_pair(state: State):
     if not eligible_victims(state):
-        return pass_turn(state), (msg("pa.no_clams_to_steal"),)
+        state = pass_turn(state)
+        return state, (msg("pa.no_clams_to_steal", next=state.current),)
     return dataclasses.replace(state, phase=VICTIM), (msg("pa.crab_pair"),)
 
 
@@ -273,8 +276,8 @@ def rob(state: State, victim: str | None):
     if victim not in eligible_victims(state):
         return Rejected(E_NOT_ELIGIBLE, msg("pa.no_clams", name=victim))
     clams = add(add(state.clams, victim, -1), state.current, 1)
-    state = dataclasses.replace(state, clams=clams)
-    return pass_turn(state), (msg("pa.stolen", name=victim),)
+    state = pass_turn(dataclasses.replace(state, clams=clams))
+    return state, (msg("pa.stolen", name=victim, next=state.current),)
 
 
 # ---- the reducer -----------------------------------------------------------
@@ -297,7 +300,8 @@ def tap_victim(state: State, card: str):
 def choose_victim(state: State, key: str):
     """VICTIM by menu: a player, or no theft at all."""
     if key == "no_steal":
-        return pass_turn(state), (msg("pa.no_steal"),)
+        state = pass_turn(state)
+        return state, (msg("pa.no_steal", next=state.current),)
     if key not in state.seats:
         return Rejected(E_NOT_EXPECTED, msg("pa.choose_victim"))
     return rob(state, key)
@@ -341,7 +345,9 @@ def prompt(state: State) -> Prompt:
         return Prompt("victim", msg("pa.prompt.victim", name=p),
                       options + (Option("no_steal", msg("pa.no_steal_option")),))
     if state.phase == STORM:
-        return Prompt("storm", msg("pa.prompt.storm"))
+        tides = "pa.prompt.storm_tides" if option(state.options, "storm_resets_high_tides") else \
+            "pa.prompt.storm"
+        return Prompt("storm", msg(tides))
     if state.phase == OVER:
         return Prompt("over", result(state).headline)
     if state.phase == FLIP2:

@@ -1,4 +1,5 @@
 """English texts of L'Auberge des pirates. Lines of at most 21 characters."""
+from ..core.text import plural
 
 TEXT = {
     "la.prompt.opening": "All: 1 card face up\n{name}: tap your card",
@@ -9,8 +10,8 @@ TEXT = {
     "la.prompt.accuse_whom": "{name}: accuse whom?",
     "la.prompt.attack_card": "{name}: place a hand\ncard before {target}\nand tap it",
     "la.prompt.challenge_card": "{name}: draw blind,\nplace it face up\nbefore {target}, tap it",
-    "la.prompt.accuse_taps": "{target}: show\n{name} your hand,\ntap your cards {k}/{n}",
-    "la.prompt.accuse_taps_one": "{target}: show\n{name} your hand,\ntap your card {k}/{n}",
+    "la.prompt.accuse_taps": plural("{target}: show\n{name} your hand,\ntap your card {k}/{n}",
+                                   "{target}: show\n{name} your hand,\ntap your cards {k}/{n}"),
     "la.prompt.verdict": "{name} accuses {target}\nDoes {target} have\na pair?",
     "la.prompt.reshuffle": "Pile empty! Shuffle\nthe discards into a\nnew pile. SELECT",
     "la.opt.attack": "Attack",
@@ -27,8 +28,9 @@ TEXT = {
     "la.accuse_no_pair": "No pair!\n{name} is out",
     "la.empty_hand": "{name} has no hand:\nno pair",
     "la.discard_all": "{name}: discard all\nyour cards",
-    "la.draw": "Draw 1,\nkeep it hidden",
-    "la.reshuffled": "New pile: {n} cards",
+    "la.discard_all_next": "{name}: discard all\nyour cards\n{next} plays next",
+    "la.draw": "Draw 1,\nkeep it hidden\n{next} plays next",
+    "la.reshuffled": plural("New pile: {n} card", "New pile: {n} cards"),
     "la.wins": "{name} wins!",
     "la.pairs_with": "Pairs with {name}'s {v}!\nTake it back",
     "la.no_hand": "No cards in hand",
@@ -37,8 +39,7 @@ TEXT = {
     "la.is_out": "{name} is out",
     "la.not_tied": "{name} is not tied\nfor lowest",
     "la.all_tapped": "All {n} tapped:\nSELECT",
-    "la.tap_more": "Tap {n} more cards",
-    "la.tap_more_one": "Tap 1 more card",
+    "la.tap_more": plural("Tap {n} more card", "Tap {n} more cards"),
     "la.hint.turn": "{name}'s turn:\nchoose action",
     "la.hint.target": "Choose a player",
     "la.hint.oldest": "Choose the oldest",

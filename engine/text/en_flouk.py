@@ -1,4 +1,5 @@
 """English texts of Flouk. Lines of at most 21 characters for typical names."""
+from ..core.text import plural
 
 TEXT = {
     # cards and places
@@ -66,10 +67,11 @@ TEXT = {
     "fl.next_step": "Next: {step}",
     "fl.decree": "{name}: new Decree\n({card})\nRead it aloud",
     "fl.decree_text": "{name}: new Decree\n{text}",
-    "fl.decree_replaced": "Old {card}\ndiscarded",
-    "fl.welcomed": "{name}: {card}\nwelcomed",
-    "fl.welcome_failed": "{name}: {card}\nWelcome failed",
-    "fl.no_people": "No {people}: no effect",
+    "fl.decree_replaced": "Discard the old\n{card}",
+    "fl.welcomed": "{name}: {card}\nwelcomed into your\nvillage",
+    "fl.welcome_failed": "{name}: {card}\nWelcome failed:\ndiscard it",
+    "fl.no_people": "No {people}: no effect\nDiscard the Action",
+    "fl.action_discard": "{card}:\ndiscard it once its\neffect is done",
     "fl.by_hand": "{card}: apply\neffect by hand",
     "fl.by_hand_text": "{card}: apply\neffect by hand:\n{text}",
     "fl.nothing": "{card}:\nno effect",
@@ -78,13 +80,13 @@ TEXT = {
     "fl.not_a_target": "Not a possible target",
     "fl.not_tied": "Not one of the tied",
     "fl.draw": "{name}: draw {n}\nfrom the pile",
-    "fl.steal": "{name}: take {n}\ncard(s) from\n{victim}'s hand",
+    "fl.steal": plural("{name}: take {n}\ncard from\n{victim}'s hand", "{name}: take {n}\ncards from\n{victim}'s hand"),
     "fl.pick_from": "Tap a card from\n{seats}",
     "fl.wrong_kind": "Not that card:\n{card}\ndoesn't fit",
     "fl.moved": "{card}\n-> {to}",
     "fl.discarded": "{card} discarded",
     "fl.face_down_moved": "Face-down card\n-> {to}",
-    "fl.report_full": "{n} moves max:\nSELECT when done",
+    "fl.report_full": plural("{n} move max:\nSELECT when done", "{n} moves max:\nSELECT when done"),
     "fl.not_resolved": "Not resolved yet",
     "fl.report_hint": "Tap a moved card\nor SELECT when done",
     "fl.choose_destination": "Choose where it went",

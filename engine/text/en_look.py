@@ -1,5 +1,6 @@
 """How the games look on the screen (GameSpec.look): header names, badges, setup steps.
 Lines of 21 characters at most."""
+from ..core.text import plural
 
 TEXT = {
     # asked by the setup of games that ask who starts
@@ -13,7 +14,8 @@ TEXT = {
     # A tribord!
     "ui.button_holder": "Who takes the Button?",
     "ui.name.tribord": "A TRIBORD!",
-    "ui.deal.tribord": "Give {start_tokens} tokens\neach. SELECT",
+    "ui.deal.tribord": plural("Give {start_tokens} token\neach. SELECT", "Give {start_tokens} tokens\neach. SELECT",
+                              "start_tokens"),
     "ui.badge.pot": "Pot {pot} R{round}",
     # Tamalou
     "ui.name.tamalou": "TAMALOU",

@@ -2,6 +2,7 @@
 
 A label and its longest value fit one 21-character line with a space between.
 """
+from ..core.text import plural
 
 TEXT = {
     # options, by key (a key means the same in every game that has it)
@@ -64,6 +65,6 @@ TEXT = {
     "opt.value.fixed3": "3 per round",
     "opt.value.until_hands_le1": "until hands<=1",
     "opt.value.single": "single",
-    "opt.value.rounds": "{n} rounds",
+    "opt.value.rounds": plural("{n} round", "{n} rounds"),
     "opt.value.threshold": "to {n}",
 }

@@ -1,4 +1,5 @@
 """Textes français de L'Auberge des pirates. Lignes de 21 caractères au plus."""
+from ..core.text import plural
 from .fr_typeset import typeset
 
 TEXT = typeset({
@@ -10,8 +11,8 @@ TEXT = typeset({
     "la.prompt.accuse_whom": "{name} accuse qui ?",
     "la.prompt.attack_card": "{name} : pose devant\n{target} une carte de\nta main, passe-la",
     "la.prompt.challenge_card": "{name} : pioche sans\nregarder, pose devant\n{target}, passe-la",
-    "la.prompt.accuse_taps": "{target} : montre ta\nmain à {name}, passe\ntes cartes {k}/{n}",
-    "la.prompt.accuse_taps_one": "{target} : montre ta\nmain à {name}, passe\nta carte {k}/{n}",
+    "la.prompt.accuse_taps": plural("{target} : montre ta\nmain à {name}, passe\nta carte {k}/{n}",
+                                   "{target} : montre ta\nmain à {name}, passe\ntes cartes {k}/{n}"),
     "la.prompt.verdict": "{name} accuse {target}\n{target} a une paire ?",
     "la.prompt.reshuffle": "Pioche vide ! Mélange\nla défausse, refais\nla pioche. SELECT",
     "la.opt.attack": "Attaquer",
@@ -28,8 +29,9 @@ TEXT = typeset({
     "la.accuse_no_pair": "Pas de paire !\n{name} est hors jeu",
     "la.empty_hand": "{name} n'a pas de\nmain : pas de paire",
     "la.discard_all": "{name} : défausse\ntoutes tes cartes",
-    "la.draw": "Pioche 1 carte,\ngarde-la cachée",
-    "la.reshuffled": "Nouvelle pioche :\n{n} cartes",
+    "la.discard_all_next": "{name} : défausse\ntoutes tes cartes\nÀ {next} de jouer",
+    "la.draw": "Pioche 1 carte,\ngarde-la cachée\nÀ {next} de jouer",
+    "la.reshuffled": plural("Nouvelle pioche :\n{n} carte", "Nouvelle pioche :\n{n} cartes"),
     "la.wins": "{name} gagne !",
     "la.pairs_with": "Fait paire avec le\n{v} devant {name} !\nReprends-la",
     "la.no_hand": "Aucune carte en main",
@@ -37,9 +39,8 @@ TEXT = typeset({
     "la.not_yourself": "Pas toi-même",
     "la.is_out": "{name} est hors jeu",
     "la.not_tied": "{name} n'est pas\nà égalité",
-    "la.all_tapped": "{n} cartes passées :\nSELECT",
-    "la.tap_more": "Passe encore\n{n} cartes",
-    "la.tap_more_one": "Passe encore\n1 carte",
+    "la.all_tapped": plural("{n} carte passée :\nSELECT", "{n} cartes passées :\nSELECT"),
+    "la.tap_more": plural("Passe encore\n{n} carte", "Passe encore\n{n} cartes"),
     "la.hint.turn": "À {name} de jouer :\nchoisis une action",
     "la.hint.target": "Choisis un joueur",
     "la.hint.oldest": "Choisis le plus âgé",

@@ -1,5 +1,6 @@
 """Textes de l'allure des jeux à l'écran (GameSpec.look) : nom d'en-tête, badge,
 préparation. Lignes de 21 caractères au plus."""
+from ..core.text import plural
 from .fr_typeset import typeset
 
 TEXT = typeset({
@@ -14,7 +15,8 @@ TEXT = typeset({
     # A tribord!
     "ui.button_holder": "Qui prend le Bouton ?",
     "ui.name.tribord": "À TRIBORD !",
-    "ui.deal.tribord": "Donne {start_tokens} jetons à\nchacun. SELECT",
+    "ui.deal.tribord": plural("Donne {start_tokens} jeton à\nchacun. SELECT",
+                              "Donne {start_tokens} jetons à\nchacun. SELECT", "start_tokens"),
     "ui.badge.pot": "Pot {pot} M{round}",
     # Tamalou
     "ui.name.tamalou": "TAMALOU",

@@ -2,6 +2,7 @@
 
 Un nom et sa plus longue valeur tiennent sur une ligne de 21 caractères, séparés d'une espace.
 """
+from ..core.text import plural
 from .fr_typeset import typeset
 
 TEXT = typeset({
@@ -65,6 +66,6 @@ TEXT = typeset({
     "opt.value.fixed3": "3 par manche",
     "opt.value.until_hands_le1": "jusqu'à 1 carte",
     "opt.value.single": "1 manche",
-    "opt.value.rounds": "{n} manches",
+    "opt.value.rounds": plural("{n} manche", "{n} manches"),
     "opt.value.threshold": "jusqu'à {n}",
 })

@@ -1,4 +1,5 @@
 """Textes français de Tamalou. Lignes de 21 caractères au plus."""
+from ..core.text import plural
 from .fr_typeset import typeset
 
 TEXT = typeset({
@@ -10,11 +11,11 @@ TEXT = typeset({
     "tm.suit.S": "pique", "tm.suit.H": "cœur", "tm.suit.D": "carreau", "tm.suit.C": "trèfle",
     # consignes
     "tm.prompt.opening": "Défausse la 1re carte\nde la pioche et\npasse-la. {name} joue",
-    "tm.prompt.turn": "{name} : à toi\nDéfausse :\n{top}",
+    "tm.prompt.turn": "{name}, défausse :\n{top}",
     "tm.prompt.last_turn": "{name} : dernier tour\nDéfausse :\n{top}",
-    "tm.prompt.give_up": "{name} : prends la\ndéfausse, passe la\ncarte remplacée",
+    "tm.prompt.give_up": "{name} : mets la\ndéfausse dans ton\ncarré, défausse et\npasse la remplacée",
     "tm.prompt.drawn": "{name} : garder ou\njouer la carte ?",
-    "tm.prompt.keep": "{name} : mets-la dans\nton carré, passe la\ncarte remplacée",
+    "tm.prompt.keep": "{name} : mets-la dans\nton carré, défausse\net passe la carte\nremplacée",
     "tm.prompt.play": "{name} : défausse la\ncarte piochée,\npasse-la",
     "tm.prompt.snap": "Qui a défaussé\n{card} ?",
     "tm.prompt.penalty": "Pénalité : qui pioche\n1 carte ?",
@@ -49,11 +50,11 @@ TEXT = typeset({
     "tm.called": "{name} : Tamalou !\nDernier tour chacun",
     "tm.last_snaps": "Derniers tours finis\nDernières défausses",
     "tm.reveal_now": "Défausses finies\nDévoilez vos carrés",
-    "tm.good_snap": "Bien vu !\n{name} a {n} cartes",
+    "tm.good_snap": plural("Bien vu !\n{name} a {n} carte", "Bien vu !\n{name} a {n} cartes"),
     "tm.wrong_snap": "Raté ! Reprends-la\n+ 1 carte pénalité",
     "tm.wrong_snap_no_card": "Raté ! Reprends-la\nPioche vide : pas\nde pénalité",
     "tm.penalty": "{name} pioche 1\ncarte de pénalité",
-    "tm.scored": "{name} : {n} points",
+    "tm.scored": plural("{name} : {n} point", "{name} : {n} points"),
     "tm.won_call": "Tamalou ! {name} gagne\nScore : {n}",
     "tm.failed_call": "{caller} : Tamalou raté\nVictoire : {names}\nScore : {n}",
     "tm.no_winner": "{caller} : Tamalou raté\nPersonne à 5 ou moins\nPas de gagnant",

@@ -1,4 +1,5 @@
 """Textes français d'À tribord !. Lignes de 21 caractères au plus."""
+from ..core.text import plural
 from .fr_typeset import typeset
 
 TEXT = typeset({
@@ -14,17 +15,24 @@ TEXT = typeset({
     "at.hint.all_fail": "(tout fait paire)",
     "at.pair_discarded": "Paire ! Défausse-les",
     "at.pair_redeal": "Paire ! Défausse-les\nPose 2 nouvelles\ncartes",
-    "at.ante": "Chacun paie 1\nPot : {pot}",
+    "at.ante": "Chacun met 1 jeton\nau pot : {pot}",
     "at.blocks": "{name} bloque",
-    "at.failed": "Paire ! {name} :\nhors jeu cette manche",
+    "at.failed": "Paire ! {name} :\nhors jeu cette manche\nDéfausse la carte",
     "at.good_draw": "Bien pioché !",
     "at.good_draw_out": "Bien pioché !\n{names} hors jeu",
     "at.must_block": "Dernier pirate :\n{name} doit bloquer",
-    "at.takes": "{name} prend {n}\nsoit {total} jetons",
+    "at.takes": plural("{name} prend {n}\nsoit {total} jeton", "{name} prend {n}\nsoit {total} jetons",
+                       "total"),
     "at.pot_left": "Reste au pot : {n}",
-    "at.reshuffled": "Nouvelle pioche :\n{n} cartes",
-    "at.wins": "{name} gagne\navec {n} jetons",
-    "at.wins_shared": "Victoire partagée :\n{names}\n({n} jetons)",
+    "at.round_over": "Manche {round} finie :\ndéfausse les cartes\ndu centre",
+    "at.tokens": "Jetons : {scores}",
+    "at.token_count": "{name}\u00a0{n}",           # kept on one line when the list wraps
+    "at.button_moves": "{name} prend le\nBouton",
+    "at.button_stays": "{name} garde le\nBouton",
+    "at.reshuffled": plural("Nouvelle pioche :\n{n} carte", "Nouvelle pioche :\n{n} cartes"),
+    "at.wins": plural("{name} gagne\navec {n} jeton", "{name} gagne\navec {n} jetons"),
+    "at.wins_shared": plural("Victoire partagée :\n{names}\n({n} jeton)",
+                            "Victoire partagée :\n{names}\n({n} jetons)"),
     "at.no_winner": "Égalité, sans gagnant\n{names} ({n})",
     "at.no_tokens": "Plus de jetons :\ntu dois bloquer",
     "at.hint.decide": "Choisis Piocher ou\nBloquer",

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from ..core.text import Template
+
 NBSP = "\u00a0"
 
 
-def typeset(entries: Mapping[str, str]) -> dict[str, str]:
-    return {key: _typeset(text) for key, text in entries.items()}
+def typeset(entries: Mapping[str, Template]) -> dict[str, Template]:
+    return {key: _typeset(text) if isinstance(text, str)
+            else {form: _typeset(value) for form, value in text.items()}
+            for key, text in entries.items()}
 
 
 def _typeset(text: str) -> str:

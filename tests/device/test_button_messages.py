@@ -9,7 +9,7 @@ import pytest
 
 from device.app import BUTTON_WORD
 from device.ui.modes import Mode
-from engine.core.text import Msg, catalog
+from engine.core.text import Msg, catalog, forms
 
 from .table import Table
 
@@ -33,13 +33,17 @@ class Blank(dict):
         return "x"
 
 
+def _fields(template: str) -> list[str]:
+    return [f for _, f, _, _ in string.Formatter().parse(template) if f]
+
+
 def naming_messages() -> list[tuple[str, str, str]]:
     """(language, key, button) for every catalog text that names a button."""
     found = []
     for language in ("en", "fr"):
         for key, template in sorted(catalog(language).items()):
-            fields = [f for _, f, _, _ in string.Formatter().parse(template) if f]
-            text = template.format_map(Blank({f: "x" for f in fields}))
+            text = "\n".join(form.format_map(Blank({f: "x" for f in _fields(form)}))
+                             for form in forms(template))
             for button in sorted(set(BUTTON_WORD.findall(text))):
                 found.append((language, key, button))
     return found
@@ -59,7 +63,8 @@ def test_one_press_of_the_named_button_clears_the_message_and_does_it(tmp_path, 
     table = Table(tmp_path, language)
     mode = Recording()
     table.app.set_mode(mode)
-    table.app.show(Msg(key, tuple((f, "x") for f in _fields(language, key))))
+    fields = {f for form in forms(catalog(language)[key]) for f in _fields(form)}
+    table.app.show(Msg(key, tuple((f, "x") for f in sorted(fields))))
     assert table.app.overlay is not None
     table.run(f"press {button.lower()}")
     assert table.app.overlay is None
@@ -73,7 +78,3 @@ def test_a_press_on_a_message_that_asks_nothing_only_dismisses_it(tmp_path):
     table.app.show(Msg("ui.aborted"))
     table.run("press select")
     assert table.app.overlay is None and mode.pressed == []
-
-
-def _fields(language: str, key: str) -> list[str]:
-    return [f for _, f, _, _ in string.Formatter().parse(catalog(language)[key]) if f]

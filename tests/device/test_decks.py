@@ -224,7 +224,7 @@ def test_cli_list_export_import_remove(tmp_path, capsys):
     assert tabletop(here, "deck", "list") == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:5] == ["cafe", "palourde", "59", "tags", "complete"]
-    assert lines[1].split()[:5] == ["half", "pirates", "1", "tags", "missing"]
+    assert lines[1].split()[:5] == ["half", "pirates", "1", "tag", "missing"]
     assert tabletop(here, "deck", "export", "cafe") == 0
     exported = tmp_path / "cafe.toml"
     exported.write_text(capsys.readouterr().out)

@@ -260,7 +260,7 @@ def test_fleet_commands_share_and_import(tmp_path, broker, capsys):
     capsys.readouterr()
     assert main(["fleet", "shared", *other]) == 0
     listed = capsys.readouterr().out
-    assert "cafe3" in listed and "1 cards" in listed
+    assert "cafe3" in listed and "1 card " in listed
     assert main(["fleet", "import-deck", "cafe3", *other]) == 0
     assert main(["fleet", "import-deck", "cafe9", *other]) == 2
     assert "no shared deck 'cafe9'" in capsys.readouterr().err

@@ -66,7 +66,7 @@ def test_the_last_event_is_words_of_the_dashboards_language(tmp_path):
     for language in ("en", "fr"):
         shown = page(board.view(), language)
         t1 = shown["tables"][0]
-        assert t1["last"] == render(msg("pa.clam_pair", name="Ann", n=2), language)
+        assert t1["last"] == render(msg("pa.clam_pair", name="Ann", n=2, next="Bob"), language)
         assert t1["game"]["prompt"] == render(msg("pa.prompt.flip1", name="Bob"), language)
         text = json.dumps(shown, ensure_ascii=False)
         assert "clam#" not in text and "pa." not in text and '"event"' not in text
@@ -74,7 +74,7 @@ def test_the_last_event_is_words_of_the_dashboards_language(tmp_path):
 
 
 def test_words_no_catalog_knows_render_as_nothing():
-    known = to_plain(msg("pa.clam_pair", name="Ann", n=2))
+    known = to_plain(msg("pa.clam_pair", name="Ann", n=2, next="Bob"))
     for bad in ({"key": "pa.nope"}, {"key": "pa.clam_pair", "args": {"name": {"key": "x.y"}}},
                 {"key": "pa.clam_pair", "args": {}}, {"key": 3}, [known], "pa.clam_pair",
                 {"key": "pa.clam_pair", "args": {"name": True, "n": 2}}, None):
@@ -84,7 +84,7 @@ def test_words_no_catalog_knows_render_as_nothing():
                                                           "faults": {"reader": {"key": "x"}},
                                                           "prompt": 7}))
     t1 = page(board.view(), "fr")["tables"][0]
-    assert t1["last"] == render(msg("pa.clam_pair", name="Ann", n=2), "fr") and t1["faults"] == []
+    assert t1["last"] == render(msg("pa.clam_pair", name="Ann", n=2, next="Bob"), "fr") and t1["faults"] == []
 
 
 def test_time_at_the_table_lasts_across_games_until_the_table_is_left():

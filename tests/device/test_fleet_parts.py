@@ -211,7 +211,7 @@ def test_offers_come_at_idle_once_and_only_from_other_tables(tmp_path):
     assert "New deck cafe4 (59 cards) from t2" in " ".join(table.screens[-1].lines)
     table.play(["press back", "wait 1"])                      # not now: the staff list comes next
     offered = " ".join(table.screens[-1].lines)
-    assert "1 staff cards from t2" in offered and "Morgane" in offered
+    assert "1 staff card from t2" in offered and "Morgane" in offered
     table.play(["tap staff#2", SETTLE, "wait 1"])
     assert "04AABBCCDD0011" not in table.registry.staff()      # on the roll until first tapped
     table.app.handle(Tapped("04AABBCCDD0011", None))

@@ -16,7 +16,7 @@ AUBERGE_3 = """
     tap 6#1
     tap 6#2
     press select
-    wait 2
+    wait 4
     press down
     press down
     press select

@@ -237,7 +237,8 @@ def test_a_resumed_game_is_back_as_it_was_with_its_last_message(tmp_path):
     before.app.store.close()
     after = Table(tmp_path)
     after.app.resume_game()
-    assert after.screen.lines == before.screen.lines == ("Clam + Clam!", "Ann +2 clams -> 2")
+    assert after.screen.lines == before.screen.lines == ("Clam + Clam!", "Ann +2 clams -> 2",
+                                                         "Both to your Basket", "Bob plays next")
     assert after.screen.header_right == "Game resumed"
     for table in (before, after):               # the button only clears the message, twice over
         table.run("press down")

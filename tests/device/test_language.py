@@ -17,7 +17,7 @@ from device.texts.language import (SETTINGS_FILE, remember_language, resolve_lan
                                    saved_language, table_language)
 from device.ui.font import covers
 from device.ui.screen import COLUMNS
-from engine.core.text import catalog, msg, render
+from engine.core.text import catalog, forms, msg, render
 
 from . import (test_sim_auberge, test_sim_flouk, test_sim_palourde, test_sim_tamalou,
                test_sim_tribord)
@@ -67,14 +67,18 @@ def samples(language: str, key: str) -> dict[str, str]:
             "step": longest(language, [k for k in named if k.startswith("fl.step.")]),
             "to": longest(language, [k for k in named if k.startswith("fl.place.")], name="Alice"),
             "hint": longest(language, ["at.hint.safe", "at.hint.all_fail"]), "deck": "cafe1",
-            "what": render(msg("ui.tap_event", card="clam#10"), language)}
+            "option": longest(language, [k for k in named if k.startswith(("tm.action.",
+                                                                            "la.opt."))])}
 
 
 def rendered(language: str, key: str) -> str:
-    template = catalog(language)[key]
+    """Every form of the text (singular and plural where it counts), one after the other."""
     given = samples(language, key)
-    fields = {field for _, field, _, _ in string.Formatter().parse(template) if field}
-    return template.format(**{field: given.get(field, "10") for field in fields})
+    texts = []
+    for template in forms(catalog(language)[key]):
+        fields = {field for _, field, _, _ in string.Formatter().parse(template) if field}
+        texts.append(template.format(**{field: given.get(field, "10") for field in fields}))
+    return "\n".join(texts)
 
 
 def test_every_key_is_in_both_languages():
@@ -100,7 +104,7 @@ def test_english_overflows_are_still_there():
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_character_has_a_glyph(language):
-    missing = {char for text in catalog(language).values() for char in text
+    missing = {char for text in catalog(language).values() for form in forms(text) for char in form
                if char != "\n" and not covers(char)}
     assert not missing
 

@@ -40,11 +40,12 @@ press select
 wait 2
 press select
 tap 9#2
-wait 6
+wait 8
 """
 # Centre 4 and 9, everyone antes 1 (pot 3). P1 draws a 2; P2 blocks; P3 draws a 7, which
 # puts the blocker P2 out; P1 blocks; P3 draws the other 9: a pair, P3 is out. P1 alone
-# blocked takes the pot of 6; P3 has no token left, so the game ends.
+# blocked takes the pot of 6; P3 has no token left, so the game ends: the pair, the round's
+# end and the pot taken are said (2 s a page) before the winner and the scores.
 
 
 def test_full_game_through_the_menus(tmp_path, monkeypatch, capsys):

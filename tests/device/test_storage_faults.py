@@ -10,7 +10,8 @@ uninterrupted one; halfway, the table is closed and resumed from disk.
 
 A full tmpfs still takes an append that fits in the journal's last page, so its runs
 give the players names long enough for the journal to cross pages during the game
-(seeded lengths), and fail the disk before every tap: the appends that need a new
+(seeded, then lengthened until the page edge falls inside a tap's line), and fail the disk
+before every tap: the appends that need a new
 page, and the header of a game started on the full disk, are refused for real.
 """
 from __future__ import annotations
@@ -211,20 +212,48 @@ class FilledTmpfs:
         self.filler.unlink()
 
 
-def long_names(seed: int) -> str:
+PAGE = 4096             # a tmpfs takes an append that fits in the page the file already ends in
+MARGIN = 40             # bytes either side of the page edge: a repeated input's number may grow
+
+
+def tap_spans(state_dir: Path) -> list[tuple[int, int]]:
+    """Where each tap's line lies in the archived journal, in bytes."""
+    (archived,) = (state_dir / "archive").glob("*.jsonl")
+    spans, start = [], 0
+    for line in archived.read_bytes().splitlines(keepends=True):
+        if b'"type": "tap"' in line:
+            spans.append((start, start + len(line)))
+        start += len(line)
+    return spans
+
+
+def crossing_names(where: Path, seed: int) -> tuple[str, dict]:
     """Three players whose names make the header long enough for the journal (2.7 kB with
-    short names) to cross its first page boundary during the game, at a seeded place."""
+    short names) to cross its first page edge inside a tap's line, at a seeded place, and the
+    uninterrupted game with them. The names are only in the header: a letter more in each
+    moves every line by 3 bytes."""
     length = random.Random(seed).randrange(150, 600)
-    return ",".join(name * length for name in ("A", "B", "C"))
+    names = lambda n: ",".join(name * n for name in ("A", "B", "C"))     # noqa: E731
+    spans = tap_spans_of(where / "probe", names(length))
+    shift = next(d for d in range(PAGE // 3 + 1)
+                 if any((start + 3 * d + MARGIN) // PAGE < (end + 3 * d - MARGIN) // PAGE
+                        for start, end in spans))
+    players = names(length + shift)
+    baseline = uninterrupted(where / "uninterrupted", players)
+    assert any((start + MARGIN) // PAGE < (end - MARGIN) // PAGE
+               for start, end in tap_spans(where / "uninterrupted"))
+    return players, baseline
 
 
-# seeds whose names put the journal's page crossing on a tap (a press that opens a menu is
-# not repeated by itself): `appends refused` in check_run says so
+def tap_spans_of(state_dir: Path, players: str) -> list[tuple[int, int]]:
+    uninterrupted(state_dir, players)
+    return tap_spans(state_dir)
+
+
 @pytest.mark.parametrize("seed", (SEED + 10, SEED + 11, SEED + 14))
 def test_a_real_full_filesystem_loses_no_acknowledged_operation(tmp_path, seed):
     with mounted_tmpfs(tmp_path / "disk", "512k") as root:
-        players = long_names(seed)
-        baseline = uninterrupted(tmp_path / "uninterrupted", players)
+        players, baseline = crossing_names(tmp_path, seed)
         check_run(f"tmpfs-{seed}", root / "state", FilledTmpfs(root), baseline, seed, players,
                   every_tap=True)
 

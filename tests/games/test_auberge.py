@@ -181,7 +181,7 @@ def test_la10_accusing_an_empty_hand():
 
 def test_la11_draw_shows_nothing_about_pairs():
     replay = run(HEAD + LA01 + "choose draw\n")
-    assert replay.records[-1].messages == ["Draw 1,\nkeep it hidden"]
+    assert replay.records[-1].messages == ["Draw 1,\nkeep it hidden\nP4 plays next"]
     result = play(LA01 + "choose draw\n")
     assert result["details"]["hands"]["P3"] == 3
     assert result["details"]["pile"] == 42
@@ -330,8 +330,10 @@ def test_cards_are_conserved_through_the_story():
 
 
 def test_texts_fit_the_screen():
+    from engine.core.text import forms
     from engine.text.en_auberge import TEXT
-    args = dict(name="Ann", target="Bob", names="Ann, Bob", n=10, k=10, pile=49, v=10)
-    for key, template in TEXT.items():
-        for line in template.format(**args).split("\n"):
-            assert len(line) <= 21, (key, line)
+    args = dict(name="Ann", target="Bob", names="Ann, Bob", n=10, k=10, pile=49, v=10, next="Bob")
+    for key, text in TEXT.items():
+        for template in forms(text):
+            for line in template.format(**args).split("\n"):
+                assert len(line) <= 21, (key, line)

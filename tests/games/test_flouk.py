@@ -97,7 +97,7 @@ def test_fl03_plain_reveal():
 def test_fl04_failed_chief_goes_to_the_discard():
     replay = run(script("select", turn("chief_bloup#1", "faar#1", "bloup#1")), FL)
     state = replay.session.state
-    assert "P1: Bloup Chief\nWelcome failed" in replay.records[-1].messages
+    assert "P1: Bloup Chief\nWelcome failed:\ndiscard it" in replay.records[-1].messages
     assert "chief_bloup#1" in state.discard and dict(state.villages)["P1"] == ()
     assert state.phase == "reveal" and state.turn == 2       # no power prompt
     assert not state.chief_power_used
@@ -107,7 +107,7 @@ def test_fl05_chiefs_resolve_by_white_number():
     lines = ("select", turn("mouta#1", "faar#1", "napil#1"),
              turn("chief_mouta#1", "chief_faar#1", "chief_napil#1"))
     replay = run(script(*lines), FL)
-    assert replay.records[-1].messages[:3] == ["Next: Chiefs", "P3: Napil Chief\nwelcomed",
+    assert replay.records[-1].messages[:3] == ["Next: Chiefs", "P3: Napil Chief\nwelcomed into your\nvillage",
                                                "Napil Chief: apply\neffect by hand"]
     order = []
     for extra in ((), ("select",), ("select", "select")):
@@ -131,7 +131,9 @@ def test_fl06_decree_replaced():
 def test_fl07_people_action_prerequisite():
     lines = ("select", turn("mouta#1", "faar#1", "bloup#1"), turn("mouta#2", "action#1", "action#4"))
     replay = run(script(*lines), FL)
-    assert replay.records[-1].messages[-2:] == ["No Bloup: no effect", "Action 4: apply\neffect by hand"]
+    assert replay.records[-1].messages[-3:] == ["No Bloup: no effect\nDiscard the Action",
+                                                "Action 4:\ndiscard it once its\neffect is done",
+                                                "Action 4: apply\neffect by hand"]
     state = replay.session.state
     assert (state.phase, state.current, state.card) == ("report", "P3", "action#4")
     assert {"action#1", "action#4"} <= state.discard

@@ -39,7 +39,7 @@ def test_an_unknown_people_is_asked_when_the_action_resolves():
 def test_a_people_action_fails_without_a_member():
     lines = TURN1 + "tap mouta#2\ntap faar#2\ntap action#12\nchoose napil\n"
     result = play(lines)
-    assert "No Napil: no effect" in messages(lines)
+    assert "No Napil: no effect\nDiscard the Action" in messages(lines)
     assert "action#12" in result["details"]["discard"]
     assert result["prompt"]["id"] == "reveal" and result["details"]["turn"] == 3
     assert result["details"]["learned"] == {"action#12": {"people": "napil"}}
@@ -66,7 +66,8 @@ def test_white_numbers_are_asked_then_order_the_step():
     assert ordered["details"]["queue"] == ["action#2", "action#1"]
     after = play(lines + "choose 20\nchoose 5\nchoose parok\nchoose neutral\n")
     said = messages(lines + "choose 20\nchoose 5\nchoose parok\nchoose neutral\n")
-    assert said.index("No Parok: no effect") < said.index("Action 1: apply\neffect by hand")
+    assert said.index("No Parok: no effect\nDiscard the Action") < \
+        said.index("Action 1: apply\neffect by hand")
     assert after["details"]["learned"] == {"action#1": {"white": 20, "people": "neutral"},
                                            "action#2": {"white": 5, "people": "parok"}}
 

@@ -103,7 +103,7 @@ def test_pa05_crab_pair_with_nobody_to_rob():
                  "tap clam#3\ntap rake#1\ntap crab#3\ntap crab#4\n")
     state = replay.session.state
     assert dict(state.clams) == {"A": 0, "B": 0, "C": 3}
-    assert replay.records[-1].messages == ["No clams to steal"]
+    assert replay.records[-1].messages == ["No clams to steal\nDiscard both Crabs\nA plays next"]
     assert state.phase == "flip1" and state.current == "A"
     assert {"crab#3", "crab#4"} <= state.removed
 
@@ -138,9 +138,9 @@ def test_pa09_basket_overboard():
     state = replay.session.state
     assert dict(state.clams)["C"] == 0 and "basket_overboard" in state.removed
     assert "shell#2" in state.beach_down and (state.current, state.phase) == ("C", "flip1")
-    assert replay.records[-1].messages == ["Basket overboard!\n-3 clams"]
+    assert replay.records[-1].messages == ["Basket overboard!\nDiscard it and your\n3 clams\nC: play again"]
     empty = run(HEAD + "tap basket_overboard#1\n")
-    assert empty.records[-1].messages == ["Basket overboard!\n(empty)"]
+    assert empty.records[-1].messages == ["Basket overboard!\n(empty) Discard it\nA: play again"]
     assert empty.session.state.current == "A"
 
 
@@ -164,7 +164,7 @@ def test_pa11_shrimp_peek_reminder_lasts_one_turn():
     replay = run(HEAD + "tap beach#1\ntap shell#1\ntap shrimp#1\ntap shrimp#2\n")
     state = replay.session.state
     assert {"shrimp#1", "shrimp#2"} <= state.removed
-    assert replay.records[-1].messages == ["Shrimp + Shrimp!\nB: peek at 1 card"]
+    assert replay.records[-1].messages == ["Shrimp + Shrimp!\nB: peek at 1 card\nDiscard both\nC plays next"]
     assert state.current == "C"
     from engine.games.palourde import reminder
     assert reminder(state).text() == "Not B's peeked card"

@@ -73,7 +73,7 @@ def test_tm02_take_discard_refuses_the_taken_card_and_discards_the_replaced_one(
 def test_tm03_draw_and_play_a_power_card():
     powered = play(TM01 + TM02 + "choose draw\nchoose play\ntap 9H\n")
     assert powered["prompt"]["id"] == "power"
-    assert powered["prompt"]["text"] == "9H: look at 1\nopponent card\nSELECT when done"
+    assert powered["prompt"]["text"] == "9 of hearts:\nlook at 1 opponent\ncard, then SELECT"
     assert powered["prompt"]["options"] == []
     result = play(TM01 + TM02 + TM03)
     assert (details(result)["pile"], details(result)["top"]) == (38, "9H")
@@ -81,7 +81,7 @@ def test_tm03_draw_and_play_a_power_card():
 
 
 def test_tm04_draw_and_keep_has_no_power():
-    assert messages(TM01 + TM02 + TM03 + TM04)[-1] == "9S on the discard"
+    assert messages(TM01 + TM02 + TM03 + TM04)[-1] == "On the discard:\n9 of spades"
     result = play(TM01 + TM02 + TM03 + TM04)
     assert (details(result)["pile"], details(result)["top"]) == (37, "9S")
     assert (result["prompt"]["id"], details(result)["current"]) == ("turn", "P1")
@@ -90,7 +90,7 @@ def test_tm04_draw_and_keep_has_no_power():
 def test_tm05_good_snap_asks_who_and_keeps_the_turn():
     asking = play(TM01 + TM02 + TM03 + TM04 + "tap 9D\n")
     assert asking["prompt"]["id"] == "snap"
-    assert asking["prompt"]["text"] == "Snap 9D:\nwho discarded?"
+    assert asking["prompt"]["text"] == "Who discarded\n9 of diamonds?"
     assert asking["prompt"]["options"] == ["P1", "P2", "P3"]
     result = play(TM01 + TM02 + TM03 + TM04 + TM05)
     assert details(result)["counts"]["P2"] == 3 and details(result)["top"] == "9D"
@@ -127,7 +127,7 @@ def test_tm09_call_gives_each_opponent_one_last_turn():
     assert details(after_p2)["final_queue"] == ["P3"] and details(after_p2)["current"] == "P3"
     last_snaps = play(TO_TM06 + LAST_TURNS)
     assert (last_snaps["prompt"]["id"], details(last_snaps)["final_queue"]) == ("last_snaps", [])
-    assert last_snaps["prompt"]["text"] == "Last snaps? Tap,\nthen SELECT\nTop card: 5C"
+    assert last_snaps["prompt"]["text"] == "Last snaps? Tap,\nthen SELECT\nTop card:\n5 of clubs"
     result = play(TO_TM06 + TM09)
     assert (result["prompt"]["id"], details(result)["phase"]) == ("reveal", "reveal")
     assert details(result)["current"] == "P1"
@@ -285,7 +285,7 @@ def test_tm16_red_king_and_low_cards_have_no_power():
     result = play(lines)
     assert details(result)["top"] == "KD"
     assert (result["prompt"]["id"], details(result)["current"]) == ("turn", "P3")
-    assert messages(lines)[-1] == "KD: no effect"
+    assert messages(lines)[-1] == "King of diamonds:\nno effect"
 
 
 def test_tm17_match_mode_adds_rounds_and_moves_the_first_player():
@@ -362,8 +362,8 @@ def test_lock_caller_only_shows_a_reminder():
 
 
 @pytest.mark.parametrize("mode,text", [
-    ("mandatory", "KS: look at 1\nopponent card, swap\nit with 1 of yours\nSELECT when done"),
-    ("optional", "KS: look at 1\nopponent card; may\nswap with 1 of yours\nSELECT when done"),
+    ("mandatory", "Look at 1 opponent\ncard, swap it with\n1 of yours\nSELECT when done"),
+    ("optional", "Look at 1 opponent\ncard; you may swap\nit with 1 of yours\nSELECT when done"),
 ])
 def test_black_king_power_wording(mode, text):
     result = play(TM01 + "choose draw\nchoose play\ntap KS\n", f"option black_king_swap={mode}\n")
@@ -381,7 +381,7 @@ def test_swap_power_names_an_opponent_with_cards_for_the_log():
 
 def test_power_with_nothing_to_act_on_has_no_effect():
     lines = EMPTY_P1 + "choose draw\nchoose play\ntap 8D\n"        # look at your own: none left
-    assert play(lines)["prompt"]["id"] == "turn" and messages(lines)[-1] == "8D: no effect"
+    assert play(lines)["prompt"]["id"] == "turn" and messages(lines)[-1] == "8 of diamonds:\nno effect"
 
 
 def test_back_returns_from_sub_prompts_before_commitment():

@@ -65,7 +65,9 @@ def test_at02_round_1_play():
     assert outs(after_p3) == ["P2"] and deciding(after_p3) == "P1"
     assert messages(AT01 + "choose draw\ntap 2#1\nchoose block\nchoose draw\ntap 7#1\n") == \
         ["Good draw!\nP2 out"]
-    assert messages(AT02)[:2] == ["Pair! P3 is out\nthis round", "P1 takes 6\nnow 14 tokens"]
+    assert messages(AT02) == ["Pair! P3 is out\nthis round. Discard\nthe drawn card",
+                              "Round 1 over:\ndiscard the centre\ncards", "P1 takes 6\nnow 14 tokens",
+                              "Tokens: P1\u00a014, P2\u00a09, P3\u00a07", "P2 takes the\nButton"]
     result = play(AT02)
     assert scores(result) == {"P1": 14, "P2": 9, "P3": 7}
     assert result["details"]["pot"] == 0 and sum(tokens(result)) == 30
@@ -78,7 +80,7 @@ def test_at03_round_2_with_a_paired_start():
     assert result["details"]["common"] == []
     assert scores(result) == {"P1": 13, "P2": 8, "P3": 6}
     assert result["details"]["pot"] == 3 and deciding(result) == "P2"
-    assert messages(AT03) == ["Pair! Both discarded", "Everyone pays 1\nPot 3"]
+    assert messages(AT03) == ["Pair! Discard both", "Everyone puts 1 token\nin the pot: 3"]
     assert result["details"]["discard"] == 7 and result["details"]["pile"] == 48
 
 
@@ -89,7 +91,8 @@ def test_at04_remainder_carries_over():
     result = play(AT04)
     assert scores(result) == {"P1": 14, "P2": 8, "P3": 6}
     assert result["details"]["pot"] == 2
-    assert messages(AT04)[-1] == "2 left in the pot"
+    assert messages(AT04)[-3:] == ["2 left in the pot", "Tokens: P1\u00a014, P2\u00a08, P3\u00a06",
+                                   "P3 takes the\nButton"]
 
 
 def test_at05_one_blocker_survives():
@@ -105,7 +108,8 @@ def test_at05_one_blocker_survives():
 def test_at06_forced_block_of_the_last_one_in():
     result = play(AT01 + "choose draw\ntap 4#2\nchoose draw\ntap 9#2\n")
     assert messages(AT01 + "choose draw\ntap 4#2\nchoose draw\ntap 9#2\n")[:3] == [
-        "Pair! P2 is out\nthis round", "Last pirate standing:\nP3 must block", "P3 takes 5\nnow 14 tokens"]
+        "Pair! P2 is out\nthis round. Discard\nthe drawn card", "Last pirate standing:\nP3 must block",
+        "Round 1 over:\ndiscard the centre\ncards"]
     assert scores(result) == {"P1": 8, "P2": 8, "P3": 14}
     assert result["prompt"]["id"] == "common" and result["details"]["round"] == 2
 
@@ -269,9 +273,11 @@ def test_tokens_and_cards_are_conserved_through_the_story():
 
 
 def test_texts_fit_the_screen():
+    from engine.core.text import forms
     from engine.text.en_tribord import TEXT
     args = dict(name="Ann", names="Ann, Bob", n=10, k=1, pot=70, round=12, total=70,
-                hint="(every draw pairs)")
-    for key, template in TEXT.items():
-        for line in template.format(**args).split("\n"):
-            assert len(line) <= 21, (key, line)
+                hint="(every draw pairs)", scores="Ann 10")  # a list: wrapped
+    for key, text in TEXT.items():
+        for template in forms(text):
+            for line in template.format(**args).split("\n"):
+                assert len(line) <= 21, (key, line)

@@ -113,14 +113,15 @@ def people_of_id(card: str) -> str | None:
     return _PEOPLES[card]
 
 
-def card_name(kind: str) -> Msg | None:
-    """A Flouk or Chief kind by its people ("Mouta", "Mouta Chief"); Decrees and Actions
-    have no name of their own."""
+def card_name(card: str) -> Msg | None:
+    """A card, or a kind, in words: "Mouta", "Mouta Chief", "Decree 2", "Action 12". A Decree or
+    an Action named by its kind alone has no name of its own."""
+    kind, _, number = card.partition("#")
     people = kind.removeprefix("chief_")
-    if people not in PEOPLES:
-        return None
-    name = msg(f"fl.people.{people}")
-    return msg("fl.card.chief", people=name) if kind != people else name
+    if people in PEOPLES:
+        name = msg(f"fl.people.{people}")
+        return msg("fl.card.chief", people=name) if kind != people else name
+    return msg(f"fl.card.{kind}", n=number) if kind in (DECREE, ACTION) and number else None
 
 
 def default_info(card: str) -> CardInfo:

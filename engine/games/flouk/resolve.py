@@ -99,7 +99,7 @@ def resolve_action(state: State, seat: str, card: str, effects: tuple):
     state = put(state, card, DISCARD)
     if people != NEUTRAL and not has_member(state, seat, people):
         return state, effects + (msg("fl.no_people", people=msg(f"fl.people.{people}")),)
-    return run_effect(state, seat, card, effects)
+    return run_effect(state, seat, card, effects + (msg("fl.action_discard", card=label(card)),))
 
 
 RESOLVERS = {DECREE: resolve_decree, FLOUK: resolve_flouk, CHIEF: resolve_chief, ACTION: resolve_action}

@@ -118,7 +118,8 @@ def draw(state: State):
     """Draw 1; the device never hints whether it makes a pair."""
     p = state.current
     state = dataclasses.replace(state, pile=state.pile - 1, hands=add(state.hands, p, 1))
-    return start_turn(state, next_active(state, p)), (msg("la.draw"),)
+    following = next_active(state, p)
+    return start_turn(state, following), (msg("la.draw", next=following),)
 
 
 def choose_target(state: State, seat: str):
@@ -193,7 +194,7 @@ def judge_taps(state: State):
     t = state.target
     missing = hand(state, t) - len(state.accused_taps)
     if missing > 0:
-        return Rejected(E_ILLEGAL, msg("la.tap_more_one" if missing == 1 else "la.tap_more", n=missing))
+        return Rejected(E_ILLEGAL, msg("la.tap_more", n=missing))
     return verdict(state, has_pair(state.accused_taps + front(state, t)))
 
 
@@ -222,12 +223,13 @@ def eliminate(state: State, loser: str, successor: Callable[[State], str], effec
         state, out=state.out | {loser}, discard=state.discard + len(row) + hand(state, loser),
         out_uids=state.out_uids | set(row), fronts=with_value(state.fronts, loser, ()),
         hands=with_value(state.hands, loser, 0))
-    effects = effects + (msg("la.discard_all", name=loser),)
     remaining = players_in(state)
     if len(remaining) == 1:
         state = dataclasses.replace(state, phase=OVER, current=remaining[0], action=None, target=None)
-        return state, effects + (msg("la.wins", name=remaining[0]),)
-    return start_turn(state, successor(state)), effects
+        return state, effects + (msg("la.discard_all", name=loser), msg("la.wins", name=remaining[0]))
+    following = successor(state)
+    return start_turn(state, following), effects + (msg("la.discard_all_next", name=loser,
+                                                        next=following),)
 
 
 # ---- the reducer -----------------------------------------------------------

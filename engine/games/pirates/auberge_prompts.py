@@ -36,9 +36,8 @@ def prompt(state: State) -> Prompt:
     if state.phase == TARGET:
         return Prompt(TARGET, msg(f"la.prompt.{state.action}_whom", name=p), name_options(targets(state)))
     if state.phase == ACCUSE_TAPS:
-        n = hand(state, t)
-        text = "la.prompt.accuse_taps_one" if n == 1 else "la.prompt.accuse_taps"
-        return Prompt(ACCUSE_TAPS, msg(text, name=p, target=t, n=n, k=len(state.accused_taps)))
+        return Prompt(ACCUSE_TAPS, msg("la.prompt.accuse_taps", name=p, target=t, n=hand(state, t),
+                                       k=len(state.accused_taps)))
     if state.phase == VERDICT:
         return Prompt(VERDICT, msg("la.prompt.verdict", name=p, target=t),
                       tuple(Option(v, msg(f"la.opt.{v}")) for v in VERDICTS))

@@ -193,13 +193,19 @@ def round_end(state: State, effects: tuple[Msg, ...]):
     state = dataclasses.replace(state, pot=state.pot - share * len(winners), common=(),
                                 discard=state.discard | set(state.common),
                                 tokens=tuple((s, n + share if s in winners else n) for s, n in state.tokens))
+    effects += (msg("at.round_over", round=state.round),)
     effects += tuple(msg("at.takes", name=q, n=share, total=tokens(state, q)) for q in winners)
     if state.pot:
         effects += (msg("at.pot_left", n=state.pot),)
+    effects += (msg("at.tokens", scores=tuple(msg("at.token_count", name=s, n=n)
+                                              for s, n in state.tokens)),)
     if any(n == 0 for _, n in state.tokens):                  # AMB-T10
         state = dataclasses.replace(state, phase=OVER, resume=None)
         return state, effects + (result(state).headline,)
-    return next_round(state), effects
+    holder = state.button
+    state = next_round(state)
+    button = "at.button_moves" if state.button != holder else "at.button_stays"
+    return state, effects + (msg(button, name=state.button),)
 
 
 def next_round(state: State) -> State:

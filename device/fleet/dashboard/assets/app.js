@@ -11,10 +11,23 @@ const headers = token ? { Authorization: `Bearer ${token}` } : {};
 const asked = new URLSearchParams(location.search).get("lang");
 const query = asked ? `?lang=${encodeURIComponent(asked)}` : "";
 let words = {};
+let wordsLanguage = "en";
 let lastBoard = null;
 
+// Which counts take the singular, as the catalogs have it: French keeps it for 0 as for 1.
+const singular = { en: (n) => n === 1, fr: (n) => Math.abs(n) < 2 };
+
+// A counted text comes as {one, other, count}: the form is picked by the count's value.
+function form(template, args) {
+  if (typeof template === "string") return template;
+  if (!template || typeof template !== "object") return "";
+  const n = Number(args[template.count || "n"]);
+  const one = singular[wordsLanguage] || singular.en;
+  return String((Number.isInteger(n) && one(n) ? template.one : template.other) ?? "");
+}
+
 function say(key, args = {}) {
-  return (words[key] || "").replace(/\{(\w+)\}/g, (_, name) => String(args[name] ?? ""));
+  return form(words[key], args).replace(/\{(\w+)\}/g, (_, name) => String(args[name] ?? ""));
 }
 
 function el(tag, className, text) {
@@ -114,6 +127,7 @@ function drawable(items, drawOne) {
 
 function useWords(given, language) {
   words = given;
+  wordsLanguage = language;
   document.documentElement.lang = language;
   document.title = say("title");
   for (const node of document.querySelectorAll("[data-word]")) node.textContent = say(node.dataset.word);

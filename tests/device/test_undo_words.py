@@ -1,0 +1,38 @@
+"""Hold BACK asks "Undo: Ann played 7 of clubs?": the last input in words, never a card id."""
+from __future__ import annotations
+
+import pytest
+
+from .table import Table
+
+# game, the inputs, the card id or option key that must not show, and the words that must
+CASES = [
+    ("tamalou", "tap 7C", "7C", {"en": "Undo: Ann played\n7 of clubs?",
+                                 "fr": "Annuler\u00a0: Ann a\njoué 7 de trèfle\u00a0?"}),
+    ("tamalou", "tap 7C\nwait 2\npress select", "draw", {"en": "Undo: Ann chose\nDraw?",
+                                                         "fr": "Ann a\nchoisi\nPiocher\u00a0?"}),
+    ("palourde", "tap clam#1", "clam#1", {"en": "Undo: Ann played\nClam?",
+                                          "fr": "Ann a\njoué Palourde\u00a0?"}),
+    ("auberge", "press select\ntap 5#1", "5#1", {"en": "Undo: Ann played\nthe 5?",
+                                                "fr": "Ann a\njoué le 5\u00a0?"}),
+    ("flouk", "press select\ntap decree#2", "decree#2", {"en": "Undo: Ann played\nDecree 2?",
+                                                         "fr": "Ann a\njoué Décret 2\u00a0?"}),
+    ("flouk", "press select\ntap chief_mouta#1", "chief_mouta", {"en": "played\nMouta Chief?",
+                                                                 "fr": "joué Chef Mouta\u00a0?"}),
+    ("flouk", "press select", "select", {"en": "Undo SELECT?", "fr": "Annuler SELECT\u00a0?"}),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("game,lines,hidden,words", CASES, ids=lambda c: str(c)[:20])
+def test_the_undo_question_names_the_input_in_words(tmp_path, language, game, lines, hidden,
+                                                    words):
+    table = Table(tmp_path, language).start(game, "Ann,Bob,Cy", "Ann")
+    table.run(lines + "\nwait 2")
+    inputs = len(table.app.session.events)
+    table.run("hold back")
+    body = "\n".join(table.screen.lines)
+    assert words[language] in body
+    assert hidden not in body
+    table.run("press select")
+    assert len(table.app.session.events) == inputs - 1

@@ -1,0 +1,45 @@
+"""The player-facing docs: docs/cards.md and the house-rule tables of docs/rules.md are what
+the generator makes of the code today, and every game has its section and its table."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import engine
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def generator():
+    spec = importlib.util.spec_from_file_location("make_docs", ROOT / "tools" / "make_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_docs_are_current():
+    """Regenerate both files and compare: run `python tools/make_docs.py` after a change."""
+    for path, text in generator().wanted().items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.name} is out of date"
+
+
+def test_every_card_id_is_listed():
+    cards = (ROOT / "docs" / "cards.md").read_text(encoding="utf-8")
+    for spec in engine.all_specs():
+        missing = [card for card in spec.card_ids() if f"`{card}`" not in cards]
+        assert not missing, (spec.id, missing)
+
+
+def test_every_game_has_its_rules_and_its_house_rules():
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    for spec in engine.all_specs():
+        assert f"## {spec.title}" in rules, spec.title
+        assert f"<!-- options:{spec.id} -->" in rules, spec.id
+        for option in spec.options:
+            assert f"| `{option.key}` |" in rules, (spec.id, option.key)
+
+
+def test_every_house_rule_is_explained():
+    meaning = generator().MEANING
+    keys = {option.key for spec in engine.all_specs() for option in spec.options}
+    assert keys == set(meaning)
