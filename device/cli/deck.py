@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from device.decks.learning import Enrollment, learn
-from device.decks.registry import DeckError, DeckRegistry
+from device.decks.deck_file import DeckError
+from device.decks.registry import DeckRegistry
 from device.paths import default_state_dir
 from engine.core.text import DEFAULT_LANGUAGE
 

@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 from device.config import ConfigFileError, config_path, load_config
-from device.decks.registry import DeckError, DeckRegistry
+from device.decks.deck_file import DeckError
+from device.decks.registry import DeckRegistry
 from device.fleet.home_assistant import retirement
 from device.fleet.link import FleetUnavailable, fetch_retained, send_retained
 from device.fleet.shared import (SharedDeck, SharedStaff, deck_message, import_deck, import_staff,

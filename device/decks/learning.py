@@ -17,8 +17,8 @@ from device.texts import say
 from engine.core.registry import all_specs
 from engine.core.text import DEFAULT_LANGUAGE, Msg, msg, render
 
-from .registry import (CardRef, DeckError, DeckRegistry, Family, StaffRef, check_name, family_for,
-                       normalize_uid)
+from .deck_file import DeckError, Family, check_name, family_for, normalize_uid
+from .registry import CardRef, DeckRegistry, StaffRef
 
 LINE = 21                            # characters in a screen line
 

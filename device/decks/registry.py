@@ -1,12 +1,6 @@
 """The deck registry: which NFC tag is which card of which deck.
 
-One TOML file per physical deck in `<state_dir>/decks/<name>.toml`:
-
-    deck = "cafe1"
-    family = "palourde"
-    [tags]
-    04A1B2C3D4E5F6 = "clam#1"
-
+One deck file (device/decks/deck_file.py) per physical deck in `<state_dir>/decks/<name>.toml`,
 and the staff cards in `<state_dir>/staff.toml` (`[staff]` UID = label). A UID
 belongs to one deck or one staff card at most, so a tap names one card. Files
 are written atomically, and re-read when another process (`tabletop deck learn`
@@ -17,27 +11,17 @@ files is only reported: each file reads well on its own.
 """
 from __future__ import annotations
 
-import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-import tomli_w
-
-import engine
 from device.paths import write_atomic
 from device.storage import quarantine
-from engine.core.registry import canonical_card, decks_of
 
-UID_DIGITS = (8, 14)                 # 4- and 7-byte UIDs, uppercase hex
-SIM_PREFIX = "sim-"
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+import tomli_w
 
-
-class DeckError(ValueError):
-    """A deck operation that cannot be done; the text names the deck, line, tag or card."""
-
+from .deck_file import (SIM_PREFIX, Deck, DeckError, card_in, check_name, deck_text, families,
+                        line_of, normalize_uid, parse_deck, toml_of)
 
 class TagTaken(DeckError):
     """The tag is already enrolled: as a card of some deck, or as a staff card."""
@@ -79,146 +63,6 @@ class DeckInfo:
     @property
     def complete(self) -> bool:
         return not self.missing
-
-
-@dataclass(frozen=True)
-class Deck:
-    name: str
-    family: str
-    tags: dict[str, str]             # UID -> canonical card id
-
-
-@dataclass(frozen=True)
-class Family:
-    """A physical deck family and the cards a complete deck of it holds."""
-
-    name: str
-    games: tuple[str, ...]           # game ids that play it (pirates: auberge, tribord)
-    cards: tuple[str, ...]           # needed for completeness, in the rules' order
-    extras: tuple[str, ...]          # known but optional: the title card, jokers
-
-
-# ---------------------------------------------------------------------------------------------
-# Families and card ids, from the registered games.
-
-def families() -> dict[str, Family]:
-    """Every deck family some registered game plays."""
-    found: dict[str, tuple[list[str], list[str], list[str]]] = {}
-    for spec in engine.all_specs():
-        games, cards, extras = found.setdefault(spec.deck, ([], [], []))
-        games.append(spec.id)
-        cards.extend(c for c in spec.card_ids() if c not in spec.extra_cards and c not in cards)
-        extras.extend(c for c in spec.extra_cards if c not in extras)
-    return {name: Family(name, tuple(g), tuple(c), tuple(e for e in x if e not in c))
-            for name, (g, c, x) in found.items()}
-
-
-def family_for(name: str) -> Family:
-    """The family named `name`, or the one the game `name` plays."""
-    known = families()
-    if name in known:
-        return known[name]
-    for family in known.values():
-        if name in family.games:
-            return family
-    games = sorted(g for f in known.values() for g in f.games)
-    raise DeckError(f"no game or deck family named {name!r} (games: {', '.join(games)})")
-
-
-def card_in(family: str, card: str) -> str | None:
-    """The canonical id of `card` if it is a card of `family`, else None."""
-    canonical = canonical_card(card.strip())
-    return canonical if canonical and family in decks_of(canonical) else None
-
-
-def normalize_uid(text: str) -> str:
-    """A UID as uppercase hex (8 or 14 digits); byte separators (04:A1:..) are dropped."""
-    uid = re.sub(r"[\s:-]", "", str(text)).upper()
-    if len(uid) not in UID_DIGITS or not re.fullmatch(r"[0-9A-F]+", uid):
-        raise DeckError(f"{text!r} is not a tag UID (8 or 14 hex digits)")
-    return uid
-
-
-def check_name(name: str) -> str:
-    if not _NAME.fullmatch(name):
-        raise DeckError(f"{name!r} is not a deck name (letters, digits, - and _, up to 32)")
-    if name.startswith(SIM_PREFIX):
-        raise DeckError(f"deck names starting with {SIM_PREFIX!r} are kept for the simulator")
-    return name
-
-
-# ---------------------------------------------------------------------------------------------
-# The file form.
-
-def deck_text(deck: Deck) -> str:
-    """The TOML of a deck file (also the export form), tags in the rules' card order."""
-    family = families().get(deck.family)
-    order = {card: n for n, card in enumerate(family.cards + family.extras)} if family else {}
-    tags = dict(sorted(deck.tags.items(), key=lambda item: (order.get(item[1], len(order)), item[1])))
-    head = (f"# Tabletop deck {deck.name!r} ({deck.family}): tag UID = card id.\n"
-            f"# {len(tags)} tags. Share it with `tabletop deck import FILE`.\n")
-    return head + tomli_w.dumps({"deck": deck.name, "family": deck.family, "tags": tags})
-
-
-def parse_deck(text: str, name: str | None = None) -> Deck:
-    """A deck from its TOML text, every field checked; errors name the line, tag and card."""
-    data = _toml(text)
-    unknown = sorted(set(data) - {"deck", "family", "tags"})
-    if unknown:
-        raise DeckError(f"line {_line_of(text, unknown[0])}: unknown key {unknown[0]!r} "
-                        f"(a deck has deck, family and [tags])")
-    family = data.get("family")
-    if not isinstance(family, str) or family not in families():
-        raise DeckError(f"line {_line_of(text, 'family')}: family {family!r} is not one of "
-                        f"{', '.join(sorted(families()))}")
-    deck_name = name or data.get("deck")
-    if not isinstance(deck_name, str):
-        raise DeckError("the deck has no name: add deck = \"NAME\"")
-    tags = data.get("tags", {})
-    if not isinstance(tags, dict):
-        raise DeckError(f"line {_line_of(text, 'tags')}: tags must be a table [tags]")
-    return Deck(check_name(deck_name), family, _parse_tags(text, family, tags))
-
-
-def _toml(text: str) -> dict:
-    try:
-        return tomllib.loads(text)
-    except ValueError as exc:         # bad TOML, or a number past 4,300 digits
-        raise DeckError(quarantine.cut(exc)) from None
-    except RecursionError:            # tables or arrays nested thousands deep
-        raise DeckError("tables or arrays nested too deeply") from None
-
-
-def _parse_tags(text: str, family: str, raw: dict) -> dict[str, str]:
-    tags: dict[str, str] = {}
-    seen: dict[str, str] = {}
-    for key, value in raw.items():
-        where = f"line {_line_of(text, key)}"
-        try:
-            uid = normalize_uid(key)
-        except DeckError as exc:
-            raise DeckError(f"{where}: {exc}") from None
-        card = card_in(family, value) if isinstance(value, str) else None
-        if card is None:
-            raise DeckError(f"{where}: tag {uid}: {value!r} is not a {family} card")
-        if uid in tags:
-            raise DeckError(f"{where}: tag {uid} is listed twice")
-        if card in seen:
-            raise DeckError(f"{where}: tag {uid}: {card} is already tag {seen[card]}")
-        tags[uid], seen[card] = card, uid
-    return tags
-
-
-def _line_of(text: str, needle: str) -> int | str:
-    """The number of the first line, comments aside, that mentions `needle` (as written if it can)."""
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if not line.lstrip().startswith("#")]
-    for number, line in lines:
-        if needle in line:
-            return number
-    for number, line in lines:
-        if needle.lower() in line.lower():
-            return number
-    return "?"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,7 +149,7 @@ class DeckRegistry:
         for uid in deck.tags:
             owner = self._owners.get(uid)
             if owner is not None and getattr(owner, "deck", None) != deck.name:
-                raise DeckError(f"line {_line_of(text, uid)}: {TagTaken(uid, owner)}")
+                raise DeckError(f"line {line_of(text, uid)}: {TagTaken(uid, owner)}")
         self._save(deck)
         return self.info(deck.name)
 
@@ -383,22 +227,22 @@ class DeckRegistry:
 
     def _load_staff(self, text: str) -> None:
         """The staff list, checked whole before any card of it counts."""
-        data = _toml(text)
+        data = toml_of(text)
         unknown = sorted(set(data) - {"staff"})
         if unknown:
-            raise DeckError(f"line {_line_of(text, unknown[0])}: unknown key {unknown[0]!r} "
+            raise DeckError(f"line {line_of(text, unknown[0])}: unknown key {unknown[0]!r} "
                             f"(a staff list has [staff] only)")
         table = data.get("staff", {})
         if not isinstance(table, dict):
-            raise DeckError(f"line {_line_of(text, 'staff')}: staff must be a table [staff]")
+            raise DeckError(f"line {line_of(text, 'staff')}: staff must be a table [staff]")
         staff: dict[str, str] = {}
         for key, label in table.items():
             try:
                 uid = normalize_uid(key)
             except DeckError as exc:
-                raise DeckError(f"line {_line_of(text, key)}: {exc}") from None
+                raise DeckError(f"line {line_of(text, key)}: {exc}") from None
             if not isinstance(label, str) or not label.strip():
-                raise DeckError(f"line {_line_of(text, key)}: tag {uid}: the label must be text")
+                raise DeckError(f"line {line_of(text, key)}: tag {uid}: the label must be text")
             staff[uid] = label
         taken = next((uid for uid in staff if uid in self._owners), None)
         if taken is not None:

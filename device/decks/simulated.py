@@ -9,8 +9,8 @@ import hashlib
 
 from engine.core.registry import canonical_card, decks_of
 
-from .registry import (SIM_PREFIX, CardRef, Deck, DeckError, DeckInfo, DeckRegistry, StaffRef,
-                       families, normalize_uid)
+from .deck_file import SIM_PREFIX, Deck, DeckError, families, normalize_uid
+from .registry import CardRef, DeckInfo, DeckRegistry, StaffRef
 
 SIM_STAFF = ("staff#1", "staff#2", "staff#3")
 

@@ -12,7 +12,8 @@ import logging
 import threading
 from dataclasses import dataclass
 
-from device.decks.registry import DeckError, DeckRegistry, TagTaken, parse_deck
+from device.decks.deck_file import DeckError, parse_deck
+from device.decks.registry import DeckRegistry, TagTaken
 
 from .signing import StaffRoll, authentic, sign, staff_hash
 from .topics import SCHEMA, SHARED_STAFF, decode, encode, shared_deck_of, shared_deck_topic

@@ -8,7 +8,7 @@ Tapping a staff card again, BACK on the menu, or a long idle closes it.
 from __future__ import annotations
 
 from device.decks.learning import Enrollment
-from device.decks.registry import DeckError, families
+from device.decks.deck_file import DeckError, families
 from device.feedback import sound_switch
 import device.texts  # noqa: F401  (registers the texts shown below)
 from device.texts.language import switch_language

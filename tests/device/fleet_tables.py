@@ -17,7 +17,8 @@ import seeds
 from device.app import Companion
 from device.table import wall_clock
 from device.config import FleetConfig
-from device.decks.registry import Deck, DeckRegistry, deck_text, families
+from device.decks.deck_file import Deck, deck_text, families
+from device.decks.registry import DeckRegistry
 from device.decks.simulated import SimDecks, sim_uid
 from device.fleet.journal_feed import JournalFeed
 from device.fleet.link import Link

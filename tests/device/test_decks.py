@@ -7,8 +7,8 @@ import tomllib
 import pytest
 
 from device.cli import deck as cli_deck
-from device.decks.registry import (CardRef, CardTaken, DeckError, DeckRegistry, StaffRef, TagTaken,
-                                   families, normalize_uid)
+from device.decks.deck_file import DeckError, families, normalize_uid
+from device.decks.registry import CardRef, CardTaken, DeckRegistry, StaffRef, TagTaken
 from device.decks.simulated import SIM_STAFF, SimDecks, sim_uid
 from engine.core.registry import decks_of
 

@@ -23,7 +23,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import engine
 from device.cli import main
-from device.decks.registry import DeckError, DeckRegistry, families
+from device.decks.deck_file import DeckError, families
+from device.decks.registry import DeckRegistry
 from device.fleet.journal_feed import CURSOR_FILE, Cursor
 from device.fleet.signing import ROLL_FILE, StaffRoll
 from device.storage import quarantine
