@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+import tomli_w
+
 from device.paths import write_atomic
 from device.storage import quarantine
 
-import tomli_w
+from .deck_file import (Deck, DeckError, card_in, check_name, deck_text, families, line_of,
+                        normalize_uid, parse_deck, toml_of)
 
-from .deck_file import (SIM_PREFIX, Deck, DeckError, card_in, check_name, deck_text, families,
-                        line_of, normalize_uid, parse_deck, toml_of)
 
 class TagTaken(DeckError):
     """The tag is already enrolled: as a card of some deck, or as a staff card."""

@@ -2,7 +2,6 @@
 can have is a catalog text, worded in English and in French."""
 from __future__ import annotations
 
-import errno
 import re
 import subprocess
 import sys
