@@ -14,7 +14,7 @@ what they read is always the state their next line acts on.
 """
 from __future__ import annotations
 
-import shutil
+import os
 from typing import Any, Callable, TextIO
 
 from device.ui.screen import Screen
@@ -45,9 +45,11 @@ def layout(image_size: tuple[int, int], terminal: tuple[int, int]) -> tuple[Call
 
 
 def terminal_size(stream: TextIO) -> tuple[int, int]:
-    """The size of the terminal `stream` writes to, asked afresh (a resize re-picks)."""
+    """The size of the terminal `stream` writes to, asked afresh (a resize re-picks). Asked
+    of the terminal itself: COLUMNS and LINES, which a shell may export once, go stale when
+    the window is resized."""
     try:
-        size = shutil.get_terminal_size(UNKNOWN_SIZE) if stream.isatty() else UNKNOWN_SIZE
+        size = os.get_terminal_size(stream.fileno()) if stream.isatty() else UNKNOWN_SIZE
     except (AttributeError, ValueError, OSError):
         return UNKNOWN_SIZE
     return tuple(size) if size[0] > 0 and size[1] > 0 else UNKNOWN_SIZE

@@ -33,7 +33,10 @@ class PtySim:
         self.master, slave = os.openpty()
         self.size = size
         self._set_size(slave, size)
-        env = {**os.environ, "TABLETOP_SIM_ACK": "1", "LC_ALL": "C.UTF-8", "TERM": "xterm"}
+        # COLUMNS and LINES as a shell exports them once: stale after a resize, so the
+        # simulator must ask the terminal itself
+        env = {**os.environ, "TABLETOP_SIM_ACK": "1", "LC_ALL": "C.UTF-8", "TERM": "xterm",
+               "COLUMNS": "200", "LINES": "60"}
         env.pop("LANGUAGE", None)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "device.cli", *before, "run", "--sim",
