@@ -46,6 +46,18 @@ def test_offline_tables_are_marked_since_when_and_not_counted_as_playing():
     assert shown["counts"]["playing"] == 3 and shown["tables"][2]["offline_since"] is None
 
 
+def test_counts_are_worded_in_the_form_their_number_takes():
+    board = Board(clock=lambda: CLOCK)
+    board.receive(table_topic("t1", "online"), b"true")
+    board.receive(table_topic("t1", "state"), state())
+    assert page(board.view(), "en")["counted"] == ["1 table", "1 online", "1 playing"]
+    board.receive(table_topic("t2", "online"), b"false")
+    assert page(board.view(), "fr")["counted"] == ["2 tables", "1 en ligne", "1 en jeu",
+                                                   "1 hors ligne"]
+    board._tables["t1"]["missed"] = 1           # a gap in its events, as the broker dropped some
+    assert page(board.view(), "en")["tables"][0]["missed_words"] == "1 event missed"
+
+
 def test_the_finished_list_is_the_last_n_newest_first():
     board, n = Board(day=lambda: "2030-01-02"), 4
     for minute in range(n + 3):
@@ -121,7 +133,7 @@ def test_the_language_comes_from_the_config_or_the_page():
         assert get("state.json")["words"]["title"] == "Tables du café"
         assert get("state.json?lang=en")["words"]["title"] == "Café tables"
         assert get("state.json?lang=xx")["language"] == "fr"
-        assert get("words.json?lang=en")["words"]["playing"] == "{n} playing"
+        assert get("words.json?lang=en")["words"]["finished"] == "Finished today"
     finally:
         server.close()
 

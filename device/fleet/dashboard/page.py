@@ -9,14 +9,15 @@ The counts leave offline tables out of `playing`; the finished list is the newes
 from __future__ import annotations
 
 from device.config import LANGUAGES
-from engine.core.text import DEFAULT_LANGUAGE, catalog
+from engine.core.text import DEFAULT_LANGUAGE, catalog, msg, render
 
 from device.fleet.words import words
 
 ACTIVITIES = ("playing", "over", "idle", "attract")
-LABELS = ("title", "tables", "online", "playing", "offline", "no_game", "at_table", "minutes", "hours", "offline_since", "missed", "finished",
-          "none_finished", "no_winner",
-          "broker_down", "unavailable", "waiting",
+# The page's own words, filled in by the page; the counted ones are worded here, where the
+# catalogs pick a count's form.
+LABELS = ("title", "no_game", "at_table", "minutes", "hours", "offline_since", "finished",
+          "none_finished", "no_winner", "broker_down", "unavailable", "waiting",
           *(f"activity.{a}" for a in (*ACTIVITIES, "offline", "unknown")))
 LAST_LINES = 4
 FINISHED = 10                 # the finished games shown, newest first, unless configured
@@ -35,12 +36,14 @@ def labels(language: str) -> dict[str, str]:
 def page(view: dict, language: str, finished: int = FINISHED) -> dict:
     tables = [table_shown(table, language) for table in view["tables"]]
     online = [t for t in tables if t["activity"] != "offline"]
+    counts = {"tables": len(tables), "online": sum(t["online"] for t in tables),
+              "playing": sum(t["activity"] == "playing" for t in online),
+              "offline": len(tables) - len(online)}
+    counted = [render(msg(f"dash.{key}", n=n), language) for key, n in counts.items()
+               if n or key != "offline"]
     return {"version": view["version"], "day": view["day"], "language": language,
             "words": labels(language), "broker": view["broker"],
-            "counts": {"tables": len(tables), "online": sum(t["online"] for t in tables),
-                       "playing": sum(t["activity"] == "playing" for t in online),
-                       "offline": len(tables) - len(online)},
-            "tables": tables,
+            "counts": counts, "counted": counted, "tables": tables,
             "finished": [finished_shown(g, language) for g in view["finished"][:max(0, finished)]]}
 
 
@@ -56,7 +59,8 @@ def table_shown(table: dict, language: str) -> dict:
     last = [words(m, language) for m in _list(said.get("last"))[:LAST_LINES]]
     return {"name": table["name"], "online": table.get("online") is True,
             "activity": activity, "offline_since": table.get("offline_since"),
-            "missed": table.get("missed", 0), "times": _times(state.get("times")),
+            "missed": table.get("missed", 0), "missed_words": _missed(table.get("missed"), language),
+            "times": _times(state.get("times")),
             "game": game_shown(game, said, language) if game else None,
             "faults": [text for text in faults if isinstance(text, str) and text],
             "last": "\n".join(text for text in last if text) or None}
@@ -107,3 +111,8 @@ def _dict(value) -> dict:
 
 def _list(value) -> list:
     return value if isinstance(value, list) else []
+
+
+def _missed(missed: object, language: str) -> str | None:
+    return render(msg("dash.missed", n=missed), language) if isinstance(missed, int) and missed > 0 \
+        else None

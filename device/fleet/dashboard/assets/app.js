@@ -11,23 +11,10 @@ const headers = token ? { Authorization: `Bearer ${token}` } : {};
 const asked = new URLSearchParams(location.search).get("lang");
 const query = asked ? `?lang=${encodeURIComponent(asked)}` : "";
 let words = {};
-let wordsLanguage = "en";
 let lastBoard = null;
 
-// Which counts take the singular, as the catalogs have it: French keeps it for 0 as for 1.
-const singular = { en: (n) => n === 1, fr: (n) => Math.abs(n) < 2 };
-
-// A counted text comes as {one, other, count}: the form is picked by the count's value.
-function form(template, args) {
-  if (typeof template === "string") return template;
-  if (!template || typeof template !== "object") return "";
-  const n = Number(args[template.count || "n"]);
-  const one = singular[wordsLanguage] || singular.en;
-  return String((Number.isInteger(n) && one(n) ? template.one : template.other) ?? "");
-}
-
 function say(key, args = {}) {
-  return form(words[key], args).replace(/\{(\w+)\}/g, (_, name) => String(args[name] ?? ""));
+  return (words[key] || "").replace(/\{(\w+)\}/g, (_, name) => String(args[name] ?? ""));
 }
 
 function el(tag, className, text) {
@@ -95,7 +82,7 @@ function tableCard(table) {
     card.append(el("p", "game", say("no_game")));
   }
   for (const text of table.faults) card.append(el("p", "fault", text));
-  if (table.missed) card.append(el("p", "fault missed", say("missed", { n: table.missed })));
+  if (table.missed_words) card.append(el("p", "fault missed", table.missed_words));
   return card;
 }
 
@@ -127,7 +114,6 @@ function drawable(items, drawOne) {
 
 function useWords(given, language) {
   words = given;
-  wordsLanguage = language;
   document.documentElement.lang = language;
   document.title = say("title");
   for (const node of document.querySelectorAll("[data-word]")) node.textContent = say(node.dataset.word);
@@ -142,10 +128,7 @@ function banner(text) {
 function draw(board) {
   lastBoard = board;
   useWords(board.words, board.language);
-  const c = board.counts;
-  document.getElementById("summary").textContent = [
-    say("tables", { n: c.tables }), say("online", { n: c.online }), say("playing", { n: c.playing }),
-    ...(c.offline ? [say("offline", { n: c.offline })] : [])].join(" · ");
+  document.getElementById("summary").textContent = board.counted.join(" · ");
   document.getElementById("clock").textContent = clockTime(new Date().toISOString());
   banner(board.broker.up ? "" : say("broker_down", { time: clockTime(board.broker.since) }));
   document.getElementById("tables").replaceChildren(...drawable(board.tables, tableCard));
