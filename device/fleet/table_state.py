@@ -12,23 +12,24 @@ from device.kiosk.plugin import Attract
 from .words import to_plain
 
 
-def activity(app) -> str:
+def activity(app, result) -> str:
     """idle (no game), playing, over (the result is shown) or attract (the kiosk's
-    "Still playing?" after a game was left alone)."""
+    "Still playing?" after a game was left alone). `result`: the running game's."""
     if isinstance(app.mode, Attract):
         return "attract"
     if app.session is None:
         return "idle"
-    return "over" if app.session.spec.result(app.session.state) is not None else "playing"
+    return "over" if result is not None else "playing"
 
 
-def game_view(app) -> dict | None:
+def game_view(app, result) -> dict | None:
+    """The running game as `tabletop status` sums it up, its prompt and tally as the screen
+    has them (worked out once per state), plus title, deck, leader and whose turn it is."""
     if app.session is None:
         return None
     spec, state = app.session.spec, app.session.state
-    view = summary(spec, state)
+    view = summary(spec, state, seen=(*app.view(), result))
     del view["rejected"]
-    result = spec.result(state)
     view.update(title=spec.title, deck=app.deck, step=state.seq, leader=leader(view["players"]),
                 turn=None if result else getattr(state, "current", None),
                 headline=app.t(result.headline) if result else None)
@@ -46,19 +47,20 @@ def leader(players: list[dict]) -> str | None:
 
 def table_state(app) -> dict:
     """Everything the retained state message holds, but the times and the last event's words
-    (the plugin's: device/fleet/plugin.py)."""
-    return {"activity": activity(app), "game": game_view(app), "display": app.display_level,
+    (the plugin's: device/fleet/plugin.py). The game's result is asked once."""
+    result = app.session.spec.result(app.session.state) if app.session is not None else None
+    return {"activity": activity(app, result), "game": game_view(app, result),
+            "display": app.display_level,
             "faults": {part: app.t(message) for part, message in app.faults.items()},
-            "said": said(app)}
+            "said": said(app, result)}
 
 
-def said(app) -> dict:
+def said(app, result) -> dict:
     """The screen's words as message keys (device/fleet/words.py): a reader renders them in
     its own language."""
     words = {"faults": {part: to_plain(message) for part, message in app.faults.items()},
              "prompt": None, "headline": None}
     if app.session is not None:
-        result = app.session.spec.result(app.session.state)
         words["prompt"] = to_plain(app.view()[0].text)
         words["headline"] = to_plain(result.headline) if result else None
     return words

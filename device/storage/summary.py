@@ -7,13 +7,12 @@ from engine.core.spec import GameSpec
 from engine.core.text import DEFAULT_LANGUAGE
 
 
-def summary(spec: GameSpec, state, language: str = DEFAULT_LANGUAGE) -> dict:
+def summary(spec: GameSpec, state, language: str = DEFAULT_LANGUAGE, seen=None) -> dict:
     """Game, tally, prompt and result of a state, in the §6.2 form (also `tabletop status`).
+    `seen`: the state's (prompt, tally, result) where the caller has them already.
 
     Only the prompt's text follows `language`: ids, keys and names are the same in all."""
-    tally = spec.tally(state)
-    result = spec.result(state)
-    prompt = spec.prompt(state)
+    prompt, tally, result = seen or (spec.prompt(state), spec.tally(state), spec.result(state))
     return {
         "game": spec.id,
         "over": result is not None,

@@ -24,7 +24,7 @@ from device.fleet.journal_feed import JournalFeed
 from device.fleet.link import Link
 from device.fleet.plugin import FleetPlugin
 from device.fleet.shared import Inbox
-from device.fleet.table_state import game_view, table_state
+from device.fleet.table_state import table_state
 from device.fleet.topics import SHARED_FILTER, table_topic
 from device.loop import Frames
 from device.sim.clock import VirtualClock
@@ -88,7 +88,7 @@ class Table:
         run_sim(self.app, lines, self.clock, self.frames, self.field, self.complaints.append)
 
     def view(self) -> dict | None:
-        return game_view(self.app)
+        return table_state(self.app)["game"]
 
 
 def random_game_lines(app, rng: random.Random, limit: int):
