@@ -247,12 +247,13 @@ def _check(db: sqlite3.Connection) -> None:
         "(SELECT COUNT(*) FROM players WHERE game_id NOT IN (SELECT id FROM games))").fetchone()
     if orphans:
         raise sqlite3.DatabaseError(f"{orphans} games or players without the other")
-    for table in COLUMNS:                  # every row read once: its text decodes
-        db.execute(f"SELECT * FROM {table}").fetchall()
-    for (options,) in db.execute("SELECT options FROM games"):
+    for _ in db.execute("SELECT * FROM players"):      # each row read once: its text decodes
+        pass
+    options_at = COLUMNS["games"].index("options")
+    for row in db.execute("SELECT * FROM games"):
         try:
-            if not isinstance(json.loads(options), dict):
-                raise ValueError(options)
+            if not isinstance(json.loads(row[options_at]), dict):
+                raise ValueError(row[options_at])
         except (TypeError, ValueError, RecursionError):
             raise sqlite3.DatabaseError("stored options are not a JSON object") from None
 
