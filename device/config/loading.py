@@ -63,11 +63,11 @@ def config_for_run(path: Path | None) -> tuple[Config, str | None]:
     or value) gives its keys that read well and the defaults for the rest (the defaults
     throughout if what is left clashes), so a table never stops on its config; one that
     cannot be opened at all (a wrong --config) is ConfigFileError."""
-    if path is None or readable_file(path) is not None:
-        return load_config(path), None
     try:
         return load_config(path), None
     except ConfigFileError as exc:
+        if path is None or readable_file(path) is not None:
+            raise                   # not there, or not a file that opens: a wrong --config
         config = exc.partial or Config()
         if rules(config):
             config = Config(state_dir=config.state_dir)
