@@ -13,13 +13,14 @@ from pathlib import Path
 
 import engine
 import seeds
+from device.config.problems import one_line
 from device.paths import default_state_dir
 from device.storage import card_data as cards
 from engine.core.text import DEFAULT_LANGUAGE
 
 from device.texts import say
 
-from .refusal import one_line, refuse, unreadable, unwritable
+from .refusal import REFUSAL, refuse, unreadable, unwritable
 
 
 def add_commands(subparsers) -> None:
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _refuse_all(args: argparse.Namespace, found: list[str], more: str) -> int:
     """One line: the first problem, and how many more there are (`more`, a catalog key)."""
-    first = one_line(f"{args.file}: {found[0]}")
+    first = one_line(f"{args.file}: {found[0]}", REFUSAL)
     if len(found) > 1:
         first = say(args.language, more, problem=first, n=len(found) - 1, file=args.file)
     print(say(args.language, "cli.problem", problem=first), file=sys.stderr)

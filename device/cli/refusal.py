@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from device.config.problems import os_reason
+from device.config.problems import one_line, os_reason
 from device.texts import say
 from engine.core.text import render
 
-
-def one_line(reason: str, limit: int = 200) -> str:
-    """A reason on one line, cut when huge."""
-    flat = " ".join(reason.split())
-    return flat if len(flat) <= limit else flat[:limit] + "..."
+REFUSAL = 200                   # characters of a refusal's line: the file, where, and why
 
 
 def refuse(language: str, problem: object, code: int = 2) -> int:
     """Print `problem` as the command's one line; return the exit status, 2 bad input."""
-    print(say(language, "cli.problem", problem=one_line(str(problem))), file=sys.stderr)
+    print(say(language, "cli.problem", problem=one_line(problem, REFUSAL)), file=sys.stderr)
     return code
 
 

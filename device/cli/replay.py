@@ -12,6 +12,7 @@ from pathlib import Path
 
 import engine
 import seeds
+from device.config.problems import one_line
 from device.storage.summary import summary
 from device.texts import say
 from engine import Accepted, ConfigError, Info, Rejected, Session
@@ -19,7 +20,7 @@ from engine.core.script import Script, ScriptError, ScriptStep, parse_script
 from engine.core.spec import GameConfig, GameSpec
 from engine.core.text import DEFAULT_LANGUAGE
 
-from .refusal import one_line, unreadable
+from .refusal import REFUSAL, unreadable
 
 
 @dataclass
@@ -152,7 +153,7 @@ def replay_command(path: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) 
     try:
         result = replay_text(text, language=language)
     except ScriptError as exc:
-        print(f"{path}: {one_line(str(exc))}", file=sys.stderr)
+        print(f"{path}: {one_line(exc, REFUSAL)}", file=sys.stderr)
         return 2
     if as_json:
         print(json.dumps(report(result), ensure_ascii=False))

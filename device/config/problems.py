@@ -85,10 +85,18 @@ def os_reason(exc: Exception) -> Msg:
     return msg("cli.os.other", why=cut(getattr(exc, "strerror", None) or str(exc)))
 
 
+def one_line(text: object, limit: int = SHOWN) -> str:
+    """`text` as one line of a message, log or screen: runs of white space made one space,
+    other control characters escaped, at most `limit` characters of it (a value may be a
+    whole file)."""
+    flat = " ".join(str(text).split())
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in flat[:limit])
+    return shown + ("..." if len(flat) > limit else "")
+
+
 def cut(text: str) -> str:
-    """`text` on one line (control characters escaped), at most SHOWN characters of it."""
-    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:SHOWN])
-    return shown + ("..." if len(text) > SHOWN else "")
+    """A value as an error repeats it: one line, at most SHOWN characters."""
+    return one_line(text)
 
 
 def show_value(value: object) -> object:

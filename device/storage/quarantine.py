@@ -18,6 +18,7 @@ import logging
 import os
 from pathlib import Path
 
+from device.config.problems import one_line
 from device.paths import numbered
 
 log = logging.getLogger(__name__)
@@ -48,9 +49,8 @@ def watched(state_dir: Path) -> bool:
 
 
 def cut(text: object) -> str:
-    """One line, and not too long for a log or a screen."""
-    line = " ".join(str(text).split())
-    return line if len(line) <= SHOWN else line[:SHOWN - 3] + "..."
+    """A reason on one line, not too long for a log or a screen."""
+    return one_line(text, SHOWN)
 
 
 def refuse(state_dir: Path, path: Path, reason: object, *, always: bool = False,
