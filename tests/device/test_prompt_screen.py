@@ -28,7 +28,7 @@ def test_a_menu_leaves_the_question_in_view(tmp_path):
     table = Table(tmp_path).start("flouk")
     for event in (Confirm(), Tap("mouta#1"), Tap("faar#1"), Tap("action#1"), Choose("neutral")):
         table.app.play(event)
-    table.run("wait 2\nwait 2\nwait 2\npress select")
+    table.run("wait 2\nwait 2\nwait 2\npress down\npress select")    # Done, then Face-down card moved
     assert table.screen.lines[:2] == ("Face-down card", "came from?")
     table.run("press select")
     assert table.screen.lines[:2] == ("Face-down card", "went to?")
