@@ -67,6 +67,7 @@ TEXT = typeset({
     "fl.in_decree": "Décret en cours\nchez {name}",
     "fl.hand_was_empty": "{name} sans carte ?\nComptée comme piochée",
     "fl.next_step": "Ensuite : {step}",
+    "fl.flouks_to_villages": "Flouks : chacun va\ndans le village de\nson joueur",
     "fl.decree": "{name} : nouveau\nDécret ({card})\nLis-le à voix haute",
     "fl.decree_text": "{name} : nouveau\nDécret : {text}",
     "fl.decree_replaced": "Défausse l'ancien\n{card}",
