@@ -2,6 +2,8 @@
 on to Done, and SELECT on the message "SELECT when done" finishes the power."""
 from __future__ import annotations
 
+import pytest
+
 from .table import Table
 
 TO_THE_JACK = ["press select", "tap 7C", "wait 2", "press select", "press down", "press select",
@@ -73,3 +75,20 @@ def test_after_a_reported_move_select_is_still_done(tmp_path):
     assert table.screen.lines[table.screen.highlight] == "Done"
     table.run("press select")
     assert table.app.view()[0].id == "reveal"
+
+
+# L'Auberge, three pirates: P2 opens lowest and accuses P1, who taps the two hand cards.
+TO_THE_ACCUSATION = ["tap 5#1", "tap 3#1", "tap 8#1", "wait 4", "press down", "press down",
+                     "press select", "wait 2", "press select", "wait 2", "tap 9#1", "tap 7#1"]
+
+
+@pytest.mark.parametrize("language,word", [("en", "then SELECT"), ("fr", "puis SELECT")])
+def test_an_accusation_says_that_select_ends_the_taps(tmp_path, language, word):
+    table = Table(tmp_path, language)
+    table.start("auberge", "P1,P2,P3")
+    for line in TO_THE_ACCUSATION:
+        table.run(line)
+    assert table.app.view()[0].id == "accuse_taps"
+    assert "2/2" in table.text and word in table.text
+    table.run("press select")
+    assert table.app.view()[0].id != "accuse_taps"
