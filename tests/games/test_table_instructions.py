@@ -21,6 +21,10 @@ TAMALOU = "game tamalou\nplayers P1 P2 P3\ntap 7C\n"
 
 # (moment, script, data, {language: fragments the last input's messages or the prompt hold})
 MOMENTS = [
+    ("a turn: flip two cards and tap each", PALOURDE, None,
+     {"en": ["A: flip 2 cards,\ntap each"], "fr": ["A\u00a0: retourne\n2 cartes, passe-les"]}),
+    ("the second card: flip it and tap it", PALOURDE + "tap beach#1\n", None,
+     {"en": ["A: flip 2nd\ncard, tap it"], "fr": ["A\u00a0: retourne\nla 2e, passe-la"]}),
     ("clam pair: both to the basket, who plays next", PALOURDE + TWO_CLAMS_FOR_A, None,
      {"en": ["Both to your Basket", "B plays next"],
       "fr": ["Les 2 dans ton Panier", "À B de jouer"]}),
