@@ -112,7 +112,8 @@ class Playing(Mode):
         self.stepper = prompt.keys() == STEPPER
         items = [] if self.stepper else [(o.key, app.t(o.label)) for o in prompt.options]
         if items and prompt.done:
-            items.append((CONFIRM_KEY, app.t("ui.done")))
+            done = (CONFIRM_KEY, app.t("ui.done"))
+            items = [done] + items if prompt.done_first else items + [done]
         same_prompt = prompt.done and prompt.id == self._prompt_id and self.picked
         self.menu = Menu(items) if items else None
         if not same_prompt:

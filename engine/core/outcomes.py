@@ -71,6 +71,9 @@ class Prompt:
     text: Msg
     options: tuple[Option, ...] = ()
     done: bool = False            # beside the options, a Confirm ("done") is taken too
+    # Done is listed first and highlighted: taps are this step's usual answer, and the
+    # options only its exceptions (Flouk's "tap each moved card, SELECT=done").
+    done_first: bool = False
     # Left untouched this many seconds, the prompt closes as a Confirm would (a house rule's
     # countdown, such as Tamalou's last snaps); None: it waits for the table.
     closes_after_s: float | None = None

@@ -10,8 +10,9 @@ TEXT = {
     "la.prompt.accuse_whom": "{name}: accuse whom?",
     "la.prompt.attack_card": "{name}: place a hand\ncard before {target}\nand tap it",
     "la.prompt.challenge_card": "{name}: draw blind,\nplace it face up\nbefore {target}, tap it",
-    "la.prompt.accuse_taps": plural("{target}: show\n{name} your hand,\ntap your card {k}/{n}",
-                                   "{target}: show\n{name} your hand,\ntap your cards {k}/{n}"),
+    "la.prompt.accuse_taps": plural(
+        "{target}: show\n{name} your hand,\ntap your card {k}/{n}\nthen SELECT",
+        "{target}: show\n{name} your hand,\ntap your cards {k}/{n}\nthen SELECT"),
     "la.prompt.verdict": "{name} accuses {target}\nDoes {target} have\na pair?",
     "la.prompt.reshuffle": "Pile empty! Shuffle\nthe discards into a\nnew pile. SELECT",
     "la.opt.attack": "Attack",

@@ -65,6 +65,7 @@ TEXT = {
     "fl.in_decree": "{name}'s Decree",
     "fl.hand_was_empty": "{name} held no card?\nCounted as drawn",
     "fl.next_step": "Next: {step}",
+    "fl.flouks_to_villages": "Flouks: each goes\ninto its player's\nvillage",
     "fl.decree": "{name}: new Decree\n({card})\nRead it aloud",
     "fl.decree_text": "{name}: new Decree\n{text}",
     "fl.decree_replaced": "Discard the old\n{card}",

@@ -11,8 +11,9 @@ TEXT = typeset({
     "la.prompt.accuse_whom": "{name} accuse qui ?",
     "la.prompt.attack_card": "{name} : pose devant\n{target} une carte de\nta main, passe-la",
     "la.prompt.challenge_card": "{name} : pioche sans\nregarder, pose devant\n{target}, passe-la",
-    "la.prompt.accuse_taps": plural("{target} : montre ta\nmain à {name}, passe\nta carte {k}/{n}",
-                                   "{target} : montre ta\nmain à {name}, passe\ntes cartes {k}/{n}"),
+    "la.prompt.accuse_taps": plural(
+        "{target} : montre ta\nmain à {name}, passe\nta carte {k}/{n}\npuis SELECT",
+        "{target} : montre ta\nmain à {name}, passe\ntes cartes {k}/{n}\npuis SELECT"),
     "la.prompt.verdict": "{name} accuse {target}\n{target} a une paire ?",
     "la.prompt.reshuffle": "Pioche vide ! Mélange\nla défausse, refais\nla pioche. SELECT",
     "la.opt.attack": "Attaquer",

@@ -167,10 +167,10 @@ def test_game_select_switches_at_once_and_a_restart_keeps_it(tmp_path):
 
 def test_game_menu_switches_mid_game(tmp_path):
     table = Table(tmp_path).start("palourde", "Ann,Bob")
-    assert table.screen.lines[0] == "Ann: flip 2 cards"
+    assert table.screen.lines[:2] == ("Ann: flip 2 cards,", "tap each")
     table.run("hold select\npress up\npress up\npress select\npress back")
     assert table.app.language == "fr"
-    assert table.screen.lines[:2] == ("Ann\u00a0: retourne", "2 cartes")
+    assert table.screen.lines[:2] == ("Ann\u00a0: retourne", "2 cartes, passe-les")
 
 
 def test_french_house_rules(tmp_path):
@@ -201,7 +201,7 @@ def test_json_keeps_ids_and_translates_only_texts(tmp_path, capsys):
     english = json.loads(replay(tmp_path, capsys, "--json"))
     french = json.loads(replay(tmp_path, capsys, "--json", "--language=fr"))
     assert french["rejected"] == [{"line": 5, "code": "E_OUT_OF_PLAY", "message": "Carte hors jeu"}]
-    assert french["prompt"]["text"] == "Bob\u00a0: retourne\n2 cartes"
+    assert french["prompt"]["text"] == "Bob\u00a0: retourne\n2 cartes, passe-les"
     for data in (english, french):
         del data["rejected"][0]["message"], data["prompt"]["text"]
     assert english == french

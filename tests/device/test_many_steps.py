@@ -2,6 +2,8 @@
 on to Done, and SELECT on the message "SELECT when done" finishes the power."""
 from __future__ import annotations
 
+import pytest
+
 from .table import Table
 
 TO_THE_JACK = ["press select", "tap 7C", "wait 2", "press select", "press down", "press select",
@@ -37,3 +39,56 @@ def test_the_same_pick_is_never_taken_twice(tmp_path):
     table.run("press select")
     assert table.app.session.state.seq == seq
     assert table.screen.lines[0] == "Already picked:"
+
+
+# Flouk, three players: Mouta, Mouta, Faar; then P1's Action 1, learned as a Mouta Action,
+# finds P1's Mouta: its effect is applied by hand, the moved cards reported.
+TO_THE_REPORT = ["press select", "wait 2", "tap mouta#1", "tap mouta#2", "tap faar#1", "wait 4",
+                 "tap action#1", "tap bloup#1", "tap bloup#2", "wait 4", "press down",
+                 "press select", "wait 4", "wait 4"]
+
+
+def report(tmp_path) -> Table:
+    table = Table(tmp_path)
+    table.start("flouk", "P1,P2,P3")
+    for line in TO_THE_REPORT:
+        table.run(line)
+    assert table.app.view()[0].id == "report"
+    return table
+
+
+def test_select_on_a_report_is_done_as_its_words_say(tmp_path):
+    table = report(tmp_path)
+    assert "SELECT=done" in table.text
+    assert table.screen.lines[table.screen.highlight] == "Done"
+    table.run("press select")
+    assert table.app.view()[0].id == "reveal"
+
+
+def test_after_a_reported_move_select_is_still_done(tmp_path):
+    table = report(tmp_path)
+    table.run("tap mouta#2")                     # P2's Mouta moved...
+    table.run("press down")
+    table.run("press select")                    # ...to P3's village
+    table.run("wait 2")
+    assert "(1/6)" in table.text
+    assert table.screen.lines[table.screen.highlight] == "Done"
+    table.run("press select")
+    assert table.app.view()[0].id == "reveal"
+
+
+# L'Auberge, three pirates: P2 opens lowest and accuses P1, who taps the two hand cards.
+TO_THE_ACCUSATION = ["tap 5#1", "tap 3#1", "tap 8#1", "wait 4", "press down", "press down",
+                     "press select", "wait 2", "press select", "wait 2", "tap 9#1", "tap 7#1"]
+
+
+@pytest.mark.parametrize("language,word", [("en", "then SELECT"), ("fr", "puis SELECT")])
+def test_an_accusation_says_that_select_ends_the_taps(tmp_path, language, word):
+    table = Table(tmp_path, language)
+    table.start("auberge", "P1,P2,P3")
+    for line in TO_THE_ACCUSATION:
+        table.run(line)
+    assert table.app.view()[0].id == "accuse_taps"
+    assert "2/2" in table.text and word in table.text
+    table.run("press select")
+    assert table.app.view()[0].id != "accuse_taps"

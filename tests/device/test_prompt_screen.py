@@ -21,14 +21,14 @@ def test_the_scores_fill_a_free_line(tmp_path):
     table = Table(tmp_path).start("tribord", "P1,P2", "P1").run("tap 4#1")
     assert table.screen.lines[3] == "tapped 1/2"
     table = Table(tmp_path / "palourde").start("palourde", "Ann,Bob")
-    assert table.screen.lines == ("Ann: flip 2 cards", "Ann 0  Bob 0")
+    assert table.screen.lines == ("Ann: flip 2 cards,", "tap each", "Ann 0  Bob 0")
 
 
 def test_a_menu_leaves_the_question_in_view(tmp_path):
     table = Table(tmp_path).start("flouk")
     for event in (Confirm(), Tap("mouta#1"), Tap("faar#1"), Tap("action#1"), Choose("neutral")):
         table.app.play(event)
-    table.run("wait 2\nwait 2\nwait 2\npress select")
+    table.run("wait 2\nwait 2\nwait 2\npress down\npress select")    # Done, then Face-down card moved
     assert table.screen.lines[:2] == ("Face-down card", "came from?")
     table.run("press select")
     assert table.screen.lines[:2] == ("Face-down card", "went to?")
@@ -50,7 +50,8 @@ def test_a_number_prompt_takes_up_and_down(tmp_path):
 
 def test_many_players_share_the_free_lines(tmp_path):
     table = Table(tmp_path).start("palourde", "Anne,Bobby,Cyril,Dee,Eve")
-    assert table.screen.lines == ("Anne: flip 2 cards", "Anne 0  Bobby 0", "Cyril 0  Dee 0  Eve 0")
+    assert table.screen.lines == ("Anne: flip 2 cards,", "tap each", "Anne 0  Bobby 0",
+                                  "Cyril 0  Dee 0  Eve 0")
     table = Table(tmp_path / "tribord").start("tribord", "P1,P2,P3,P4,P5,P6,P7", "P1")
     table.run("tap 1\ntap 2#1\nwait 2\npress select")
     assert table.screen.lines[3] == "P1 9  P2 9  P3 9 …"

@@ -26,7 +26,7 @@ def test_json_form(tmp_path, capsys):
     assert data["players"] == [{"name": "Ann", "score": 2, "out": False},
                                {"name": "Bob", "score": 0, "out": False}]
     assert data["rejected"] == [{"line": 6, "code": "E_OUT_OF_PLAY", "message": "Card is out of play"}]
-    assert data["prompt"] == {"id": "flip1", "text": "Bob: flip 2 cards", "options": []}
+    assert data["prompt"] == {"id": "flip1", "text": "Bob: flip 2 cards,\ntap each", "options": []}
     assert data["details"]["high_tides_up"] == 0
 
 

@@ -38,12 +38,13 @@ wait 2
 press down
 press select
 wait 4
+wait 2
+press down
 press select
 press select
 press select
 press select
 wait 2
-press down
 press select
 wait 4
 tap action#1
@@ -56,7 +57,6 @@ wait 4
 tap faar#1
 press select
 wait 2
-press down
 press select
 wait 6
 press down

@@ -146,7 +146,7 @@ def test_la09_accusation_tap_errors():
     ]
     state = state_of(LA09)
     assert state.accused_taps == ("6#1",)
-    assert result["prompt"]["text"] == "P4: show\nP3 your hand,\ntap your cards 1/2"
+    assert result["prompt"]["text"] == "P4: show\nP3 your hand,\ntap your cards 1/2\nthen SELECT"
     assert result["details"]["accused_tapped"] == 1
 
 

@@ -141,8 +141,9 @@ def test_fl07_people_action_prerequisite():
 
 def test_fl08_steps_run_decree_flouk_action():
     replay = run(script("select", turn("decree#2", "action#2", "bloup#2")), FL)
-    steps = [m for m in replay.records[-1].messages if m.startswith("Next:")]
-    assert steps == ["Next: Decrees", "Next: Flouks", "Next: Actions"]
+    steps = [m for m in replay.records[-1].messages if m.startswith(("Next:", "Flouks:"))]
+    assert steps == ["Next: Decrees", "Flouks: each goes\ninto its player's\nvillage",
+                     "Next: Actions"]
     state = replay.session.state
     assert dict(state.decrees)["P1"] == "decree#2" and dict(state.villages)["P3"] == ("bloup#2",)
     assert (state.phase, state.card) == ("report", "action#2")

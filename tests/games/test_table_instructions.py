@@ -21,6 +21,10 @@ TAMALOU = "game tamalou\nplayers P1 P2 P3\ntap 7C\n"
 
 # (moment, script, data, {language: fragments the last input's messages or the prompt hold})
 MOMENTS = [
+    ("a turn: flip two cards and tap each", PALOURDE, None,
+     {"en": ["A: flip 2 cards,\ntap each"], "fr": ["A\u00a0: retourne\n2 cartes, passe-les"]}),
+    ("the second card: flip it and tap it", PALOURDE + "tap beach#1\n", None,
+     {"en": ["A: flip 2nd\ncard, tap it"], "fr": ["A\u00a0: retourne\nla 2e, passe-la"]}),
     ("clam pair: both to the basket, who plays next", PALOURDE + TWO_CLAMS_FOR_A, None,
      {"en": ["Both to your Basket", "B plays next"],
       "fr": ["Les 2 dans ton Panier", "À B de jouer"]}),
@@ -97,6 +101,10 @@ MOMENTS = [
      flouk_script(*quiet_rounds(1)), FL,
      {"en": ["Discard last card.\nDeal 4 each. Keep 2"],
       "fr": ["Dernière carte à la\ndéfausse. Donne 4"]}),
+    ("Flouk: the revealed Flouks go into their players' villages",
+     flouk_script("select", turn("mouta#1", "faar#1", "bloup#1")), FL,
+     {"en": ["Flouks: each goes\ninto its player's\nvillage"],
+      "fr": ["Flouks\u00a0: chacun va\ndans le village de\nson joueur"]}),
     ("Flouk: a failed welcome, discard the Chief",
      flouk_script("select", turn("chief_bloup#1", "faar#1", "bloup#1")), FL,
      {"en": ["Welcome failed:\ndiscard it"], "fr": ["Accueil raté\u00a0:\ndéfausse-le"]}),

@@ -56,7 +56,8 @@ def _report(state: State) -> Prompt:
     options = (Option(FACE_DOWN, msg("fl.option.face_down")),) \
         if state.moves < MAX_REPORT_MOVES else ()
     return Prompt("report", msg("fl.prompt.report", card=label(state.card), n=state.moves,
-                                max=MAX_REPORT_MOVES), options, done=True)
+                                max=MAX_REPORT_MOVES), options, done=True,
+                  done_first=True)
 
 
 def _adjust(state: State) -> Prompt:

@@ -58,11 +58,18 @@ def advance(state: State, effects: tuple):
         state = dataclasses.replace(state, queue=state.queue[1:])
         if state.step != type_of(card):
             state = dataclasses.replace(state, step=type_of(card))
-            effects += (msg("fl.next_step", step=msg(f"fl.step.{type_of(card)}")),)
+            effects += (step_message(type_of(card)),)
         state, effects = RESOLVERS[type_of(card)](state, seat, card, effects)
     if state.phase == RESOLVE:
         return end_turn(state, effects)
     return state, effects
+
+
+def step_message(step: str):
+    """"Next: Chiefs"; the Flouks' step also says where they go, as nothing else will."""
+    if step == FLOUK:
+        return msg("fl.flouks_to_villages")
+    return msg("fl.next_step", step=msg(f"fl.step.{step}"))
 
 
 def resolve_decree(state: State, seat: str, card: str, effects: tuple):
