@@ -116,7 +116,11 @@ def run_simulated(app, clock: VirtualClock, args, config,
     finally:
         _restore(handlers)
     if at_terminal:                        # Ctrl-C, or Ctrl-D at a terminal: where the game is
-        print(say(args.language, "cli.run.saved", dir=app.store.dir), file=sys.stderr)
+        # the screen's language, when the command line chose it, is part of the way back
+        language = f" --language {args.language}" if getattr(args, "language_asked", False) else ""
+        print(say(args.language, "cli.run.saved", dir=app.store.dir,
+                  command=f"tabletop{language} run --sim --state-dir {app.store.dir}"),
+              file=sys.stderr)
     app.store.close()
     return 0
 

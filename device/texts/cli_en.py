@@ -49,7 +49,7 @@ TEXT = {
     "cli.help.new_game": "with --game: set an unfinished game aside and start anew",
     "cli.run.unfinished": "An unfinished game is in {dir}: resume it with `tabletop run` "
                           "(without --game), or add --new to set it aside",
-    "cli.run.saved": "Game saved in {dir}: `tabletop run --sim --state-dir {dir}` resumes it",
+    "cli.run.saved": "Game saved in {dir}: `{command}` resumes it",
     "cli.run.option_form": "--option {item}: use KEY=VALUE",
     # replay and status
     "cli.tally.over": "{game}: game over",

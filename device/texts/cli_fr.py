@@ -49,7 +49,7 @@ TEXT = typeset({
     "cli.help.new_game": "avec --game : met de côté la partie en cours et en commence une",
     "cli.run.unfinished": "Une partie en cours est dans {dir} : reprends-la avec `tabletop run` "
                           "(sans --game), ou ajoute --new pour la mettre de côté",
-    "cli.run.saved": "Partie enregistrée dans {dir} : `tabletop run --sim --state-dir {dir}` la reprend",
+    "cli.run.saved": "Partie enregistrée dans {dir} : `{command}` la reprend",
     "cli.run.option_form": "--option {item} : écris CLÉ=VALEUR",
     # replay et status
     "cli.tally.over": "{game} : partie finie",

@@ -87,3 +87,7 @@ def test_the_language_asked_on_the_command_line_is_the_screens(tmp_path, open_si
     assert "Tape une ligne puis Entrée" in sim.raw.decode()      # the command line's too
     sim.type("press select\npress select")
     assert "Pêcheurs" in "\n".join(sim.text_view())
+    sim.key(b"\x04")                   # and the way back keeps the language
+    assert sim.end() == 0
+    assert f"`tabletop --language fr run --sim --state-dir {tmp_path}` la reprend" in \
+        sim.raw.decode()
