@@ -13,14 +13,13 @@ from pathlib import Path
 
 import engine
 import seeds
-from device.config.problems import one_line
 from device.paths import default_state_dir
 from device.storage import card_data as cards
 from engine.core.text import DEFAULT_LANGUAGE
 
 from device.texts import say
 
-from .refusal import REFUSAL, refuse, unreadable, unwritable
+from .refusal import first_and_more, refuse, unreadable, unwritable
 
 
 def add_commands(subparsers) -> None:
@@ -122,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _refuse_all(args: argparse.Namespace, found: list[str], more: str) -> int:
     """One line: the first problem, and how many more there are (`more`, a catalog key)."""
-    first = one_line(f"{args.file}: {found[0]}", REFUSAL)
-    if len(found) > 1:
-        first = say(args.language, more, problem=first, n=len(found) - 1, file=args.file)
-    print(say(args.language, "cli.problem", problem=first), file=sys.stderr)
+    lines = [f"{args.file}: {problem}" for problem in found]
+    print(say(args.language, "cli.problem",
+              problem=first_and_more(args.language, lines, more, file=args.file)),
+          file=sys.stderr)
     return 2

@@ -19,6 +19,8 @@ from engine.core.text import DEFAULT_LANGUAGE, render
 
 from device.texts import say
 
+from .refusal import first_and_more
+
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Add the `config` command to the `tabletop` parser's subcommands."""
@@ -67,8 +69,10 @@ def problem_line(problem: Problem, language: str) -> str:
 def refusal(exc: ConfigFileError, path: Path | None, language: str) -> str:
     """One line for a config a command cannot start with: its first problem, and how many more
     `tabletop config --check` lists."""
-    first = problem_line(exc.problems[0], language)
-    if len(exc.problems) > 1:
-        first = say(language, "cli.config.more", problem=first, n=len(exc.problems) - 1,
-                    file=path)
-    return say(language, "cli.problem", problem=first)
+    return say(language, "cli.problem", problem=problems_line(exc.problems, path, language))
+
+
+def problems_line(problems: list[Problem], path: Path | None, language: str) -> str:
+    """The first of a config's problems, and how many more `tabletop config --check` lists."""
+    return first_and_more(language, [problem_line(problem, language) for problem in problems],
+                          "cli.config.more", file=path)

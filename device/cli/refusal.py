@@ -17,6 +17,16 @@ def refuse(language: str, problem: object, code: int = 2) -> int:
     return code
 
 
+def first_and_more(language: str, problems: list[str], more: str, **where: object) -> str:
+    """The first of `problems` on one line, and how many more there are: `more` is the catalog
+    key that says so (its `problem` and `n`; `where` fills the rest, such as the file the command
+    that lists them all takes)."""
+    first = one_line(problems[0], REFUSAL)
+    if len(problems) == 1:
+        return first
+    return say(language, more, problem=first, n=len(problems) - 1, **where)
+
+
 def unreadable(language: str, path: object, exc: Exception) -> int:
     """A file that cannot be opened or is not UTF-8 text: exit 2."""
     why = say(language, "cli.not_utf8") if isinstance(exc, UnicodeDecodeError) else \

@@ -18,9 +18,10 @@ from device.sim.terminal import SimTerminal
 from device.storage.lock import Locked, hold
 from device.table import assemble, hardware_present, start_from_flags, state_dir_for
 from device.texts import say
+from engine.core.text import DEFAULT_LANGUAGE
 
 from . import logs
-from .config import refusal
+from .config import problems_line, refusal
 from .parser import version
 
 log = logging.getLogger("tabletop")
@@ -65,8 +66,9 @@ def run_command(args) -> int:
     if not args.sim and sim:
         print(say(args.language, "cli.run.no_hardware"))
     terminal = SimTerminal(sys.stdout) if sim and sys.stdout.isatty() else None
+    unread_line = problems_line(unread, path, DEFAULT_LANGUAGE) if unread else None   # a log's
     app = assemble(config, state_dir, sim=sim, out=terminal or sys.stderr,   # LED, tones
-                   config_problem=unread)
+                   config_problem=unread_line)
     if getattr(args, "language_asked", False):     # the command line's language is the screen's
         app.language = args.language
     if args.game:

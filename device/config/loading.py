@@ -57,22 +57,21 @@ def load_config(path: Path | None) -> Config:
             from None
 
 
-def config_for_run(path: Path | None) -> tuple[Config, str | None]:
-    """What `tabletop run` starts with, and why the file was not used as it stands, if it was
-    not. A file that is there but does not read as it should (not UTF-8, bad TOML, a wrong key
+def config_for_run(path: Path | None) -> tuple[Config, list[Problem]]:
+    """What `tabletop run` starts with, and why the file was not used as it stands (no problem:
+    it was). A file that is there but does not read as it should (not UTF-8, bad TOML, a wrong key
     or value) gives its keys that read well and the defaults for the rest (the defaults
     throughout if what is left clashes), so a table never stops on its config; one that
     cannot be opened at all (a wrong --config) is ConfigFileError."""
     try:
-        return load_config(path), None
+        return load_config(path), []
     except ConfigFileError as exc:
         if path is None or readable_file(path) is not None:
             raise                   # not there, or not a file that opens: a wrong --config
         config = exc.partial or Config()
         if rules(config):
             config = Config(state_dir=config.state_dir)
-        more = f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""
-        return config, str(exc.problems[0]) + more
+        return config, exc.problems
 
 
 def parse_config(text: str, base: Path | None = None) -> Config:

@@ -58,8 +58,7 @@ def installed_text(state_dir: Path, deck: str) -> str | None:
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         found = [f"not a card file ({exc})"]
     if found:
-        quarantine.refuse(state_dir, path, f"{found[0]} ({len(found)} problems)"
-                          if len(found) > 1 else found[0])
+        quarantine.refuse(state_dir, path, found)
         return None
     return text
 
@@ -93,8 +92,7 @@ def read_learned(state_dir: Path, deck: str) -> tuple[Details, list[str]]:
         return {}, [quarantine.refuse(state_dir, path, f"unreadable ({exc})")]
     good, bad = seeds.learned_problems(deck, found)
     if bad:
-        line = quarantine.refuse(state_dir, path, f"{bad[0]} ({len(bad)} problems)"
-                                 if len(bad) > 1 else bad[0])
+        line = quarantine.refuse(state_dir, path, bad)
         if not path.exists() and good:     # moved aside whole: the good details stay in use
             _write(state_dir, deck, good)
         return good, [line]

@@ -58,9 +58,10 @@ def refuse(state_dir: Path, path: Path, reason: object, *, always: bool = False,
     """The one thing to do with a file of `state_dir` that cannot be read as it should:
     moved aside when this process runs the table (or `always`: a saved game or database in
     the way of a new one), the reason logged in one line, and the move told to the screen
-    (unless the caller says it itself). The line, for the caller's report."""
+    (unless the caller says it itself). `reason` may be a list of the file's problems: the
+    first is told, and how many there are. The line, for the caller's report."""
     name = _name(state_dir, path)
-    why = cut(reason)
+    why = cut(_first_of(reason) if isinstance(reason, list) else reason)
     if not (always or watched(state_dir)):
         return f"{path}: {why}"          # a command that only reads: it reports, nothing moves
     try:
@@ -76,6 +77,10 @@ def refuse(state_dir: Path, path: Path, reason: object, *, always: bool = False,
     if tell and watched(state_dir):
         _watched[_key(state_dir)].append(name)
     return line
+
+
+def _first_of(problems: list) -> str:
+    return f"{problems[0]} ({len(problems)} problems)" if len(problems) > 1 else str(problems[0])
 
 
 def news(state_dir: Path) -> list[str]:

@@ -216,17 +216,17 @@ def test_a_file_that_cannot_be_moved_stays_and_the_table_still_starts(furnished,
 def test_a_config_that_does_not_read_gives_the_defaults_and_is_never_moved(tmp_path, text):
     path = tmp_path / "config.toml"
     path.write_bytes(text)
-    config, problem = config_for_run(path)
-    assert isinstance(config, Config) and problem.startswith(f"{path}: ")
+    config, (problem, *_) = config_for_run(path)
+    assert isinstance(config, Config) and str(problem).startswith(f"{path}: ")
     assert path.read_bytes() == text
 
 
 def test_a_config_keeps_the_keys_that_read(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text('log_level = "warning"\n[display]\ncontrast = "x"\n')
-    config, problem = config_for_run(path)
+    config, problems = config_for_run(path)
     assert config.log_level == "warning" and config.display.contrast == Config().display.contrast
-    assert problem == f'{path}: display.contrast: "x" is not a whole number'
+    assert list(map(str, problems)) == [f'{path}: display.contrast: "x" is not a whole number']
 
 
 def test_run_with_a_bad_config_starts_logs_and_shows_it_once(tmp_path, monkeypatch, capsys,
