@@ -79,6 +79,7 @@ class DeckRegistry:
         self._staff: dict[str, str] = {}
         self._owners: dict[str, CardRef | StaffRef] = {}
         self.problems: list[str] = []
+        self._unread: dict[Path, str] = {}     # a file that did not read -> its line in problems
 
     @property
     def decks_dir(self) -> Path:
@@ -173,10 +174,9 @@ class DeckRegistry:
     def _staff_to_change(self) -> dict[str, str]:
         """The staff cards, refused while their file does not read: writing the list anew
         would drop every card in it."""
-        broken = [problem for problem in self._fresh().problems
-                  if problem.startswith(f"{self.staff_file}: ")]
-        if broken:
-            raise DeckError(broken[0])
+        broken = self._fresh()._unread.get(self.staff_file)
+        if broken is not None and self.staff_file.exists():    # not moved aside
+            raise DeckError(broken)
         return dict(self._staff)
 
     def _save(self, deck: Deck) -> None:
@@ -202,7 +202,7 @@ class DeckRegistry:
         return self
 
     def _load(self, files: Iterable[Path]) -> None:
-        self._decks, self._staff, self._owners, self.problems = {}, {}, {}, []
+        self._decks, self._staff, self._owners, self._unread = {}, {}, {}, {}
         for path in files:
             try:
                 text = path.read_text(encoding="utf-8")
@@ -211,12 +211,13 @@ class DeckRegistry:
                 else:
                     self._load_deck(path.stem, text)
             except TagTaken as exc:           # each file is fine: which one is right, staff says
-                self.problems.append(f"{path}: {exc}")
+                self._unread[path] = f"{path}: {exc}"
             except OSError as exc:
-                self.problems.append(f"{path}: {exc.strerror or exc}")
+                self._unread[path] = f"{path}: {exc.strerror or exc}"
             except (DeckError, UnicodeDecodeError) as exc:
                 why = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else exc
-                self.problems.append(quarantine.refuse(self.state_dir, path, why))
+                self._unread[path] = quarantine.refuse(self.state_dir, path, why)
+        self.problems = list(self._unread.values())
 
     def _load_deck(self, name: str, text: str) -> None:
         deck = parse_deck(text, name)

@@ -138,6 +138,21 @@ def test_a_broken_file_is_reported_and_the_others_still_work(tmp_path):
     assert "copy.toml: tag 04A1B2C3 is already clam#1 of deck cafe" in fresh.problems[1]
 
 
+def test_a_staff_list_that_does_not_read_is_never_written_anew(tmp_path):
+    registry = DeckRegistry(tmp_path)
+    registry.add_tag("cafe", "palourde", A, "clam#1")
+    registry.staff_file.write_text(f'[staff]\n{A} = "Alice"\n{C} = "Bob"\n')   # A is a card's
+    before = registry.staff_file.read_text()
+    with pytest.raises(DeckError, match=f"staff.toml: tag {A} is already clam#1 of deck cafe"):
+        registry.add_staff(D, "Cy")
+    with pytest.raises(DeckError, match="is already clam#1"):
+        registry.remove_staff(C)
+    assert registry.staff_file.read_text() == before
+    registry.remove("cafe")                  # the list reads again: it can change
+    registry.add_staff(D, "Cy")
+    assert registry.staff() == {A: "Alice", C: "Bob", D: "Cy"}
+
+
 # -- sharing -------------------------------------------------------------------------------------
 
 def test_export_and_import_between_two_tables(tmp_path):
