@@ -21,11 +21,11 @@ from .decks.simulated import SimDecks
 from .feedback import open_feedback
 from .fleet.plugin import open_fleet
 from .kiosk.plugin import attach
+from .kiosk.screen_care import ScreenCare
 from .kiosk.system_actions import RecordedSystem, Systemctl
 from .paths import default_state_dir
 from .sim.clock import VirtualClock
 from .storage.card_data import LearnedCards, game_data
-from .storage import quarantine
 from .storage.history import keep_history
 from .storage.store import GameStore
 from .texts import say
@@ -67,16 +67,19 @@ def assemble(config, state_dir: Path, *, sim: bool, out=None,
     if config_problem:
         log.error("config file not used as it stands: %s; started with the defaults for it",
                   config_problem)
-    quarantine.watch(state_dir)          # this table's unreadable files are moved aside
+    # before the store, the decks and the settings are read: from now until the table closes,
+    # a file of theirs that does not read is moved aside, and the notice tells of it
+    notice = SetAsideNotice(state_dir, config_unread=bool(config_problem))
     store = GameStore(state_dir, config.history.keep_journals)
     keep_history(store)
     app = Companion(registry=open_registry(state_dir, sim), store=store,
                     clock=VirtualClock() if sim else time.monotonic, wall_clock=wall_clock,
                     language=table_language(state_dir, config.language, os.environ))
     attach(app, config.kiosk, RecordedSystem() if sim else Systemctl())
-    # right after screen care (attach puts it first): a press on a sleeping panel only wakes
-    # it, and the notice stands over the kiosk's screens, so the press that clears it is its own
-    app.plugins.insert(1, SetAsideNotice(state_dir, config_problem))
+    # right after screen care: a press on a sleeping panel only wakes it, and the notice
+    # stands over the kiosk's screens, so the press that clears it is its own
+    care = next(n for n, plugin in enumerate(app.plugins) if isinstance(plugin, ScreenCare))
+    app.plugins.insert(care + 1, notice)
     app.plugins += [LearnedCards(state_dir), PromptTimer()]   # learned card details, countdowns
     feedback = open_feedback(config, sim=sim, out=out)
     if feedback is not None:

@@ -9,6 +9,9 @@
 
 The message stands over whatever the table shows until a button is pressed; that press
 does nothing else, so nobody acts on a screen they did not see. Taps go on as usual.
+
+The notice lives as long as the table: from its start to its close, the table's unreadable
+files are moved aside (quarantine.watch), so there is news to tell.
 """
 from __future__ import annotations
 
@@ -23,9 +26,11 @@ from .screen import BODY_LINES, Screen, wrap
 
 
 class SetAsideNotice(Plugin):
-    def __init__(self, state_dir: Path, config_problem: str | None = None) -> None:
+    def __init__(self, state_dir: Path, config_unread: bool = False) -> None:
+        """`config_unread`: the config file was not used as it stands (told once, first)."""
         self.state_dir = state_dir
-        self.waiting: list[Msg] = [msg("ui.config_unreadable")] if config_problem else []
+        self.waiting: list[Msg] = [msg("ui.config_unreadable")] if config_unread else []
+        quarantine.watch(state_dir)
 
     def _waiting(self) -> list[Msg]:
         self.waiting += [msg("ui.set_aside", file=Path(name).name)

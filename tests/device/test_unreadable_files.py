@@ -264,8 +264,7 @@ def test_a_config_that_is_not_there_is_still_exit_2(tmp_path):
 def test_the_notices_fit_the_screen_in_both_languages(tmp_path, language):
     from device.ui.set_aside import SetAsideNotice
     table = Table(tmp_path, language)
-    table.app.plugins.append(SetAsideNotice(tmp_path, "config.toml: [reader"))
-    quarantine.watch(tmp_path)
+    table.app.plugins.append(notice := SetAsideNotice(tmp_path, config_unread=True))
     (tmp_path / "cards").mkdir()
     (tmp_path / "cards" / "flouk.learned.json").write_text("{")
     from device.storage.card_data import learned_details
@@ -278,4 +277,4 @@ def test_the_notices_fit_the_screen_in_both_languages(tmp_path, language):
     assert [len(page) for page in pages] == [4, 4]
     assert all(len(line) <= 21 and not line.endswith("…") for page in pages for line in page)
     assert "flouk.learned.json" in pages[1]
-    quarantine.unwatch(tmp_path)
+    notice.close()
