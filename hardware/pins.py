@@ -6,7 +6,7 @@ traffic as presses or break the bus, so start-up refuses it and says why.
 BCM numbering throughout, as gpiozero uses.
 
 A clash is found as data (`Clash`) so that whoever shows it can word it in the
-reader's language; `pin_conflicts` words it in English, for logs and errors.
+reader's language; `check_pins` words it in English, for logs and errors.
 """
 from __future__ import annotations
 
@@ -92,12 +92,8 @@ def clashes(pins: Mapping[str, int], claims: Mapping[int, Claim]) -> list[Clash]
     return found
 
 
-def pin_conflicts(pins: Mapping[str, int], claims: Mapping[int, Claim]) -> list[str]:
-    """One English message per misplaced pin; empty when all is well."""
-    return [str(clash) for clash in clashes(pins, claims)]
-
-
 def check_pins(pins: Mapping[str, int], claims: Mapping[int, Claim]) -> None:
-    problems = pin_conflicts(pins, claims)
-    if problems:
-        raise PinConflict("; ".join(problems))
+    """PinConflict naming every misplaced pin, in English, unless all is well."""
+    found = clashes(pins, claims)
+    if found:
+        raise PinConflict("; ".join(map(str, found)))

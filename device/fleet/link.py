@@ -221,12 +221,6 @@ class Link:
             self._progress.wait_for(lambda: self.up.is_set() or self.refused, timeout)
         return self.up.is_set()
 
-    def wait_down(self, timeout: float) -> str | None:
-        """Wait until a connection attempt failed or was refused (or `timeout` passed); why."""
-        with self._progress:
-            self._progress.wait_for(lambda: self.refused or self.unreachable, timeout)
-        return self.refused or self.unreachable
-
     def close(self, flush_s: float = 3.0) -> bool:
         """Say offline, send what is queued (for at most `flush_s`, and only while the link
         is up: a broker that is away is not waited for), then stop.

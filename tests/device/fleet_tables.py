@@ -77,6 +77,13 @@ class Table:
     def link(self) -> Link:
         return self.plugin.link
 
+    def wait_down(self, timeout: float) -> str | None:
+        """Wait until a connection attempt failed or was refused (or `timeout` passed); why."""
+        link = self.link
+        with link._progress:           # what the link's threads signal each attempt by
+            link._progress.wait_for(lambda: link.refused or link.unreachable, timeout)
+        return link.refused or link.unreachable
+
     def start(self, game: str, players: list[str]) -> None:
         spec = engine.get(game)
         config = make_config(spec, players, None, {}, seeds.game_data(spec.id, spec.deck))

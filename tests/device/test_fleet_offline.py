@@ -44,7 +44,7 @@ def test_a_broker_gone_is_fleet_offline_with_why_until_it_is_back(tmp_path, brok
     table.play(["tap clam#1", "wait 1"])
     assert "Fleet offline" not in status_of(table, capsys)
     broker.stop()
-    why = table.link.wait_down(WAIT_S)
+    why = table.wait_down(WAIT_S)
     assert why.startswith(f"cannot reach the broker at {broker.host}:{broker.port}: "
                           "ConnectionRefusedError")
     table.play(["tap clam#2", "wait 1"])                      # the game plays on, and ticks
@@ -69,7 +69,7 @@ def test_a_broker_gone_is_fleet_offline_with_why_until_it_is_back(tmp_path, brok
 
 def test_tls_to_a_plain_port_is_named_a_tls_failure(tmp_path, broker, capsys):
     table = Table(tmp_path / "t1", "t1", settings_for(broker, tls=True))
-    why = table.link.wait_down(WAIT_S)
+    why = table.wait_down(WAIT_S)
     assert "TLS failure: ConnectionResetError" in why and "handshake" in why
     table.play(["wait 1"])
     assert f"Fleet offline: cannot reach the broker at {broker.host}:{broker.port}: TLS failure: " \

@@ -4,9 +4,14 @@ from __future__ import annotations
 import pytest
 
 from hardware.buttons import DEFAULT_PINS
-from hardware.pins import PinConflict, bus_claims, check_pins, pin_conflicts
+from hardware.pins import PinConflict, bus_claims, check_pins, clashes
 
 RC522_AND_OLED = bus_claims({"SPI0": "the RC522", "I2C1": "the OLED"}, {25: "the RC522 reset line"})
+
+
+def pin_conflicts(pins, claims) -> list[str]:
+    """Each clash as a log or an error words it."""
+    return [str(clash) for clash in clashes(pins, claims)]
 
 
 def test_the_default_pins_are_free_next_to_an_rc522_an_oled_and_a_pn532():
