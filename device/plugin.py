@@ -33,6 +33,9 @@ class Plugin:
     """A part of the appliance that watches the app. Every hook has a do-nothing default, so a
     plugin overrides only what it needs."""
 
+    def start(self, app) -> None:
+        """The table is assembled and its game resumed or started: before its first input."""
+
     def on_input(self, app, event) -> bool:
         """Before the app sees an input (a tap comes looked up, as `Tapped`); True keeps it from
         the app."""

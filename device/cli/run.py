@@ -79,6 +79,8 @@ def run_command(args) -> int:
     else:
         app.resume_game()
     log.info("%s", start_up_line(config, app, sim))
+    for plugin in app.plugins:
+        plugin.start(app)
     try:
         if sim:
             return run_simulated(app, app.clock, args, config, terminal)

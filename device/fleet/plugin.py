@@ -1,8 +1,8 @@
 """The table in the café's fleet: an app plugin that publishes to the MQTT broker.
 
-Under tabletop/<table>/ (device/fleet_topics.py, docs/fleet.md): `state`, retained,
-whenever what the table shows changes (sampled as each frame is built, so the broker
-sees what the players see); `events`, one message per accepted event with a per-table
+Under tabletop/<table>/ (device/fleet_topics.py, docs/fleet.md): `state`, retained, as
+the table starts and whenever what it shows changes (sampled as each frame is built, so the
+broker sees what the players see); `events`, one message per accepted event with a per-table
 `seq`; `finished` once per game that ended with a result; `online`, retained, with a
 last will. Publishing only queues (device/fleet_link.py): the game never waits for the
 network and plays the same with the broker gone. The plugin also offers, at idle, the
@@ -65,6 +65,11 @@ class FleetPlugin(Plugin):
         self.link.publish(table_topic(self.table, kind), encode(payload), retain)
 
     # ---- app hooks -------------------------------------------------------------------------
+
+    def start(self, app) -> None:
+        """The state is published before the table's first input: it leaves as soon as the
+        link is up, so a dashboard watching first sees the table at once."""
+        self.after_input(app)
 
     def on_outcome(self, app, outcome: Outcome) -> None:
         """The event itself leaves from the journal (journal_feed): this only wakes the feed."""

@@ -292,6 +292,18 @@ def test_tabletop_run_publishes_when_the_config_says_so(tmp_path, broker, monkey
     assert [p["score"] for p in state["game"]["players"]] == [2, 0]
 
 
+def test_a_table_is_on_the_board_before_its_first_input(tmp_path, broker, monkeypatch):
+    config = config_file(tmp_path, broker, "table-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))           # started, and nobody came
+    assert main(["run", "--sim", "--config", str(config), "--state-dir", str(tmp_path / "s")]) == 0
+    board = Board()
+    for topic, payload in fetch_retained(settings_for(broker), "tabletop/table-8/#").items():
+        board.receive(topic, payload)
+    (table,) = board.view()["tables"]
+    assert table["name"] == "table-8" and table["state"] is not None
+    assert (table["state"]["activity"], table["state"]["game"]) == ("idle", None)
+
+
 def test_a_table_reaches_the_broker_over_tls(tmp_path):
     broker = Broker(tmp_path)
     ca = broker.add_tls()
