@@ -16,7 +16,7 @@ from .parser import cli_language, parser_class, version
 def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     """The parser, its --help in `language` (help texts are catalog keys: device.cli.parser)."""
     parser = parser_class(language)(prog="tabletop", description="cli.description",
-                                    epilog="cli.epilog")
+                                    epilog="cli.exit_status")
     parser.add_argument("--language", choices=LANGUAGES, help="cli.help.language")
     parser.add_argument("--version", action="version", version=f"tabletop {version()}",
                         help="cli.help.version")

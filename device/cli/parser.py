@@ -49,7 +49,9 @@ def parser_class(language: str) -> type[argparse.ArgumentParser]:
     class Parser(argparse.ArgumentParser):
         def __init__(self, *args, add_help: bool = True, **kwargs) -> None:
             kwargs.setdefault("formatter_class", Formatter)
-            kwargs.setdefault("epilog", "cli.docs")       # every --help says where the rules are
+            # every --help ends saying where the rules are, after the parser's own epilog
+            kwargs["epilog"] = " ".join(words(language, text)
+                                        for text in (kwargs.get("epilog"), "cli.docs") if text)
             super().__init__(*args, add_help=False, **kwargs)
             if add_help:
                 self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,

@@ -11,9 +11,8 @@ TEXT = {
     "cli.help.help": "show this help message and exit",
     # tabletop
     "cli.description": "A table-side companion for card games.",
-    "cli.epilog": "Exit status: 0 done, 1 a failure (a check failed, nothing to show), "
-                  "2 bad usage or input. How each game plays on the table, and its house "
-                  "rules: docs/rules.md; every card id: docs/cards.md.",
+    "cli.exit_status": "Exit status: 0 done, 1 a failure (a check failed, nothing to show), "
+                       "2 bad usage or input.",
     "cli.docs": "How each game plays on the table, and its house rules: docs/rules.md; "
                 "every card id: docs/cards.md.",
     "cli.help.version": "print the installed version and exit",

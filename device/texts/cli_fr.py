@@ -11,10 +11,8 @@ TEXT = typeset({
     "cli.help.help": "affiche cette aide et quitte",
     # tabletop
     "cli.description": "Un compagnon de table pour les jeux de cartes.",
-    "cli.epilog": "Code de sortie : 0 fait, 1 un échec (une vérification a échoué, rien à "
-                  "montrer), 2 usage ou entrée incorrects. Le déroulé de chaque jeu à la "
-                  "table et ses variantes : docs/rules.md ; chaque identifiant de carte : "
-                  "docs/cards.md.",
+    "cli.exit_status": "Code de sortie : 0 fait, 1 un échec (une vérification a échoué, rien "
+                       "à montrer), 2 usage ou entrée incorrects.",
     "cli.docs": "Le déroulé de chaque jeu à la table et ses variantes : docs/rules.md ; "
                 "chaque identifiant de carte : docs/cards.md.",
     "cli.help.version": "affiche la version installée et quitte",
