@@ -37,6 +37,7 @@ TEXT = {
     "ui.undo.back": "Undo BACK?\nSELECT=yes BACK=no",
     "ui.card_value": "the {n}",
     "ui.game_over": "GAME OVER",
+    "ui.game_over_next": "SELECT=new game",
     "ui.rank_line": "{rank} {name} {score}",
     "ui.score_line": "{name} {score}",
     "ui.out": "out",

@@ -36,6 +36,7 @@ TEXT = typeset({
     "ui.undo.back": "Annuler BACK ?\nSELECT=oui BACK=non",
     "ui.card_value": "le {n}",
     "ui.game_over": "FIN",
+    "ui.game_over_next": "SELECT=autre partie",
     "ui.rank_line": "{rank} {name} {score}",
     "ui.score_line": "{name} {score}",
     "ui.out": "hors jeu",

@@ -272,7 +272,8 @@ class Confirmation(Mode):
 
 
 class GameOver(Mode):
-    """The result: winners first and the full tally; SELECT ends the game."""
+    """The result: winners first and the full tally; SELECT ends the game, back to the game
+    select."""
 
     def __init__(self) -> None:
         self.top = 0
@@ -289,16 +290,17 @@ class GameOver(Mode):
         return wrap(app.t(result.headline)) + lines
 
     def screen(self, app) -> Screen:
-        lines = self.body(app)
-        body = lines[self.top:self.top + BODY_LINES]
-        return Screen(app.t("ui.game_over"), app.t(header_name(app.session.spec)),
-                      tuple(body)).scrolled(self.top, BODY_LINES, len(lines))
+        """The list in the lines above the last, which says what SELECT does next."""
+        lines, rows = self.body(app), BODY_LINES - 1
+        body = tuple(lines[self.top:self.top + rows]) + (app.t("ui.game_over_next"),)
+        return Screen(app.t("ui.game_over"), app.t(header_name(app.session.spec)), body,
+                      footer=1).scrolled(self.top, rows, len(lines))
 
     def button(self, app, name: str, held: bool) -> None:
         if held and name == "back":
             ask_undo(app, self)
         elif name == "down":
-            self.top = min(self.top + 1, max(0, len(self.body(app)) - BODY_LINES))
+            self.top = min(self.top + 1, max(0, len(self.body(app)) - (BODY_LINES - 1)))
         elif name == "up":
             self.top = max(0, self.top - 1)
         elif name == "select":
