@@ -27,6 +27,7 @@ TEXT = {
     "ui.language": "Language: English",
     "ui.abort_confirm": "Abort this game?\nSELECT=yes BACK=no",
     "ui.aborted": "Game aborted",
+    "ui.undo.event": "Undo: {event}?\nSELECT=yes BACK=no",
     "ui.undo.played_by": "Undo: {name} played\n{card}?\nSELECT=yes BACK=no",
     "ui.undo.played": "Undo: {card}?\nSELECT=yes BACK=no",
     "ui.undo.chose_by": "Undo: {name} chose\n{option}?\nSELECT=yes BACK=no",

@@ -26,6 +26,7 @@ TEXT = typeset({
     "ui.language": "Langue : français",
     "ui.abort_confirm": "Arrêter la partie ?\nSELECT=oui BACK=non",
     "ui.aborted": "Partie arrêtée",
+    "ui.undo.event": "Annuler : {event} ?\nSELECT=oui BACK=non",
     "ui.undo.played_by": "Annuler : {name} a\njoué {card} ?\nSELECT=oui BACK=non",
     "ui.undo.played": "Annuler : {card} ?\nSELECT=oui BACK=non",
     "ui.undo.chose_by": "Annuler : {name} a\nchoisi\n{option} ?\nSELECT=oui BACK=non",

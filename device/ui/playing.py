@@ -67,8 +67,12 @@ def card_words(spec, card: str) -> Msg:
 
 
 def undo_question(app, event: Event) -> Msg:
-    """"Undo: Ann played 7 of clubs?": the last input in words, by the player its prompt asked."""
+    """"Undo: Ann played 7 of clubs?": the last input in words, by the player its prompt asked;
+    in the game's own words where it has them ("Undo: Bob snapped 7 of clubs?")."""
     spec, before = app.session.spec, app.session.state_before_last()
+    words = spec.event_words(before, event) if spec.event_words else None
+    if words is not None:
+        return msg("ui.undo.event", event=words)
     name = dict(spec.tally(before).details).get("current")
     args: dict = {"name": name} if name else {}
     if isinstance(event, Tap):

@@ -5,6 +5,8 @@ import pytest
 
 from .table import Table
 
+SNAP_BY_BOB = "tap 7C\nwait 2\ntap 7H\nwait 2\npress down\npress select"
+
 # game, the inputs, the card id or option key that must not show, and the words that must
 CASES = [
     ("tamalou", "tap 7C", "7C", {"en": "Undo: Ann played\n7 of clubs?",
@@ -20,6 +22,14 @@ CASES = [
     ("flouk", "press select\ntap chief_mouta#1", "chief_mouta", {"en": "played\nMouta Chief?",
                                                                  "fr": "joué Chef Mouta\u00a0?"}),
     ("flouk", "press select", "select", {"en": "Undo SELECT?", "fr": "Annuler SELECT\u00a0?"}),
+    # a snap is nobody's turn: the snap's own words, then who snapped it (not "Ann chose Bob")
+    ("tamalou", "tap 7C\nwait 2\ntap 7H", "7H", {"en": "Undo: the snap of\n7 of hearts?",
+                                               "fr": "Annuler\u00a0: défausse de\n7 de cœur\u00a0?"}),
+    ("tamalou", SNAP_BY_BOB, "Ann ", {"en": "Undo: Bob snapped\n7 of hearts?",
+                                     "fr": "Annuler\u00a0: Bob a\ndéfaussé\n7 de cœur\u00a0?"}),
+    ("tamalou", "tap 7C\nwait 2\npress down\npress down\npress down\npress select\n"
+                "press down\npress down\npress select", "Ann ",
+     {"en": "Undo: Cy's penalty\ncard?", "fr": "Annuler\u00a0: la pénalité\nde Cy\u00a0?"}),
 ]
 
 
