@@ -32,6 +32,7 @@ from .texts import say
 from .texts.language import table_language
 from .ui.prompt_timer import PromptTimer
 from .ui.set_aside import SetAsideNotice
+from .ui.wizard import Setup, deal_first
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,8 @@ def assemble(config, state_dir: Path, *, sim: bool, out=None,
 
 
 def start_from_flags(app: Companion, args) -> str | None:
-    """--game/--players/--first/--option: the meaning of the script directives."""
+    """--game/--players/--first/--option: the meaning of the script directives. The game starts
+    at once, and its deal instruction shows first, as from the setup menus."""
     try:
         spec = engine.get(args.game)
     except KeyError as exc:
@@ -109,5 +111,8 @@ def start_from_flags(app: Companion, args) -> str | None:
         config = make_config(spec, players, args.first, options, data)
     except ConfigError as exc:
         return str(exc)
-    app.start_game(Session(spec, config), decks[0] if decks else None)
+    deck = decks[0] if decks else None
+    app.start_game(Session(spec, config), deck)
+    if app.session is not None:
+        deal_first(app, Setup(spec, deck, options=dict(config.options)))
     return None

@@ -25,6 +25,7 @@ from device.sim.clock import VirtualClock
 from device.storage.store import GameStore
 from device.ui.game_select import games
 from device.ui.playing import CONFIRM_KEY, STEPPER
+from device.ui.wizard import Instruction
 from engine import Cancel, Confirm, Tap, legal_events
 
 from .display import oled_on_bus
@@ -142,6 +143,9 @@ class Table:
         problem = start_from_flags(self.app, args)
         if problem:
             raise RuntimeError(f"bench: cannot start {self.spec.id}: {problem}")
+        if isinstance(self.app.mode, Instruction):      # the table deals, then SELECT
+            self.script.append("press select")
+            self.app.handle(ButtonPressed("SELECT"))
         self.frames.update(self.app)
         self.bus.take()                     # the first frame is a full one: not an update
 

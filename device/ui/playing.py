@@ -67,8 +67,12 @@ def card_words(spec, card: str) -> Msg:
 
 
 def undo_question(app, event: Event) -> Msg:
-    """"Undo: Ann played 7 of clubs?": the last input in words, by the player its prompt asked."""
+    """"Undo: Ann played 7 of clubs?": the last input in words, by the player its prompt asked;
+    in the game's own words where it has them ("Undo: Bob snapped 7 of clubs?")."""
     spec, before = app.session.spec, app.session.state_before_last()
+    words = spec.event_words(before, event) if spec.event_words else None
+    if words is not None:
+        return msg("ui.undo.event", event=words)
     name = dict(spec.tally(before).details).get("current")
     args: dict = {"name": name} if name else {}
     if isinstance(event, Tap):
@@ -272,7 +276,8 @@ class Confirmation(Mode):
 
 
 class GameOver(Mode):
-    """The result: winners first and the full tally; SELECT ends the game."""
+    """The result: winners first and the full tally; SELECT ends the game, back to the game
+    select."""
 
     def __init__(self) -> None:
         self.top = 0
@@ -289,16 +294,17 @@ class GameOver(Mode):
         return wrap(app.t(result.headline)) + lines
 
     def screen(self, app) -> Screen:
-        lines = self.body(app)
-        body = lines[self.top:self.top + BODY_LINES]
-        return Screen(app.t("ui.game_over"), app.t(header_name(app.session.spec)),
-                      tuple(body)).scrolled(self.top, BODY_LINES, len(lines))
+        """The list in the lines above the last, which says what SELECT does next."""
+        lines, rows = self.body(app), BODY_LINES - 1
+        body = tuple(lines[self.top:self.top + rows]) + (app.t("ui.game_over_next"),)
+        return Screen(app.t("ui.game_over"), app.t(header_name(app.session.spec)), body,
+                      footer=1).scrolled(self.top, rows, len(lines))
 
     def button(self, app, name: str, held: bool) -> None:
         if held and name == "back":
             ask_undo(app, self)
         elif name == "down":
-            self.top = min(self.top + 1, max(0, len(self.body(app)) - BODY_LINES))
+            self.top = min(self.top + 1, max(0, len(self.body(app)) - (BODY_LINES - 1)))
         elif name == "up":
             self.top = max(0, self.top - 1)
         elif name == "select":

@@ -39,7 +39,7 @@ def render(screen: Screen) -> Image.Image:
     draw.rectangle((0, 0, SIZE[0] - 1, HEADER_HEIGHT - 1), fill=1)
     draw_text(image, 1, HEADER_TOP, fit_header(screen.header, screen.header_right), fill=0)
     shown = screen.lines[:BODY_LINES]
-    first, stop = screen.menu or (0, len(shown))      # the list's lines: where marks go
+    first, stop = screen.menu or (0, len(shown) - screen.footer)   # the list's lines: the marks'
     marked = {first} if screen.above else set()
     marked |= {stop - 1} if screen.below else set()
     for row, line in enumerate(shown):

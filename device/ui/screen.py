@@ -21,6 +21,7 @@ class Screen:
     menu: tuple[int, int] | None = None   # body lines (first, stop) of a menu: after a marker
     above: bool = False               # a list hides lines above its first one shown
     below: bool = False               # ... or below its last one shown
+    footer: int = 0                   # last lines that stay put under a list (what a button does)
     blank: bool = False               # screensaver off / night
     drift: tuple[int, int] | None = None   # screensaver: only the lines, at this pixel (x, y)
 
@@ -28,7 +29,7 @@ class Screen:
         """A plain-text form, for logs, tests and the non-terminal preview."""
         top = fit_header(self.header, self.header_right)
         body = [("> " if i == self.highlight else "  ") + line for i, line in enumerate(self.lines)]
-        first, stop = self.menu or (0, len(body))
+        first, stop = self.menu or (0, len(body) - self.footer)
         if body and self.above:
             body[first] += " ^"
         if body and self.below:

@@ -1,4 +1,5 @@
-"""The setup wizard: deck, house rules, player count, who starts, the deal instruction.
+"""The setup wizard: deck, house rules, player count, who starts, the deal instruction (which a
+game begun from the command line shows as well).
 
 Each step is a small menu; the choices gather in a `Setup` and the last step
 starts the game. House rules come before the player count because some of them
@@ -17,6 +18,7 @@ from engine.core.text import msg
 from .game_view import header_name, view
 from .house_rules import option_line
 from .modes import MenuMode, Mode
+from .playing import Playing
 from .screen import Screen, wrap
 
 
@@ -172,11 +174,20 @@ class FirstPlayer(Step):
         self.done(app)
 
 
-class Instruction(Mode):
-    """The deal instruction: SELECT when done, BACK to the game select."""
+def deal_first(app, setup: Setup) -> None:
+    """A game begun from the command line shows its deal instruction too, before its first
+    prompt: the table must deal whichever way the game was started."""
+    if Instruction.needed(setup):
+        app.set_mode(Instruction(setup, begun=True))
 
-    def __init__(self, setup: Setup) -> None:
-        self.setup = setup
+
+class Instruction(Mode):
+    """The deal instruction: SELECT when done. From the setup menus the game begins then and
+    BACK goes back to the game select; a game begun from the command line is already on, so
+    SELECT only leads to its first prompt."""
+
+    def __init__(self, setup: Setup, begun: bool = False) -> None:
+        self.setup, self.begun = setup, begun
 
     @staticmethod
     def needed(setup: Setup) -> bool:
@@ -188,7 +199,9 @@ class Instruction(Mode):
         return Screen(app.t(header_name(self.setup.spec)), "", tuple(lines[:4]))
 
     def button(self, app, name: str, held: bool) -> None:
-        if name == "select":
+        if name == "select" and self.begun:
+            app.set_mode(Playing())
+        elif name == "select":
             start(app, self.setup)
-        elif name == "back":
+        elif name == "back" and not self.begun:
             app.home()

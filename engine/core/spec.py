@@ -73,6 +73,9 @@ class GameSpec:
     reminder: Callable[[Any], Any] | None = field(default=None, compare=False)  # -> Msg | None
     look: Look = field(default=Look(), compare=False)
     card_name: Callable[[str], Msg | None] | None = field(default=None, compare=False)  # a kind's name
+    # an input in the game's words, on the state it was made on ("Bob snapped 7 of clubs"), for
+    # the undo question; None where "Ann played 7 of clubs" / "Ann chose Bob" says it right
+    event_words: Callable[[Any, Any], Msg | None] | None = field(default=None, compare=False)
     order: int = 100                          # place in the game menu, lowest first
 
     def name(self) -> Msg:

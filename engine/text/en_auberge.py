@@ -41,6 +41,8 @@ TEXT = {
     "la.not_tied": "{name} is not tied\nfor lowest",
     "la.all_tapped": "All {n} tapped:\nSELECT",
     "la.tap_more": plural("Tap {n} more card", "Tap {n} more cards"),
+    "la.undo.accused_tap": "a card of\n{name}'s hand",
+    "la.undo.hand_shown": "{name}'s hand\nshown",
     "la.hint.turn": "{name}'s turn:\nchoose action",
     "la.hint.target": "Choose a player",
     "la.hint.oldest": "Choose the oldest",

@@ -110,4 +110,6 @@ TEXT = {
     "fl.hint.learn": "UP/DOWN, then SELECT",
     "fl.learned.people": "{card}: {value}\nNoted for next time",
     "fl.learned.white": "{card}: white {value}\nNoted for next time",
+    "fl.undo.people": "{card}:\n{value}",
+    "fl.undo.white": "{card}:\nwhite {value}",
 }

@@ -23,6 +23,11 @@ TEXT = {
     "tm.prompt.reveal": "{name}: flip all your\ncards, tap each\ntapped {k} of {n} = {sum}\nSELECT when done",
     "tm.prompt.mismatch": "Expected {n}, got {m}\nSELECT=accept\nBACK=keep tapping",
     "tm.prompt.deal": "Round {round} over\nShuffle, deal 4 each\n{name} starts\nSELECT when done",
+    # the undo question's words for an input ("Undo: Bob snapped 7 of clubs?")
+    "tm.undo.snap": "the snap of\n{card}",
+    "tm.undo.snapped": "{name} snapped\n{card}",
+    "tm.undo.penalty": "{name}'s penalty\ncard",
+    "tm.undo.revealed": "{name} revealed\n{card}",
     # menu entries
     "tm.action.draw": "Draw",
     "tm.action.take_discard": "Take discard",

@@ -42,6 +42,8 @@ TEXT = typeset({
     "la.not_tied": "{name} n'est pas\nà égalité",
     "la.all_tapped": plural("{n} carte passée :\nSELECT", "{n} cartes passées :\nSELECT"),
     "la.tap_more": plural("Passe encore\n{n} carte", "Passe encore\n{n} cartes"),
+    "la.undo.accused_tap": "une carte\nmontrée par {name}",
+    "la.undo.hand_shown": "{name} montre\nsa main",
     "la.hint.turn": "À {name} de jouer :\nchoisis une action",
     "la.hint.target": "Choisis un joueur",
     "la.hint.oldest": "Choisis le plus âgé",

@@ -112,4 +112,6 @@ TEXT = typeset({
     "fl.hint.learn": "UP/DOWN, puis SELECT",
     "fl.learned.people": "{card} : {value}\nNoté pour la suite",
     "fl.learned.white": "{card} : blanc {value}\nNoté pour la suite",
+    "fl.undo.people": "{card} :\n{value}",
+    "fl.undo.white": "{card} :\nblanc {value}",
 })

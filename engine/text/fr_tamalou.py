@@ -24,6 +24,11 @@ TEXT = typeset({
     "tm.prompt.reveal": "{name} : retourne et\npasse tes cartes\n{k}/{n} = {sum}, SELECT",
     "tm.prompt.mismatch": "Attendu {n}, vu {m}\nSELECT=accepter\nBACK=continuer",
     "tm.prompt.deal": "Manche {round} finie\nMélange, distribue 4\n{name} joue. SELECT",
+    # les mots de la question d'annulation ("Annuler : Bob a défaussé 7 de trèfle ?")
+    "tm.undo.snap": "défausse de\n{card}",
+    "tm.undo.snapped": "{name} a défaussé\n{card}",
+    "tm.undo.penalty": "la pénalité\nde {name}",
+    "tm.undo.revealed": "{name} a dévoilé\n{card}",
     # menus
     "tm.action.draw": "Piocher",
     "tm.action.take_discard": "Prendre la défausse",

@@ -17,6 +17,7 @@ from device.sim.play import run_sim
 from device.sim.lines import SimReaderField
 from device.storage.store import GameStore
 from device.ui.screen import COLUMNS
+from device.ui.wizard import Instruction
 from engine.core.codec import dumps
 
 WALL_CLOCK = "2024-05-04T12:40:00+02:00"      # a fixed wall clock: the game select shows 12:40
@@ -38,12 +39,15 @@ class Table:
         self.screens.append(screen)
 
     def start(self, game: str, players: str = "P1,P2,P3", first: str | None = None,
-              *options: str) -> "Table":
-        """Skip the wizard, as `--game --players --first --option` do."""
+              *options: str, dealt: bool = True) -> "Table":
+        """Skip the wizard, as `--game --players --first --option` do; `dealt`: SELECT past the
+        deal instruction too, to the first prompt."""
         args = argparse.Namespace(game=game, players=players, first=first, option=list(options))
         problem = start_from_flags(self.app, args)
         assert problem is None, problem
         self.frames.update(self.app)
+        if dealt and isinstance(self.app.mode, Instruction):
+            self.run("press select")
         return self
 
     def run(self, lines: str) -> "Table":

@@ -1,5 +1,13 @@
-"""The end of a game: the whole headline, then every player, scrolled with UP/DOWN."""
+"""The end of a game: the whole headline, then every player, scrolled with UP/DOWN, and what
+SELECT does next."""
 from __future__ import annotations
+
+import pytest
+
+import engine
+from device.ui.playing import GameOver
+from device.ui.render import MARK_X, LINE_TOPS, render
+from tests.engine.playouts import random_playout
 
 from .table import Table
 
@@ -33,12 +41,33 @@ def test_the_result_shows_the_headline_and_who_is_out(tmp_path):
     table = Table(tmp_path).start("auberge").run(AUBERGE_3)
     assert table.screen.header == "GAME OVER"
     assert table.screen.header_right == "AUBERGE"
-    assert table.screen.lines == ("P2 wins!", "1 P2 -", "2 P1 out", "2 P3 out")
+    assert table.screen.lines == ("P2 wins!", "1 P2 -", "2 P1 out", "SELECT=new game")
+    assert (table.screen.above, table.screen.below) == (False, True)
+    assert table.text.splitlines()[3].endswith("out v")      # the mark is the list's, not SELECT's
 
 
 def test_down_stops_at_the_last_player(tmp_path):
     table = Table(tmp_path).start("auberge").run(AUBERGE_3 + "press down\npress down\npress down")
-    assert table.screen.lines == ("P2 wins!", "1 P2 -", "2 P1 out", "2 P3 out")
+    assert table.screen.lines == ("1 P2 -", "2 P1 out", "2 P3 out", "SELECT=new game")
+    assert (table.screen.above, table.screen.below) == (True, False)
+    image = render(table.screen)
+    assert any(image.getpixel((MARK_X + 2, y)) for y in range(LINE_TOPS[0], LINE_TOPS[1]))
+    assert not any(image.getpixel((MARK_X + 2, y)) for y in range(LINE_TOPS[3], 64))
+
+
+@pytest.mark.parametrize("language,words", [("en", "SELECT=new game"),
+                                            ("fr", "SELECT=autre partie")])
+@pytest.mark.parametrize("game", [spec.id for spec in engine.all_specs()])
+def test_every_game_over_says_what_select_does_next(tmp_path, game, language, words):
+    spec = engine.get(game)
+    low, _ = spec.player_range(tuple((o.key, o.default) for o in spec.options))
+    session = random_playout(spec, max(low, 3), seed=1)
+    table = Table(tmp_path, language)
+    table.app.session, table.app.mode = session, GameOver()
+    assert table.screen.lines[-1] == words
+    assert len(table.screen.lines) == 4
+    table.run("press select")
+    assert table.app.session is None                  # as it says: the game select, for the next
 
 
 def test_co_winners_share_a_rank():

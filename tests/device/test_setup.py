@@ -1,6 +1,11 @@
 """The setup wizard's menus: house rules, then the player count they allow, then the deal."""
 from __future__ import annotations
 
+import pytest
+
+import engine
+from device.ui.screen import wrap
+
 from .table import Table, too_wide
 
 FLOUK = "press up\npress up\npress select\n"   # the game select wraps round: Language, Flouk
@@ -35,3 +40,19 @@ def test_every_house_rule_line_fits_and_shows_its_value(tmp_path):
     table = Table(tmp_path).run(FLOUK + "press down\n" * 8 + "press up\n" * 3)
     assert not [bad for screen in table.screens for bad in too_wide(screen)]
     assert "White tie     by seat" in table.text
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("game", [spec.id for spec in engine.all_specs() if spec.look.deal])
+def test_a_game_begun_from_the_command_line_shows_its_deal_first(tmp_path, game, language):
+    # `tabletop run --game tamalou --players Ann,Bob`: the same instruction as from the menus.
+    table = Table(tmp_path, language).start(game, "Ann,Bob,Cy", dealt=False)
+    spec = engine.get(game)
+    deal = table.app.t(spec.look.deal.key, **dict(table.app.session.config.options))
+    assert "\n".join(table.screen.lines) == deal
+    assert not too_wide(table.screen)
+    table.run("press back")                              # the game is on: BACK leaves nothing
+    assert table.app.session is not None and "\n".join(table.screen.lines) == deal
+    table.run("press select")
+    assert table.screen.lines[:1] == tuple(wrap(table.app.t(spec.prompt(table.app.session.state)
+                                                            .text)))[:1]

@@ -100,6 +100,8 @@ def test_a_whole_game_in_an_80x24_terminal_ends_on_the_scores_it_shows(tmp_path)
     assert scores == {"P1": "3", "P2": "3", "P3": "1"}
 
 
+DEALT = "press select\n"      # `--game flouk` shows "Shuffle all 100 cards" too
+
 NEXT_GAME = """
 press select
 wait 2
@@ -116,7 +118,7 @@ wait 4
 
 def test_a_learned_detail_is_not_asked_again_in_the_next_game(tmp_path, monkeypatch, capsys):
     sim(tmp_path, SETUP + PLAY, monkeypatch=monkeypatch, capsys=capsys)
-    assert sim(tmp_path, NEXT_GAME, "--game", "flouk", "--players", "P1,P2,P3",
+    assert sim(tmp_path, DEALT + NEXT_GAME, "--game", "flouk", "--players", "P1,P2,P3",
                monkeypatch=monkeypatch, capsys=capsys) == 0
     result = status(tmp_path, capsys)
     # Both Chiefs' white numbers are known: no question, Mouta Chief (0) is welcomed first.
@@ -148,7 +150,7 @@ wait 4
 
 def test_a_learned_detail_survives_a_restart(tmp_path, monkeypatch, capsys):
     args = ("--game", "flouk", "--players", "P1,P2,P3")
-    sim(tmp_path, UNTIL_ASKED + ANSWER_NAPIL, *args, monkeypatch=monkeypatch, capsys=capsys)
+    sim(tmp_path, DEALT + UNTIL_ASKED + ANSWER_NAPIL, *args, monkeypatch=monkeypatch, capsys=capsys)
     assert sim(tmp_path, "tap mouta#3\nwait 2\n", monkeypatch=monkeypatch, capsys=capsys) == 0
     result = status(tmp_path, capsys)                 # the second run resumed the game
     assert result["details"]["learned"] == {"action#12": {"people": "napil"}}

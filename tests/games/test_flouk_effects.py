@@ -138,6 +138,7 @@ def test_white_tie_prompt_lets_the_table_order():
              turn("faar#3", "mouta#3", "faar#4"), "select", turn("action#1", "mouta#4", "action#4"))
     ask = outcome(script(*lines, options=("white_tie=prompt",)), FL)
     assert ask["prompt"]["id"] == "order" and ask["prompt"]["options"] == ["P3", "P1"]
+    assert ask["details"]["step"] == "action"        # the tied Actions' step, not the Flouks'
     chosen = run(script(*lines, "choose P1", options=("white_tie=prompt",)), FL).session.state
     assert (chosen.current, chosen.card) == ("P1", "action#1")
 

@@ -34,6 +34,7 @@ def test_an_unknown_people_is_asked_when_the_action_resolves():
     assert asked["prompt"]["text"] == "Action 12:\nwhich people?\nAs printed on it"
     assert asked["prompt"]["options"] == ["neutral", "mouta", "faar", "bloup", "napil", "parok"]
     assert asked["details"]["current"] == "P3" and asked["details"]["learned"] == {}
+    assert asked["details"]["step"] == "action"      # the header's step: the one asked, not Flouks
 
 
 def test_a_people_action_fails_without_a_member():
@@ -58,6 +59,7 @@ def test_white_numbers_are_asked_then_order_the_step():
     first = play(lines)
     assert first["prompt"]["text"] == "Action 1:\nwhite number?\nUP/DOWN, then SELECT"
     assert first["prompt"]["options"] == [str(n) for n in range(100)]
+    assert first["details"]["step"] == "action"
     second = play(lines + "choose 20\n")
     assert second["prompt"]["text"].startswith("Action 2:\nwhite number?")
     # Action 2 (white 5) now resolves before Action 1 (white 20): its people is asked first.

@@ -173,5 +173,5 @@ SPEC = register(GameSpec(
     allowed=TABLE.allowed, hint=hint, play=play, prompt=prompt, tally=tally,
     result=scoring.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
     max_events=3000, look=Look(name=msg("ui.name.flouk"), badge=badge, deal=msg("ui.deal.flouk")),
-    order=5, card_name=card_name,
+    order=5, card_name=card_name, event_words=learning.event_words,
 ))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ...core.events import Choose
 from ...core.outcomes import E_NOT_EXPECTED, Option, Prompt, Rejected
 from ...core.text import msg
 from .cards import ACTION, CHIEF, NEUTRAL, PEOPLE, PEOPLES, UNKNOWN, WHITE, WHITE_RANGE, \
@@ -59,6 +60,18 @@ def answer(state: State, key: str):
     if detail == WHITE:
         state = reorder(state)
     return state, (msg(f"fl.learned.{detail}", card=label(card), value=shown(detail, value)),)
+
+
+def event_words(state: State, event):
+    """The undo question's words for an answer about a card ("Action 12: Bloup"): the table
+    told what is printed on it, the player whose card it is did not choose."""
+    if state.phase != LEARN or not isinstance(event, Choose) or state.asking is None:
+        return None
+    card, detail = state.asking
+    value = WHITE_KEYS.get(event.option) if detail == WHITE else event.option
+    if value is None:
+        return None
+    return msg(f"fl.undo.{detail}", card=label(card), value=shown(detail, value))
 
 
 def people_name(people: str):

@@ -10,7 +10,7 @@ from .scoring import base_population, population, result
 from .state import (ADJUST, CENSUS, DEAL, EFFECT_CARD, EFFECT_TARGET, FACE_DOWN_FROM,
                           FACE_DOWN_TO, LAST, LEARN, ORDER, PILE_CHECK, REPORT, REPORT_DEST,
                           REPORT_FROM, REVEAL, SURE, State, decree, effect_mode, hand, label, lead,
-                          place_label, village)
+                          place_label, type_of, village)
 
 NO_CARD, DEAL_KEY, END_GAME, PLUS, MINUS = "no_card", "deal", "end_game", "plus", "minus"
 
@@ -115,7 +115,7 @@ def tally(state: State) -> Tally:
     lines = tuple(PlayerLine(s, population(state, s)) for s in state.seats)
     details = (
         ("pile", state.pile), ("round", state.round), ("turn", state.turn),
-        ("lead", lead(state)), ("step", state.step), ("current", state.current),
+        ("lead", lead(state)), ("step", step_asked(state)), ("current", state.current),
         ("villages", {s: list(village(state, s)) for s in state.seats}),
         ("decrees", {s: decree(state, s) for s in state.seats}),
         ("hands", {s: hand(state, s) for s in state.seats}),
@@ -126,6 +126,16 @@ def tally(state: State) -> Tally:
         ("learned", learned_details(state)),
     )
     return Tally(lines, details)
+
+
+def step_asked(state: State) -> str | None:
+    """The step the table is at. A card's people or white number, or the order of a tie, is
+    asked before its step begins: the step is the asked card's, not the one just run."""
+    if state.phase == LEARN and state.asking:
+        return type_of(state.asking[0])
+    if state.phase == ORDER and state.queue:
+        return type_of(state.queue[0][0][1])
+    return state.step
 
 
 def badge(details: dict) -> Msg:

@@ -22,7 +22,7 @@ from ...core.seats import add, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec, Look
 from ...core.text import Msg, add_catalog, msg
 from ...text import en_auberge, fr_auberge
-from .auberge_prompts import hint, invariants, prompt, result, tally
+from .auberge_prompts import event_words, hint, invariants, prompt, result, tally
 from .auberge_state import (ACCUSE_TAPS, ACTIONS, ATTACK_CARD, CHALLENGE_CARD, HAND_DEALT,
                             OLDEST, OPENING, OPTIONS, OVER, RESHUFFLE, TARGET, TURN, VERDICT,
                             VERDICTS, State, front, hand, legal_actions, lowest_openers,
@@ -261,7 +261,7 @@ SPEC = register(GameSpec(
     min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
-    result=result, invariants=invariants, max_events=1500,
+    result=result, invariants=invariants, max_events=1500, event_words=event_words,
     look=Look(name=msg("ui.name.auberge"), deal=msg("ui.deal.auberge")), order=2,
     player_limits=lambda options: (MIN_PLAYERS, option(options, "max_players")),
 ))

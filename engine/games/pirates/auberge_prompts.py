@@ -1,12 +1,25 @@
 """L'Auberge des pirates: what the table sees, and the state's invariants."""
 from __future__ import annotations
 
+from ...core.events import Confirm, Tap
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.text import Msg, msg
 from .auberge_state import (ACCUSE_TAPS, OLDEST, OPENING, OVER, PHASES, RESHUFFLE, TARGET, TURN,
                             VERDICT, VERDICTS, State, front, hand, legal_actions, lowest_openers,
                             targets)
 from .deck import DECK, DECK_SIZE, card_order, has_pair
+
+
+def event_words(state: State, event) -> Msg | None:
+    """The accused's taps and SELECT, in the undo question: the accused's, not the accuser's
+    whose turn it is, and the hidden hand never named."""
+    if state.phase != ACCUSE_TAPS:
+        return None
+    if isinstance(event, Tap):
+        return msg("la.undo.accused_tap", name=state.target)
+    if isinstance(event, Confirm):
+        return msg("la.undo.hand_shown", name=state.target)
+    return None
 
 
 def hint(state: State) -> Msg:

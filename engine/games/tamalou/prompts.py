@@ -5,6 +5,7 @@ instructions, and reveal taps show only how many cards and their sum.
 """
 from __future__ import annotations
 
+from ...core.events import Choose, Tap
 from ...core.options import option
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.seats import next_seat, of
@@ -151,3 +152,18 @@ def result(state: State) -> Result | None:
     scores = round_scores(state)
     return Result(round_winners(scores, state.caller, option(state.options, "all_must_be_le5")),
                   round_headline(state))
+
+
+def event_words(state: State, event) -> Msg | None:
+    """An input in Tamalou's words, on the state it was made on: a tap nobody asked for is a
+    snap, not the player to move playing a card; "Who discarded?" names the snapper, and the
+    penalty prompt the player who draws."""
+    if isinstance(event, Tap) and state.phase in (TURN, LAST_SNAPS):
+        return msg("tm.undo.snap", card=label(event.card))
+    if isinstance(event, Tap) and state.phase == REVEAL:
+        return msg("tm.undo.revealed", name=state.current, card=label(event.card))
+    if isinstance(event, Choose) and state.phase == SNAP_WHO:
+        return msg("tm.undo.snapped", name=event.option, card=label(state.snapped))
+    if isinstance(event, Choose) and state.phase == PENALTY_WHO:
+        return msg("tm.undo.penalty", name=event.option)
+    return None

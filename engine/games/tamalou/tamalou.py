@@ -23,7 +23,7 @@ from ...core.seats import add, clockwise_from, next_seat, of, per_seat
 from ...core.spec import GameConfig, GameSpec, Look, kind_of
 from ...core.text import Msg, add_catalog, msg
 from ...text import en_tamalou, fr_tamalou
-from .prompts import badge, hint, prompt, reminder, result, round_headline, tally
+from .prompts import badge, event_words, hint, prompt, reminder, result, round_headline, tally
 from .scoring import label, match_over, round_winners, snap_matches
 from .state import (CALL, COMPONENTS, DEAL, DECK_SIZE, DRAWN, GIVE_UP, HAND,
                             HOLDING, JOKERS, KEEP, LAST_SNAPS, MISMATCH, OPENING, OPTIONS, OVER, PENALTY_WHO,
@@ -363,7 +363,7 @@ SPEC = register(GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=JOKERS, reminder=reminder,
-    max_events=4000, order=4, card_name=card_name,
+    max_events=4000, order=4, card_name=card_name, event_words=event_words,
     look=Look(name=msg("ui.name.tamalou"), badge=badge, asks_first=msg("ui.first_player"),
               deal=msg("ui.deal.tamalou"), lowest_wins=True),      # §4.5: the fewest points win
 ))
