@@ -166,7 +166,7 @@ def test_pa11_shrimp_peek_reminder_lasts_one_turn():
     assert {"shrimp#1", "shrimp#2"} <= state.removed
     assert replay.records[-1].messages == ["Shrimp + Shrimp!\nB: peek at 1 card\nDiscard both\nC plays next"]
     assert state.current == "C"
-    from engine.games.palourde import reminder
+    from engine.games.palourde.prompts import reminder
     assert reminder(state).text() == "Not B's peeked card"
     after = run(HEAD + "tap beach#1\ntap shell#1\ntap shrimp#1\ntap shrimp#2\ntap beach#2\ntap shell#2\n")
     assert reminder(after.session.state) is None

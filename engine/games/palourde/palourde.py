@@ -8,97 +8,21 @@ most clams wins the Golden Clam.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
-from ..core.events import Choose, Confirm, Tap
-from ..core.options import OptionSpec, option
-from ..core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
-                             E_SAME_CARD, Info, Option, PlayerLine, Prompt, Rejected, Result,
-                             Tally)
-from ..core.phases import PhaseTable, on_button, on_card, on_option
-from ..core.registry import register
-from ..core.seats import PerSeat, add, next_seat, of, per_seat, with_value
-from ..core.spec import GameConfig, GameSpec, Look, card_ids, kind_of
-from ..core.table import Table
-from ..core.text import Msg, add_catalog, msg
-from ..text import en_palourde, fr_palourde
-
-# §1.1 Components: (kind, copies). The Beach is every kind but basket and golden_clam.
-BEACH_KINDS = (("clam", 20), ("rake", 4), ("crab", 4), ("shrimp", 4), ("bird", 4), ("beach", 6),
-               ("shell", 6), ("high_tide", 3), ("storm_warning", 1), ("basket_overboard", 1))
-COMPONENTS = (("basket", 5),) + BEACH_KINDS + (("golden_clam", 1),)
-BEACH = frozenset(card_ids(BEACH_KINDS))          # the 53 cards shuffled face down
-EVENTS = ("high_tide", "storm_warning", "basket_overboard")
-PRIZES = ("golden_clam", "title")
-HIGH_TIDES_TO_END = 3
-BIRD_FOOD = ("clam", "crab", "shell", "shrimp")   # §1.4: a Bird eats these
-
-# Phases (§1.5)
-JOIN, FIRST, SETUP_BEACH = "join", "first", "beach"
-FLIP1, FLIP2, VICTIM, STORM, OVER = "flip1", "flip2", "victim", "storm", "over"
-
-OPTIONS = (
-    OptionSpec("replay_after_clam_pair", False, note="AMB-P11"),
-    OptionSpec("storm_ends_turn", True, note="AMB-P7"),
-    OptionSpec("storm_resets_high_tides", False, note="AMB-P8"),
-    OptionSpec("peek_reminder", True, note="AMB-P15"),
-    OptionSpec("tie_rule", "shared", kind="choice", choices=("shared", "none"), note="AMB-P16"),
-    OptionSpec("show_beach_counts", False, note="§1.6"),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class State(Table):
-    """The table in a Palourde game: seats in join order; `current` is None until play starts."""
-
-    baskets: tuple[int, ...]          # the Basket index each seat holds
-    beach_down: frozenset[str]
-    ht_up: frozenset[str]
-    removed: frozenset[str]           # discarded, or in a basket
-    clams: PerSeat
-    first_flip: str | None = None
-    peek_reminder: str | None = None  # who peeked with Shrimps (AMB-P15)
-
-
-# ---- helpers ---------------------------------------------------------------
-
-def basket_card(index: int) -> str:
-    return f"basket#{index}"
-
-
-def seat_of_basket(state: State, card: str) -> str | None:
-    for seat, index in zip(state.seats, state.baskets):
-        if basket_card(index) == card:
-            return seat
-    return None
-
-
-def clams_of(state: State, seat: str) -> int:
-    return of(state.clams, seat)
-
-
-def next_player(state: State) -> str:
-    return next_seat(state.seats, state.current)
-
-
-def new_turn(state: State, seat: str) -> State:
-    """FLIP1 for `seat`. A peek reminder lasts through the next player's turn and replays (AMB-P15)."""
-    reminder = state.peek_reminder if seat == state.current else None
-    return dataclasses.replace(state, phase=FLIP1, current=seat, first_flip=None,
-                               peek_reminder=reminder)
-
-
-def pass_turn(state: State) -> State:
-    return new_turn(state, next_player(state))
-
-
-def eligible_victims(state: State) -> tuple[str, ...]:
-    """AMB-P12: only other players with at least one clam can be robbed."""
-    return tuple(q for q in state.seats if q != state.current and clams_of(state, q) >= 1)
-
-
-def kind_name(card: str):
-    return msg(f"pa.kind.{kind_of(card)}")
+from ...core.events import Choose, Confirm, Tap
+from ...core.options import option
+from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
+                             E_SAME_CARD, Info, Rejected)
+from ...core.phases import PhaseTable, on_button, on_card, on_option
+from ...core.registry import register
+from ...core.seats import add, per_seat, with_value
+from ...core.spec import GameConfig, GameSpec, Look, kind_of
+from ...core.text import add_catalog, msg
+from ...text import en_palourde, fr_palourde
+from .prompts import badge, prompt, reminder, result, tally
+from .state import (BEACH, BIRD_FOOD, COMPONENTS, EVENTS, FIRST, FLIP1, FLIP2, HIGH_TIDES_TO_END,
+                    JOIN, OPTIONS, OVER, PRIZES, SETUP_BEACH, STORM, VICTIM, State, clams_of,
+                    eligible_victims, kind_name, new_turn, pass_turn, seat_of_basket)
 
 
 # ---- setup (§1.2) ------------------------------------------------------------
@@ -326,72 +250,6 @@ def hint(state: State):
         SETUP_BEACH: msg("core.use_buttons"), VICTIM: msg("pa.choose_victim"),
         FIRST: msg("pa.tap_basket"), JOIN: msg("pa.tap_basket"),
     }.get(state.phase, msg("core.use_buttons"))
-
-
-# ---- what the table sees (§1.6) -----------------------------------------------
-
-def prompt(state: State) -> Prompt:
-    p = state.current
-    if state.phase == JOIN:
-        return Prompt("join", msg("pa.prompt.join", n=len(state.seats)))
-    if state.phase == FIRST:
-        return Prompt("first", msg("pa.prompt.first"),
-                      tuple(Option(s, msg("core.name", name=s)) for s in state.seats))
-    if state.phase == SETUP_BEACH:
-        return Prompt("beach", msg("pa.prompt.beach"))
-    if state.phase == VICTIM:
-        options = tuple(Option(q, msg("pa.victim_option", name=q, n=clams_of(state, q)))
-                        for q in eligible_victims(state))
-        return Prompt("victim", msg("pa.prompt.victim", name=p),
-                      options + (Option("no_steal", msg("pa.no_steal_option")),))
-    if state.phase == STORM:
-        tides = "pa.prompt.storm_tides" if option(state.options, "storm_resets_high_tides") else \
-            "pa.prompt.storm"
-        return Prompt("storm", msg(tides))
-    if state.phase == OVER:
-        return Prompt("over", result(state).headline)
-    if state.phase == FLIP2:
-        return Prompt("flip2", msg("pa.prompt.flip2", name=p))
-    return Prompt("flip1", msg("pa.prompt.flip1", name=p))
-
-
-def reminder(state: State):
-    """The header reminder of AMB-P15, while it applies."""
-    if state.peek_reminder and option(state.options, "peek_reminder") and state.phase != OVER:
-        return msg("pa.peek_reminder", name=state.peek_reminder)
-    return None
-
-
-def beach_counts(state: State) -> tuple[tuple[str, int], ...]:
-    counts: dict[str, int] = {}
-    for card in state.beach_down:
-        counts[kind_of(card)] = counts.get(kind_of(card), 0) + 1
-    return tuple(sorted(counts.items()))
-
-
-def tally(state: State) -> Tally:
-    players = tuple(PlayerLine(s, clams_of(state, s)) for s in state.seats)
-    details = [("high_tides_up", len(state.ht_up)), ("beach_down", len(state.beach_down)),
-               ("current", state.current), ("peek_reminder", state.peek_reminder)]
-    if option(state.options, "show_beach_counts"):
-        details.append(("beach_counts", dict(beach_counts(state))))
-    return Tally(players, tuple(details))
-
-
-def badge(details: dict) -> Msg:
-    """The header counts the High Tides up: the third ends the game (§1.5)."""
-    return msg("ui.badge.tide", n=details.get("high_tides_up", 0))
-
-
-def result(state: State) -> Result | None:
-    """§1.5 OVER: the most clams wins; ties share the Golden Clam (AMB-P16)."""
-    if state.phase != OVER:
-        return None
-    best = max(clams_of(state, s) for s in state.seats)
-    winners = tuple(s for s in state.seats if clams_of(state, s) == best)
-    if len(winners) > 1 and option(state.options, "tie_rule") == "none":
-        return Result((), msg("pa.no_winner"))
-    return Result(winners, msg("pa.golden_clam", names=winners, n=best))
 
 
 def invariants(state: State) -> list[str]:
