@@ -10,13 +10,18 @@ TO_THE_JACK = ["press select", "tap 7C", "wait 2", "press select", "press down",
                "tap JH", "wait 2"]
 
 
-def jack(tmp_path) -> Table:
+def played_to(tmp_path, game: str, lines: list[str], prompt: str, **start) -> Table:
+    """A three-player game played by `lines` up to the prompt `prompt`."""
     table = Table(tmp_path)
-    table.start("tamalou", "P1,P2,P3", first="P2")
-    for line in TO_THE_JACK:
+    table.start(game, "P1,P2,P3", **start)
+    for line in lines:
         table.run(line)
-    assert table.app.view()[0].id == "power"
+    assert table.app.view()[0].id == prompt
     return table
+
+
+def jack(tmp_path) -> Table:
+    return played_to(tmp_path, "tamalou", TO_THE_JACK, "power", first="P2")
 
 
 def test_after_a_pick_the_highlight_is_on_done_and_select_finishes(tmp_path):
@@ -49,12 +54,7 @@ TO_THE_REPORT = ["press select", "wait 2", "tap mouta#1", "tap mouta#2", "tap fa
 
 
 def report(tmp_path) -> Table:
-    table = Table(tmp_path)
-    table.start("flouk", "P1,P2,P3")
-    for line in TO_THE_REPORT:
-        table.run(line)
-    assert table.app.view()[0].id == "report"
-    return table
+    return played_to(tmp_path, "flouk", TO_THE_REPORT, "report")
 
 
 def test_select_on_a_report_is_done_as_its_words_say(tmp_path):
