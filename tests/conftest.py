@@ -1,5 +1,16 @@
-"""Shared test fixtures and the --update-goldens switch."""
+"""Shared test fixtures, the --update-goldens switch and hypothesis's profiles."""
+import os
+
 import pytest
+from hypothesis import settings
+
+# `make test` and CI: the same examples every run, nothing kept between runs, no deadline
+# (a loaded 2-core machine is slow, not wrong). Explore with random seeds on purpose:
+# HYPOTHESIS_PROFILE=explore make test
+settings.register_profile("ci", derandomize=True, database=None, deadline=None,
+                          print_blob=True)
+settings.register_profile("explore", derandomize=False, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_addoption(parser):

@@ -13,7 +13,6 @@ HEADER = b"game palourde\nplayers Ann Bob Cy\n"
 WORDS = [b"tap clam#1", b"tap clam#2", b"undo", b"redo", b"select", b"back", b"choose Ann",
          b"option x=y", b"players", b"game nope", b"tap", b"\x00", b"\xff\xfe", b"\xc3",
          b"x" * 100_000, b"[" * 5000, b"# a comment", b"wait inf", b"wait nan", b"\r", b"\x0b"]
-FIGURES = {"scripts tried": 0, "tracebacks": 0, "bytes changed": 0}
 
 scripts = st.one_of(
     st.binary(max_size=400),
@@ -33,13 +32,7 @@ def replay(path) -> tuple[int, str]:
 def test_any_script_replays_or_gets_one_line_and_exit_2(tmp_path, data):
     path = tmp_path / "game.script"
     path.write_bytes(data)
-    FIGURES["scripts tried"] += 1
-    try:
-        code, err = replay(path)
-    except Exception:
-        FIGURES["tracebacks"] += 1
-        raise
-    FIGURES["bytes changed"] += path.read_bytes() != data
+    code, err = replay(path)
     assert path.read_bytes() == data
     if code != 0:
         assert code == 2
@@ -62,11 +55,6 @@ def test_a_nul_byte_and_a_huge_word_are_refused_with_their_line_and_cut(tmp_path
     assert code == 2 and err.startswith(f"{path}: line 3: unknown word 'zzz") and len(err) < 200
 
 
-def test_report_figures():
-    print(f"event scripts: {FIGURES}")
-    assert FIGURES["tracebacks"] == 0 and FIGURES["bytes changed"] == 0
-
-
 # ---- journals ------------------------------------------------------------------------------
 
 def saved_game(state_dir) -> bytes:
@@ -79,7 +67,6 @@ JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
                                                                 max_size=3), max_leaves=8)
-JOURNAL_FIGURES = {"journals tried": 0, "tracebacks": 0, "bytes changed": 0}
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -102,19 +89,9 @@ def test_any_damaged_journal_is_refused_with_a_reason(tmp_path_factory, line, ke
     path = state_dir / "current.jsonl"
     data = b"\n".join(lines)
     path.write_bytes(data)
-    JOURNAL_FIGURES["journals tried"] += 1
     try:
         journal.resume(path)
         journal.header(path)
     except JournalError:
-        pass
-    except Exception:
-        JOURNAL_FIGURES["tracebacks"] += 1
-        raise
-    JOURNAL_FIGURES["bytes changed"] += path.read_bytes() != data
+        pass                  # refused with its own error; any other exception fails the test
     assert path.read_bytes() == data
-
-
-def test_report_journal_figures():
-    print(f"journals: {JOURNAL_FIGURES}")
-    assert JOURNAL_FIGURES["tracebacks"] == 0 and JOURNAL_FIGURES["bytes changed"] == 0

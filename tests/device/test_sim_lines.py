@@ -72,7 +72,7 @@ CONTROL = st.characters(codec="utf-8", categories=("Cc",)).filter(lambda c: c no
 HOSTILE = st.one_of(
     st.sampled_from(NAMED),
     st.tuples(st.sampled_from([b"tap ", b"place ", b"press ", b"hold ", b"wait ", b""]),
-              st.text(st.characters(exclude_characters="\n"), min_size=1, max_size=30)
+              st.text(st.characters(codec="utf-8", exclude_characters="\n"), min_size=1, max_size=30)
               .map(str.encode),
               CONTROL.map(str.encode)).map(b"".join),
     st.builds(lambda word, bad: b"tap " + word.replace(b"\n", b"") + bad, st.binary(max_size=20),

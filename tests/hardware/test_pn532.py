@@ -1,15 +1,15 @@
-"""The PN532 HSU driver against a fake PN532 on a pty pair opened with pyserial."""
+"""The PN532 HSU driver against a fake PN532: behind a pyserial-like line in the test's own
+thread (nothing waits on a clock), and on a real pty for opening a port by its path."""
 from __future__ import annotations
 
 import os
 import sys
 
 import pytest
-import serial
 
 from hardware.errors import ReaderError
 from hardware.pn532 import PN532UART, encode_frame, open_pn532
-from tests.hardware.fakes.pn532_device import NACK, FakePN532, frame
+from tests.hardware.fakes.pn532_device import NACK, FakePN532, PtyLine, SerialLine, frame
 
 CLASSIC = bytes.fromhex("04A22B91")
 NTAG = bytes.fromhex("04112233445566")
@@ -17,16 +17,8 @@ NTAG = bytes.fromhex("04112233445566")
 
 @pytest.fixture
 def line():
-    master, slave = os.openpty()
-    # pyserial puts the slave in raw mode; it must be open before the fake talks.
-    port = serial.Serial(os.ttyname(slave), 115200, timeout=0.05)
-    fake = FakePN532(master)
-    fake.start()
-    yield port, fake
-    fake.stop()
-    port.close()
-    os.close(master)
-    os.close(slave)
+    fake = FakePN532()
+    return SerialLine(fake), fake
 
 
 @pytest.fixture
@@ -113,13 +105,16 @@ def test_fake_frames_are_what_the_driver_parses():
 
 
 def test_open_pn532_opens_the_port_it_is_given():
+    """A real pty: the chip answers every command, so the port's timeout only bounds a
+    failure and never runs out in a pass, however loaded the machine."""
     master, slave = os.openpty()
-    fake = None
+    fake, chip = None, FakePN532()
     try:
-        reader = open_pn532(os.ttyname(slave), timeout=0.05)
-        fake = FakePN532(master)
+        # pyserial puts the slave in raw mode; it must be open before the fake talks.
+        reader = open_pn532(os.ttyname(slave), timeout=30)
+        fake = PtyLine(chip, master)
         fake.start()
-        fake.uid = CLASSIC
+        chip.uid = CLASSIC
         assert reader.poll() == CLASSIC.hex().upper()
         reader.close()
     finally:
@@ -165,7 +160,7 @@ def test_permanent_silence_after_the_ack_raises_after_the_bounded_retries(line, 
     fake.lose_responses = sys.maxsize
     with pytest.raises(ReaderError, match="timed out 3 times on command 0x4A"):
         reader.poll()
-    assert fake.wait_for(lambda: fake.aborts == 3)  # every attempt aborted, the last too
+    assert fake.aborts == 3                          # every attempt aborted, the last too
     assert fake.commands == [0x4A] * 3
     fake.lose_responses = 0
     assert reader.poll() == CLASSIC.hex().upper()   # woken, configured, read

@@ -82,9 +82,9 @@ def test_the_thread_delivers_into_a_queue_and_stops_promptly():
     waits = []
     loop = ReaderLoop(reader, events.put, wait=waits.append)   # no real sleeping
     loop.start()
-    assert events.get(timeout=2) == Placed(A)
+    assert events.get(timeout=30) == Placed(A)
     reader.lift()
-    assert events.get(timeout=2) == Removed(A)
+    assert events.get(timeout=30) == Removed(A)
     loop.stop()
     assert set(waits) == {0.05}
 
@@ -93,5 +93,5 @@ def test_stop_interrupts_the_wait_between_polls():
     loop = ReaderLoop(Script(), print, rate_hz=0.01)            # 100 s between polls
     loop.start()
     assert loop.running
-    loop.stop(timeout=2)
+    loop.stop(timeout=30)
     assert not loop.running

@@ -1,12 +1,17 @@
-"""A PN532 in HSU mode answering on the master side of a pty, for tests.
+"""A PN532 in HSU mode (UM0701-02), for tests: the chip, and the lines it can sit on.
 
-It sleeps until it hears the HSU wake-up preamble (55 55), checks LCS and DCS
-of every command frame, answers a damaged one with NACK, a good one with ACK
-then the response frame, and resends its last response when the host NACKs.
-Knobs inject the faults a real line has: garbage before the ACK, a NACK,
-damaged responses, responses lost after their ACK, silence. A host ACK frame
-aborts the command in progress, as on the chip; `wait_for` lets a test wait
-for the fake to have heard something without sleeping.
+`FakePN532` is the chip. It sleeps until it hears the HSU wake-up preamble (55 55),
+checks LCS and DCS of every command frame, answers a damaged one with NACK, a good one
+with ACK then the response frame, and resends its last response when the host NACKs.
+Knobs inject the faults a real line has: garbage before the ACK, a NACK, damaged
+responses, responses lost after their ACK, silence. A host ACK frame aborts the command
+in progress, as on the chip.
+
+`SerialLine` puts it behind a pyserial-like port in the test's own thread: what the chip
+answers is waiting before the host reads, and a read that finds too few bytes returns
+what there is, as pyserial does once its timeout has run out. Nothing depends on how
+fast a thread is scheduled. `PtyLine` puts it on the master side of a real pty, for the
+tests that open the port by its path.
 """
 from __future__ import annotations
 
@@ -25,10 +30,10 @@ def frame(data: bytes, tfi: int = 0xD5) -> bytes:
             + bytes([-sum(body) & 0xFF, 0x00]))
 
 
-class FakePN532(threading.Thread):
-    def __init__(self, fd: int):
-        super().__init__(daemon=True)
-        self.fd = fd
+class FakePN532:
+    """The chip: `hear(bytes)` takes what the host sent and returns what the chip sends."""
+
+    def __init__(self) -> None:
         self.uid: bytes | None = None
         self.awake = False
         self.commands: list[int] = []
@@ -43,33 +48,16 @@ class FakePN532(threading.Thread):
         self.error_on: set[int] = set()  # commands answered with an error frame
         self._buffer = b""
         self._last_response = b""
-        self._halt = threading.Event()   # not `_stop`: that would shadow Thread._stop
-        self._heard = threading.Condition()
+        self._out = bytearray()
 
-    def wait_for(self, predicate, timeout: float = 2.0) -> bool:
-        """Block until `predicate()` holds after something the fake heard, or time out."""
-        with self._heard:
-            return self._heard.wait_for(predicate, timeout)
-
-    def stop(self) -> None:
-        self._halt.set()
-        self.join(timeout=2)
-
-    def run(self) -> None:
-        while not self._halt.is_set():
-            if not select.select([self.fd], [], [], 0.01)[0]:
-                continue
-            try:
-                chunk = os.read(self.fd, 512)
-            except OSError:
-                return
-            if b"\x55\x55" in chunk:     # per chunk: checking after buffering loses the race
-                self.awake = True
-            if self.awake and not self.mute:
-                self._buffer += chunk
-                self._drain()
-            with self._heard:
-                self._heard.notify_all()
+    def hear(self, chunk: bytes) -> bytes:
+        if b"\x55\x55" in chunk:         # per chunk, as the chip's HSU wakes on the preamble
+            self.awake = True
+        if self.awake and not self.mute:
+            self._buffer += chunk
+            self._drain()
+        out, self._out = bytes(self._out), bytearray()
+        return out
 
     def _drain(self) -> None:
         while True:
@@ -102,7 +90,7 @@ class FakePN532(threading.Thread):
     def _refuse(self, skip: int) -> None:
         self._buffer = self._buffer[skip:]
         self.nacks_sent += 1
-        os.write(self.fd, NACK)
+        self._out += NACK
 
     def _answer(self, command: int, params: bytes) -> None:
         if self.nack_next:
@@ -110,7 +98,7 @@ class FakePN532(threading.Thread):
             self._refuse(0)
             return
         self.commands.append(command)
-        os.write(self.fd, self.garbage + ACK)
+        self._out += self.garbage + ACK
         data = self.handle(command, params)
         self._last_response = ERROR_FRAME if data is None else frame(data)
         if self.lose_responses:
@@ -123,7 +111,7 @@ class FakePN532(threading.Thread):
         if response and self.damage_responses:
             self.damage_responses -= 1
             response = response[:-2] + bytes([response[-2] ^ 0xFF, 0x00])   # wrong DCS
-        os.write(self.fd, response)
+        self._out += response
 
     def handle(self, command: int, params: bytes) -> bytes | None:
         if command in self.error_on:
@@ -142,3 +130,53 @@ class FakePN532(threading.Thread):
             sens, sel = (b"\x00\x44", 0x00) if len(self.uid) == 7 else (b"\x00\x04", 0x08)
             return bytes([0x4B, 0x01, 0x01, *sens, sel, len(self.uid), *self.uid])
         return None
+
+
+class SerialLine:
+    """A pyserial-like port with the chip at its other end, in the caller's thread."""
+
+    def __init__(self, chip: FakePN532) -> None:
+        self.chip = chip
+        self._incoming = bytearray()
+        self.is_open = True
+
+    def write(self, data: bytes) -> int:
+        self._incoming += self.chip.hear(bytes(data))
+        return len(data)
+
+    def read(self, size: int = 1) -> bytes:
+        """Up to `size` bytes: fewer when the chip sent fewer (the read timed out)."""
+        data = bytes(self._incoming[:size])
+        del self._incoming[:size]
+        return data
+
+    def reset_input_buffer(self) -> None:
+        self._incoming.clear()
+
+    def close(self) -> None:
+        self.is_open = False
+
+
+class PtyLine(threading.Thread):
+    """The chip on the master side of a pty: the host opens the slave by its path."""
+
+    def __init__(self, chip: FakePN532, fd: int) -> None:
+        super().__init__(daemon=True)
+        self.chip = chip
+        self.fd = fd
+        self._halt = threading.Event()   # not `_stop`: that would shadow Thread._stop
+
+    def stop(self) -> None:
+        self._halt.set()
+        self.join()
+
+    def run(self) -> None:
+        while not self._halt.is_set():
+            if not select.select([self.fd], [], [], 0.01)[0]:
+                continue
+            try:
+                answer = self.chip.hear(os.read(self.fd, 512))
+                if answer:
+                    os.write(self.fd, answer)
+            except OSError:
+                return
