@@ -22,6 +22,7 @@ run: $(VENV)/.installed
 	$(BIN)/tabletop run
 
 test: $(VENV)/.installed-test
+	$(BIN)/ruff check --quiet .
 	$(BIN)/python -m pytest
 
 clean:

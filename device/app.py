@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 import device.texts  # noqa: F401  (registers the texts shown below)
 from device.storage.store import GameStore
@@ -22,8 +22,17 @@ from engine import Accepted, Info, Rejected, Session
 from engine.core.session import Op
 from engine.core.text import Msg, msg, render
 
-from .inputs import (ButtonHeld, ButtonPressed, Input, PartStatus, Placed, ReaderBack,
-                     ReaderOffline, Tapped, Tick)
+from .inputs import (
+    ButtonHeld,
+    ButtonPressed,
+    Input,
+    PartStatus,
+    Placed,
+    ReaderBack,
+    ReaderOffline,
+    Tapped,
+    Tick,
+)
 from .plugin import Outcome, Plugin
 
 log = logging.getLogger(__name__)
@@ -47,7 +56,7 @@ class Overlay:
     seconds: float
 
     @classmethod
-    def of(cls, blocks: list[list[str]], now: float, seconds: float) -> "Overlay | None":
+    def of(cls, blocks: list[list[str]], now: float, seconds: float) -> Overlay | None:
         pages: list[list[str]] = []
         for block in blocks:
             for start in range(0, len(block), BODY_LINES):
@@ -66,7 +75,7 @@ class Overlay:
         """Does the page shown name this button ("SELECT when done", "BACK=no")?"""
         return button.upper() in BUTTON_WORD.findall(" ".join(self.lines))
 
-    def turn(self, until: float) -> "Overlay | None":
+    def turn(self, until: float) -> Overlay | None:
         """The next page, shown until `until`; None after the last one."""
         return Overlay(self.pages[1:], until, self.seconds) if len(self.pages) > 1 else None
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hardware.events import (ButtonHeld, ButtonPressed, Placed, ReaderBack, ReaderOffline,
-                             Removed)
+from hardware.events import ButtonHeld, ButtonPressed, Placed, ReaderBack, ReaderOffline, Removed
 
 
 @dataclass(frozen=True)

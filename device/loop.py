@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from device.ui.render import render
 from device.ui.screen import Screen
@@ -65,7 +65,7 @@ class Frames:
                 log.error("display contrast failed: %s", exc)
 
 
-def run_forever(app, inputs: "queue.Queue", frames: Frames, clock: Callable[[], float],
+def run_forever(app, inputs: queue.Queue, frames: Frames, clock: Callable[[], float],
                 stop: threading.Event, heartbeat: Callable[[], None] = lambda: None) -> None:
     """The appliance's loop: wait for an input or the next timer, handle it, redraw."""
     frames.update(app)

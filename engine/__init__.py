@@ -2,11 +2,10 @@
 
 Importing `engine` registers every game (engine.games).
 """
-from . import text  # noqa: F401  (fills the catalogs)
-from . import games  # noqa: F401  (registers the games)
+from . import games, text  # noqa: F401  (registers the games, fills the catalogs)
 from .core.events import Cancel, Choose, Confirm, Event, Tap
-from .core.outcomes import Accepted, Info, Outcome, Prompt, Rejected, Result, Tally
 from .core.options import ConfigError
+from .core.outcomes import Accepted, Info, Outcome, Prompt, Rejected, Result, Tally
 from .core.registry import all_specs, get
 from .core.session import Op, Session
 from .core.spec import GameConfig, GameSpec, make_config

@@ -48,8 +48,16 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from hardware.events import (BUTTON_NAMES, ButtonHeld, ButtonPressed, HardwareEvent, Placed,
-                             ReaderBack, ReaderOffline, Removed)
+from hardware.events import (
+    BUTTON_NAMES,
+    ButtonHeld,
+    ButtonPressed,
+    HardwareEvent,
+    Placed,
+    ReaderBack,
+    ReaderOffline,
+    Removed,
+)
 
 
 @runtime_checkable

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from hardware.events import BACK, BUTTON_NAMES, DOWN, SELECT, UP, ButtonHeld, ButtonPressed, HardwareEvent
 from hardware.pins import check_pins

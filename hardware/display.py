@@ -12,8 +12,9 @@ update succeeds again.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from hardware.errors import DisplayError
 from hardware.pages import PageWrite, pack_pages, page_writes
@@ -55,7 +56,7 @@ class OledDisplay:
                  dim_contrast: int = 0x10, on_close: Iterable[Callable[[], None]] = ()):
         if controller not in COLUMN_OFFSET:
             raise ValueError(f"controller must be one of {sorted(COLUMN_OFFSET)}, not {controller!r}")
-        from luma.core.error import Error as LumaError   # luma turns some EIO into its own errors
+        from luma.core.error import Error as LumaError  # luma turns some EIO into its own errors
 
         self._device, self._controller = device, controller
         self._levels = {False: contrast, True: dim_contrast}

@@ -25,7 +25,7 @@ right whichever way a given chip behaves.
 from __future__ import annotations
 
 import errno
-from typing import Callable
+from collections.abc import Callable
 
 # Registers (datasheet §9.2)
 COMMAND, COM_IEN, DIV_IEN, COM_IRQ, DIV_IRQ, ERROR = 0x01, 0x02, 0x03, 0x04, 0x05, 0x06

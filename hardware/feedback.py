@@ -21,7 +21,8 @@ import logging
 import queue
 import sys
 import threading
-from typing import Any, Callable, Mapping, TextIO
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
 
 log = logging.getLogger(__name__)
 

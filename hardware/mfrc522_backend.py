@@ -24,8 +24,12 @@ INSTALL_HINT = "pip install 'tabletop-companion[mfrc522]'"
 def load_mfrc522() -> tuple[Any, Any]:
     """The package's MFRC522 class and the RPi.GPIO module it drives."""
     try:
+        # mfrc522 first: a missing package is the likelier news, and RPi.GPIO raises
+        # RuntimeError off a Pi, which would hide it.
+        # isort: off
         from mfrc522 import MFRC522
         import RPi.GPIO as GPIO
+        # isort: on
     except ModuleNotFoundError as exc:
         raise ReaderError(f"the mfrc522 backend needs {exc.name}, which is not installed: "
                           f"{INSTALL_HINT}") from None

@@ -11,10 +11,11 @@ import importlib.util
 import sys
 import time
 import types
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from hardware.errors import ReaderError
 from hardware.mfrc522_backend import INSTALL_HINT

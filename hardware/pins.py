@@ -10,8 +10,8 @@ reader's language; `check_pins` words it in English, for logs and errors.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 BUS_PINS = {
     "SPI0": {8: "CE0", 7: "CE1", 9: "MISO", 10: "MOSI", 11: "SCLK"},

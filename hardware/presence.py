@@ -10,7 +10,7 @@ the one on the reader ends the first card's presence at once.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from hardware.events import Placed, Removed
 

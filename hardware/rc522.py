@@ -14,7 +14,8 @@ from __future__ import annotations
 import logging
 import math
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hardware import iso14443
 from hardware.errors import ReaderError

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hardware.events import HardwareEvent, ReaderBack, ReaderOffline
 from hardware.presence import Presence

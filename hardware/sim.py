@@ -6,7 +6,7 @@ thread-safe for the simple hand-offs the simulator does (one attribute set).
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from hardware import iso14443
 from hardware.errors import ReaderError

@@ -93,7 +93,7 @@ def card_file_problems(deck: str, text: str) -> list[str]:
     Only a deck whose cards carry printed details (Flouk's) has such a file."""
     if deck != "flouk":
         return [f"the {deck} deck has no card data file"]
-    from .flouk_check import check_card_file       # the Flouk rules load only for Flouk's file
+    from .flouk_check import check_card_file  # the Flouk rules load only for Flouk's file
     return check_card_file(text)
 
 

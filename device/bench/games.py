@@ -13,16 +13,16 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from device.app import Companion
-from device.table import open_registry, start_from_flags
 from device.inputs import ButtonPressed, Placed, Tick
 from device.loop import Frames
 from device.sim.clock import VirtualClock
 from device.storage.store import GameStore
+from device.table import open_registry, start_from_flags
 from device.ui.game_select import games
 from device.ui.playing import CONFIRM_KEY, STEPPER
 from device.ui.wizard import Instruction

@@ -15,9 +15,8 @@ import engine
 import seeds
 from device.paths import default_state_dir
 from device.storage import card_data as cards
-from engine.core.text import DEFAULT_LANGUAGE
-
 from device.texts import say
+from engine.core.text import DEFAULT_LANGUAGE
 
 from .refusal import first_and_more, refuse, unreadable, unwritable
 

@@ -15,9 +15,8 @@ from device.config import ConfigFileError, Problem, example_config, load_config
 from device.config.loading import retired_keys
 from device.config.usable import machine_problems
 from device.paths import default_state_dir
-from engine.core.text import DEFAULT_LANGUAGE, render
-
 from device.texts import say
+from engine.core.text import DEFAULT_LANGUAGE, render
 
 from .refusal import first_and_more
 

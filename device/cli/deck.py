@@ -8,18 +8,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
-from device.decks.learning import Enrollment, learn
 from device.decks.deck_file import DeckError
+from device.decks.learning import Enrollment, learn
 from device.decks.registry import DeckRegistry
 from device.paths import default_state_dir
+from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
 from .fleet import broker_options, publish
 from .refusal import refuse, unreadable, unwritable
-from device.texts import say
 
 TagSource = Callable[[], Iterable[str]]
 

@@ -20,13 +20,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from device.config import config_path
+from device.table import state_dir_for
+from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
 from . import doctor_checks as checks
 from .doctor_checks import Check
-from device.texts import say
-from device.config import config_path
-from device.table import state_dir_for
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
-from device.config.pins import buses, pin_conflicts
 from device.config import Config, ConfigFileError, load_config
+from device.config.pins import buses, pin_conflicts
 
 MB = 1024 * 1024
 SPACE_FAIL, SPACE_WARN = 20 * MB, 200 * MB
@@ -58,7 +58,7 @@ def user() -> str:
 
 def python_check() -> Check:
     version = platform.python_version()
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036  doctor may run under a python pip never vetted
         return Check("FAIL", "python", f"Python {version}", "Python 3.11 or newer is needed")
     return ok("python", f"Python {version} ({sys.executable})")
 

@@ -21,12 +21,18 @@ from device.decks.deck_file import DeckError
 from device.decks.registry import DeckRegistry
 from device.fleet.home_assistant import retirement
 from device.fleet.link import FleetUnavailable, fetch_retained, send_retained
-from device.fleet.shared import (SharedDeck, SharedStaff, deck_message, import_deck, import_staff,
-                                 read_shared, staff_message)
+from device.fleet.shared import (
+    SharedDeck,
+    SharedStaff,
+    deck_message,
+    import_deck,
+    import_staff,
+    read_shared,
+    staff_message,
+)
 from device.fleet.topics import SHARED_FILTER
-from engine.core.text import DEFAULT_LANGUAGE
-
 from device.texts import say
+from engine.core.text import DEFAULT_LANGUAGE
 
 from .config import refusal
 
@@ -124,7 +130,6 @@ def _import_staff(registry: DeckRegistry, shared: list, key: str, language: str)
 def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) -> int:
     """`tabletop deck publish NAME` (deck given) and `tabletop deck staff publish` (deck None)."""
     from device.fleet.plugin import table_name
-
     from device.table import wall_clock
     try:
         settings = _config(args).fleet

@@ -18,9 +18,8 @@ from typing import TextIO
 import engine
 from device.paths import default_state_dir
 from device.storage.history import Game, Stats, open_history
-from engine.core.text import DEFAULT_LANGUAGE
-
 from device.texts import say
+from engine.core.text import DEFAULT_LANGUAGE
 
 CSV_COLUMNS = ("game", "started", "ended", "duration_s", "players", "scores", "winners",
                "first", "options", "deck", "events", "id")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Mapping, TextIO
+from collections.abc import Mapping
+from typing import TextIO
 
 LEVELS = ("debug", "info", "warning", "error")     # the config's log_level
 PRIORITY = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6,

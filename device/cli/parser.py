@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from device.config import LANGUAGES, ConfigFileError, config_path, load_config
 from device.texts import say

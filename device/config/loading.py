@@ -21,9 +21,8 @@ from engine.core.text import msg
 
 from .pins import pin_conflicts
 from .problems import SHOWN, ConfigFileError, Problem, Refused, cut, os_reason, show_value
-from .schema import RETIRED, TOP_KEYS, SECTIONS, Config
+from .schema import RETIRED, SECTIONS, TOP_KEYS, Config
 from .usable import readable_file
-
 
 # ---------------------------------------------------------------------------------------------
 # Loading.

@@ -15,9 +15,10 @@ Default wiring (no two parts share a pin):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from engine.core.text import msg
 

@@ -9,8 +9,8 @@ imported, and a deck is complete without them.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 import seeds
 from device.texts import say

@@ -11,17 +11,27 @@ files is only reported: each file reads well on its own.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 import tomli_w
 
 from device.paths import write_atomic
 from device.storage import quarantine
 
-from .deck_file import (Deck, DeckError, card_in, check_name, deck_text, families, line_of,
-                        normalize_uid, parse_deck, toml_of)
+from .deck_file import (
+    Deck,
+    DeckError,
+    card_in,
+    check_name,
+    deck_text,
+    families,
+    line_of,
+    normalize_uid,
+    parse_deck,
+    toml_of,
+)
 
 
 class TagTaken(DeckError):

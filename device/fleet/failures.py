@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ssl
-from typing import Callable
+from collections.abc import Callable
 
 
 class TLSFailure(OSError):

@@ -108,7 +108,7 @@ class JournalFeed:
         self._poke, self._stop = threading.Event(), threading.Event()
         self._thread = threading.Thread(target=self._run, name="fleet-journal", daemon=True)
 
-    def start(self) -> "JournalFeed":
+    def start(self) -> JournalFeed:
         self._thread.start()
         return self
 

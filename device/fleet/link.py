@@ -15,7 +15,7 @@ import os
 import secrets
 import threading
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 from .failures import during_tls, failure
 from .topics import OFFLINE, ONLINE, sync_topic
@@ -101,7 +101,7 @@ class Link:
 
     def __init__(self, settings, client_id: str, *, online_topic: str | None = None,
                  subscriptions: tuple[str, ...] = (), on_message: Callable | None = None,
-                 on_up: Callable[["Link"], None] | None = None,
+                 on_up: Callable[[Link], None] | None = None,
                  on_down: Callable[[], None] | None = None, clean: bool = True) -> None:
         self.settings = settings
         self.where = f"{settings.host}:{settings.port}"

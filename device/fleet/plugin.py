@@ -22,16 +22,16 @@ from device.storage.status import note_fleet
 from device.ui.game_select import GameSelect
 from engine.core.text import msg
 
+from .failures import failure
 from .home_assistant import discovery
 from .journal_feed import JournalFeed
-from .failures import failure
 from .link import FleetUnavailable, Link
 from .screens import ImportOffer
 from .shared import Inbox, enrol_tapped
 from .sitting import Sitting
 from .table_state import finished_record, table_state
-from .words import to_plain
 from .topics import SHARED_FILTER, encode, table_topic
+from .words import to_plain
 
 log = logging.getLogger(__name__)
 

@@ -6,9 +6,9 @@ shared it shares something new.
 """
 from __future__ import annotations
 
+import device.texts  # noqa: F401  (registers the texts shown below)
 from device.decks.deck_file import DeckError
 from device.decks.registry import StaffRef
-import device.texts  # noqa: F401  (registers the texts shown below)
 from device.ui.modes import Mode
 from device.ui.screen import BODY_LINES, Screen, wrap
 from engine.core.text import Msg, msg

@@ -83,7 +83,7 @@ def read_shared(topic: str, payload: bytes, key: str | None) -> SharedDeck | Sha
         return SharedDeck(name, deck.family, data["table"], data["text"])
     staff = data.get("staff")
     if topic == SHARED_STAFF and isinstance(staff, dict):
-        return SharedStaff(data["table"], tuple(sorted((str(u), str(l)) for u, l in staff.items())))
+        return SharedStaff(data["table"], tuple(sorted((str(uid), str(label)) for uid, label in staff.items())))
     return None
 
 

@@ -6,8 +6,8 @@ so a dashboard and `tabletop status --json` read the same fields.
 """
 from __future__ import annotations
 
-from device.storage.summary import summary
 from device.kiosk.plugin import Attract
+from device.storage.summary import summary
 
 from .words import to_plain
 

@@ -8,8 +8,8 @@ template, renders as nothing, never as an internal key.
 """
 from __future__ import annotations
 
-import engine  # noqa: F401  (registers every game's texts)
 import device.texts  # noqa: F401  (and the device's)
+import engine  # noqa: F401  (registers every game's texts)
 from engine.core.text import DEFAULT_LANGUAGE, Msg, catalog, render
 
 MAX_ARGS = 12

@@ -1,16 +1,17 @@
 """The admin menu a staff card opens in kiosk mode, and its screens.
 
-"Fleet offline" first when the café's fleet link does not work (SELECT shows why), then Abort game and House rules (while a game runs), Learn a deck (the walk of
+"Fleet offline" first when the café's fleet link does not work (SELECT shows why), then
+Abort game and House rules (while a game runs), Learn a deck (the walk of
 `tabletop deck learn`, driven by taps on the reader), Brightness, Sound (with
 a buzzer), Language, Restart service and Shut down (through the `system` machine).
 Tapping a staff card again, BACK on the menu, or a long idle closes it.
 """
 from __future__ import annotations
 
-from device.decks.learning import Enrollment
-from device.decks.deck_file import DeckError, families
-from device.feedback import sound_switch
 import device.texts  # noqa: F401  (registers the texts shown below)
+from device.decks.deck_file import DeckError, families
+from device.decks.learning import Enrollment
+from device.feedback import sound_switch
 from device.texts.language import switch_language
 from device.ui.modes import MenuMode, Mode
 from device.ui.playing import Confirmation, RulesView

@@ -13,11 +13,11 @@ OLED care (device/screen_care.py) runs with or without kiosk mode.
 """
 from __future__ import annotations
 
-from device.plugin import Plugin
+import device.texts  # noqa: F401  (registers the texts shown below)
 from device.config import KioskConfig
 from device.decks.registry import StaffRef
 from device.inputs import Tapped
-import device.texts  # noqa: F401  (registers the texts shown below)
+from device.plugin import Plugin
 from device.ui.game_select import GameSelect
 from device.ui.modes import MenuMode
 from device.ui.playing import Confirmation, Playing, header

@@ -11,9 +11,9 @@ Everything follows from the idle time, so the simulator's `wait` gets it right.
 """
 from __future__ import annotations
 
-from device.plugin import Plugin
 from device.config import KioskConfig
 from device.inputs import ButtonHeld, ButtonPressed, Tapped
+from device.plugin import Plugin
 from device.ui.font import HEIGHT, WIDTH
 from device.ui.render import SIZE
 from device.ui.screen import Screen

@@ -14,8 +14,9 @@ line that says why, and the refused line changes nothing.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Iterator, TextIO
+from typing import BinaryIO, TextIO
 
 from device.inputs import ButtonHeld, ButtonPressed
 from hardware.presence import Presence

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 from device.inputs import Tick
 from device.loop import Frames

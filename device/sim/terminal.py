@@ -15,7 +15,8 @@ what they read is always the state their next line acts on.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from device.ui.screen import Screen
 from hardware.sim_display import braille, halfblocks, quadrants

@@ -124,7 +124,7 @@ class Journal:
                 self.error = exc.strerror or str(exc)
 
     @classmethod
-    def create(cls, path: Path, header: dict) -> "Journal":
+    def create(cls, path: Path, header: dict) -> Journal:
         """A new journal; if the disk refuses even the header, it goes out with the next line."""
         journal = cls(path, header)
         journal.flush()

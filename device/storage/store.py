@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
+from device.paths import numbered, write_atomic
 from engine import Session
 from engine.core.session import Op
 from engine.core.text import Msg, render
-
-from device.paths import numbered, write_atomic
 
 from . import journal, quarantine
 from .journal import Journal, JournalError, Resumed

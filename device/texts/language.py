@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 import tomli_w
 

@@ -9,6 +9,7 @@ from .modes import MenuMode
 from .screen import BODY_LINES, Screen
 from .wizard import begin_setup
 
+
 def games() -> list:
     """The registered games in the menu order their specs declare."""
     return sorted(engine.all_specs(), key=lambda spec: spec.order)

@@ -11,9 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from device.ui.screen import Screen
-
 from device.plugin import Plugin
+from device.ui.screen import Screen
 from engine.core.events import Confirm
 
 from .playing import Playing

@@ -36,7 +36,7 @@ class Screen:
             body[stop - 1] += " v"
         return "\n".join(["|" + top + "|"] + body)
 
-    def scrolled(self, first: int, shown: int, total: int) -> "Screen":
+    def scrolled(self, first: int, shown: int, total: int) -> Screen:
         """This screen, marked for a list showing lines first..first+shown of total."""
         return replace(self, above=first > 0, below=first + shown < total)
 

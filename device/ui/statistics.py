@@ -43,7 +43,7 @@ class Statistics(Page):
         self._lines = lines
 
     @classmethod
-    def of(cls, app, back_to: Mode) -> "Statistics":
+    def of(cls, app, back_to: Mode) -> Statistics:
         return cls(back_to, stats_lines(app, app.session.spec.id))
 
     def lines(self, app) -> list[str]:

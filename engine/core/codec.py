@@ -16,7 +16,6 @@ from typing import Any, Union
 from .options import Options
 from .spec import GameConfig
 
-
 # Every accepted event is hashed before it is journaled, and resume hashes every line:
 # the walk below is on the tap-to-frame path, so it avoids per-value dataclass checks.
 _SCALARS = frozenset({str, int, float, bool, type(None)})

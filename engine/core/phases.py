@@ -7,7 +7,8 @@ also lists every phase of the game.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 Handler = Callable[[Any, Any], Any]     # (state, event) -> Rejected | Info | (state, effects)
 

@@ -1,7 +1,8 @@
 """Seats and per-seat values. A seat is a player's name, never an index."""
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 V = TypeVar("V")
 PerSeat = tuple[tuple[str, V], ...]

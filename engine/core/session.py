@@ -99,7 +99,7 @@ class Session:
         self._states.append(state)
 
     @classmethod
-    def replay(cls, spec: GameSpec, config: GameConfig, ops: list[Op]) -> "Session":
+    def replay(cls, spec: GameSpec, config: GameConfig, ops: list[Op]) -> Session:
         """Rebuild a session from its ops; a refused op means the log does not fit these rules."""
         session = cls(spec, config)
         for n, op in enumerate(ops, 1):

@@ -1,8 +1,9 @@
 """GameSpec: what a game is (metadata, components, options) and the functions that run it."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .options import ConfigError, Options, OptionSpec, resolve_options
 from .text import DEFAULT_LANGUAGE, Msg, catalog, msg

@@ -9,8 +9,16 @@ from __future__ import annotations
 import dataclasses
 
 from .events import Cancel, Choose, Confirm, Event, Tap
-from .outcomes import (E_GAME_OVER, E_NOT_EXPECTED, E_UNKNOWN_CARD, E_WRONG_GAME, Accepted,
-                       Info, Outcome, Rejected)
+from .outcomes import (
+    E_GAME_OVER,
+    E_NOT_EXPECTED,
+    E_UNKNOWN_CARD,
+    E_WRONG_GAME,
+    Accepted,
+    Info,
+    Outcome,
+    Rejected,
+)
 from .registry import canonical_card, decks_of
 from .spec import GameSpec
 from .text import msg

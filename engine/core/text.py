@@ -12,8 +12,8 @@ one by the language's rule: English says "1 clam, 0 clams", French "0 palourde,
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 DEFAULT_LANGUAGE = "en"
 

@@ -6,7 +6,7 @@ non-breaking ones, so a line never starts with a lone sign when text wraps.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..core.text import Template
 

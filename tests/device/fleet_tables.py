@@ -15,7 +15,6 @@ from pathlib import Path
 import engine
 import seeds
 from device.app import Companion
-from device.table import wall_clock
 from device.config import FleetConfig
 from device.decks.deck_file import Deck, deck_text, families
 from device.decks.registry import DeckRegistry
@@ -28,9 +27,10 @@ from device.fleet.table_state import table_state
 from device.fleet.topics import SHARED_FILTER, table_topic
 from device.loop import Frames
 from device.sim.clock import VirtualClock
-from device.sim.play import run_sim
 from device.sim.lines import SimReaderField
+from device.sim.play import run_sim
 from device.storage.store import GameStore
+from device.table import wall_clock
 from device.ui.playing import CONFIRM_KEY
 from engine import Accepted, Cancel, Choose, Confirm, Session, Tap, make_config, step
 from engine.core.step import candidate_events

@@ -16,8 +16,8 @@ import subprocess
 import sys
 import termios
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pyte
 
@@ -80,7 +80,7 @@ class PtySim:
         """How many frames (their text views written out in full) came so far."""
         return len(FRAME_END.findall(self.raw.decode("utf-8", "replace").replace("\r", "")))
 
-    def first_frame(self) -> "PtySim":
+    def first_frame(self) -> PtySim:
         self.until(lambda: self.frames() > 0, "its first frame")
         return self
 
@@ -92,7 +92,7 @@ class PtySim:
 
     # ---- typing -------------------------------------------------------------------------
 
-    def type(self, lines: str) -> "PtySim":
+    def type(self, lines: str) -> PtySim:
         """Each line typed and Enter, the next once the simulator has handled it."""
         for line in textwrap.dedent(lines).strip("\n").splitlines():
             os.write(self.master, line.encode() + b"\n")

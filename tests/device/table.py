@@ -10,12 +10,12 @@ import argparse
 import textwrap
 
 from device.app import Companion
-from device.table import open_registry, start_from_flags
 from device.loop import Frames
 from device.sim.clock import VirtualClock
-from device.sim.play import run_sim
 from device.sim.lines import SimReaderField
+from device.sim.play import run_sim
 from device.storage.store import GameStore
+from device.table import open_registry, start_from_flags
 from device.ui.screen import COLUMNS
 from device.ui.wizard import Instruction
 from engine.core.codec import dumps
@@ -39,7 +39,7 @@ class Table:
         self.screens.append(screen)
 
     def start(self, game: str, players: str = "P1,P2,P3", first: str | None = None,
-              *options: str, dealt: bool = True) -> "Table":
+              *options: str, dealt: bool = True) -> Table:
         """Skip the wizard, as `--game --players --first --option` do; `dealt`: SELECT past the
         deal instruction too, to the first prompt."""
         args = argparse.Namespace(game=game, players=players, first=first, option=list(options))
@@ -50,7 +50,7 @@ class Table:
             self.run("press select")
         return self
 
-    def run(self, lines: str) -> "Table":
+    def run(self, lines: str) -> Table:
         def complain(text: str) -> None:
             raise AssertionError(text)
         run_sim(self.app, textwrap.dedent(lines).strip().splitlines(), self.clock, self.frames,

@@ -8,10 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import config as cli_config, main
+from device.cli import config as cli_config
+from device.cli import main
+from device.config import (
+    SECTIONS,
+    Config,
+    ConfigFileError,
+    TimeWindow,
+    example_config,
+    load_config,
+    parse_config,
+)
 from device.config.pins import buses, button_claims, pin_conflicts
-from device.config import (SECTIONS, Config, ConfigFileError, TimeWindow, example_config,
-                                  load_config, parse_config)
 
 
 def error(text: str) -> str:

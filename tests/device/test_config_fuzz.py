@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import tomli_w
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from device.config import SECTIONS, Config, ConfigFileError, parse_config
 from device.config.schema import TOP_KEYS

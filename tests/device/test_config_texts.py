@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 import device.texts  # noqa: F401  (registers the catalogs)
-from device.config import SECTIONS, ConfigFileError, Problem, load_config, parse_config
-from device.config import usable
-from device.config.problems import OS_REASONS, os_reason
-from device.config.loading import retired_keys
 from device.cli.config import problem_line
+from device.config import SECTIONS, ConfigFileError, Problem, load_config, parse_config, usable
+from device.config.loading import retired_keys
+from device.config.problems import OS_REASONS, os_reason
 from engine.core.text import Msg, catalog, render
 
 ROOT = Path(__file__).resolve().parents[2]

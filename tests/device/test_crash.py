@@ -28,7 +28,6 @@ from device.storage import journal
 from device.storage.history import open_history
 from device.storage.status import latest_journal, status
 
-
 ROOT = Path(__file__).resolve().parents[2]
 FLAGS = ["--game", "palourde", "--players", "Ann,Bob,Cy"]
 SEED = 20240504

@@ -8,8 +8,8 @@ import pytest
 
 import seeds
 from device.cli import deck as cli_deck
-from device.decks.learning import Enrollment, learn, steps
 from device.decks.deck_file import DeckError, families
+from device.decks.learning import Enrollment, learn, steps
 from device.decks.registry import DeckRegistry
 
 

@@ -18,8 +18,7 @@ from device.cli import main
 from device.config import Config, parse_config
 from device.decks.simulated import SimDecks
 from device.feedback import Feedback, Moment, open_feedback, tone_for
-from device.inputs import (ButtonHeld, ButtonPressed, ReaderBack, ReaderOffline, Removed,
-                           Tapped)
+from device.inputs import ButtonHeld, ButtonPressed, ReaderBack, ReaderOffline, Removed, Tapped
 from device.plugin import Outcome
 from device.sim.clock import VirtualClock
 from device.storage.store import GameStore

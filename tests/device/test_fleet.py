@@ -27,8 +27,17 @@ from device.fleet.table_state import finished_record
 from device.fleet.topics import decode, table_topic
 from device.inputs import PartStatus, ReaderOffline
 from tests.device.chromium import Chromium
-from tests.device.fleet_tables import (FLEET_KEY, SETTLE, Table, a_deck, plain, random_game_lines,
-                                       settings_for, settle, shows)
+from tests.device.fleet_tables import (
+    FLEET_KEY,
+    SETTLE,
+    Table,
+    a_deck,
+    plain,
+    random_game_lines,
+    settings_for,
+    settle,
+    shows,
+)
 from tests.device.mosquitto import PASSWORD, USER, Broker, running_broker
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,8 +21,7 @@ from device.fleet.dashboard.board import Board
 from device.fleet.link import send_retained
 from device.fleet.shared import deck_message, staff_message
 from device.fleet.topics import SCHEMA
-from tests.device.fleet_tables import (FLEET_KEY, Table, a_deck, random_game_lines, settings_for,
-                                       settle, shows)
+from tests.device.fleet_tables import FLEET_KEY, Table, a_deck, random_game_lines, settings_for, settle, shows
 from tests.device.mosquitto import PASSWORD, USER, running_broker
 from tests.device.test_fleet import WAIT_S, dashboard_feed
 
@@ -129,8 +128,9 @@ def test_a_link_that_cannot_start_shows_fleet_offline_on_the_table(tmp_path, mon
 
 
 def test_a_tls_failure_is_named_as_one(tmp_path):
-    from device.fleet.link import failure
     import ssl
+
+    from device.fleet.link import failure
     assert failure(ssl.SSLCertVerificationError(1, "certificate verify failed")).startswith(
         "TLS failure: ")
 

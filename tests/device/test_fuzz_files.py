@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import engine
 from device.cli import main
@@ -28,9 +29,9 @@ from device.decks.registry import DeckRegistry
 from device.fleet.journal_feed import CURSOR_FILE, Cursor
 from device.fleet.signing import ROLL_FILE, StaffRoll
 from device.storage import quarantine
-from device.storage.card_data import (game_data, install, learned_details, learned_file,
-                                      merge_details)
-from device.storage.history import FILE as HISTORY, open_history, update_history
+from device.storage.card_data import game_data, install, learned_details, learned_file, merge_details
+from device.storage.history import FILE as HISTORY
+from device.storage.history import open_history, update_history
 from device.storage.store import GameStore
 from device.texts.language import SETTINGS_FILE, saved_language
 

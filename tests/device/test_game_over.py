@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from device.ui.playing import GameOver
-from device.ui.render import MARK_X, LINE_TOPS, render
+from device.ui.render import LINE_TOPS, MARK_X, render
 from tests.engine.playouts import random_playout
 
 from .table import Table

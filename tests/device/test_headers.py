@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-import engine
 import device.texts  # noqa: F401  (registers the texts shown below)
+import engine
 from device.ui.game_view import badge, header_name
 from device.ui.screen import COLUMNS
 

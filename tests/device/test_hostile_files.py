@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 from contextlib import redirect_stderr, redirect_stdout
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from device.cli.replay import replay_command
 

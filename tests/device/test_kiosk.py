@@ -21,7 +21,7 @@ class Kiosk(Table):
                     "screensaver_after_s": 0, **settings}
         attach(self.app, KioskConfig(**settings), self.system)
 
-    def choose(self, label: str) -> "Kiosk":
+    def choose(self, label: str) -> Kiosk:
         """DOWN until `label` is highlighted, then SELECT (the real buttons, one line each)."""
         for _ in range(12):
             screen = self.screen

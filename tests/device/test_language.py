@@ -13,14 +13,18 @@ import device
 import engine  # noqa: F401  (registers every game's texts)
 from device.cli import main
 from device.cli.parser import cli_language
-from device.texts.language import (SETTINGS_FILE, remember_language, resolve_language,
-                                   saved_language, table_language)
+from device.texts.language import (
+    SETTINGS_FILE,
+    remember_language,
+    resolve_language,
+    saved_language,
+    table_language,
+)
 from device.ui.font import covers
 from device.ui.screen import COLUMNS
 from engine.core.text import catalog, forms, msg, render
 
-from . import (test_sim_auberge, test_sim_flouk, test_sim_palourde, test_sim_tamalou,
-               test_sim_tribord)
+from . import test_sim_auberge, test_sim_flouk, test_sim_palourde, test_sim_tamalou, test_sim_tribord
 from .table import Table, too_wide
 
 # every module that registers texts

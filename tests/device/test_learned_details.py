@@ -4,14 +4,20 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 import seeds
-from hypothesis import given, settings, strategies as st
-
 from device.cli import main
-from device.storage.card_data import (LearnedCards, forget_details, game_data, learned_details,
-                                      learned_file, merge_details)
+from device.storage.card_data import (
+    LearnedCards,
+    forget_details,
+    game_data,
+    learned_details,
+    learned_file,
+    merge_details,
+)
 from engine import Choose, Confirm, Tap
 
 from .table import Table

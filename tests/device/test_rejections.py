@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from device.plugin import Plugin
 from device.decks.registry import DeckRegistry
+from device.plugin import Plugin
 from engine import Rejected
 
 from .table import Table

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from . import (test_sim_auberge, test_sim_flouk, test_sim_palourde, test_sim_tamalou,
-               test_sim_tribord)
+from . import test_sim_auberge, test_sim_flouk, test_sim_palourde, test_sim_tamalou, test_sim_tribord
 from .table import Table, too_wide
 
 GAMES = {"palourde": test_sim_palourde, "auberge": test_sim_auberge, "tribord": test_sim_tribord,

@@ -27,6 +27,7 @@ def test_golden(path, update_goldens):
 def test_every_game_has_a_golden(spec, update_goldens):
     path = GOLDEN_DIR / f"{spec.id}__random_seed1.txt"
     if update_goldens and not path.exists():
-        path.write_text(random_golden(spec.id, spec.min_players + 1 if spec.max_players > spec.min_players else spec.min_players, 1), encoding="utf-8")
+        players = spec.min_players + 1 if spec.max_players > spec.min_players else spec.min_players
+        path.write_text(random_golden(spec.id, players, 1), encoding="utf-8")
     assert any(p.name.startswith(f"{spec.id}__") for p in GOLDEN_DIR.glob("*.txt")), \
         f"no golden for {spec.id}: run pytest --update-goldens"

@@ -4,8 +4,9 @@ from __future__ import annotations
 import engine  # noqa: F401  (registers the games)
 from engine.core.events import Choose, Confirm, Tap
 from engine.core.phases import PhaseTable, on_button, on_card, on_option
+from engine.games.flouk import flouk
+from engine.games.flouk import state as flouk_state
 from engine.games.palourde import palourde
-from engine.games.flouk import flouk, state as flouk_state
 from engine.games.pirates import auberge, auberge_state, tribord
 from engine.games.tamalou import tamalou
 

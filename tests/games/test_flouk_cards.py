@@ -5,7 +5,8 @@ import copy
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 import seeds
@@ -13,9 +14,18 @@ from device.cli.replay import replay_text
 from engine import ConfigError, make_config
 from engine.core.codec import config_from_plain, config_to_plain
 from engine.core.script import ScriptError
-from engine.games.flouk.cards import (ALL_CARDS, UNKNOWN, CardInfo, Effect, Scoring,
-                                      card_problems, check_data, default_info, read_cards,
-                                      unknown_details)
+from engine.games.flouk.cards import (
+    ALL_CARDS,
+    UNKNOWN,
+    CardInfo,
+    Effect,
+    Scoring,
+    card_problems,
+    check_data,
+    default_info,
+    read_cards,
+    unknown_details,
+)
 from seeds.flouk_check import check_card_file
 
 SPEC = engine.get("flouk")

@@ -7,7 +7,8 @@ import pytest
 from device.cli.replay import replay_text
 from tests.support import report
 
-from .test_flouk import FL, quiet_rounds, script as flouk_script, turn
+from .test_flouk import FL, quiet_rounds, turn
+from .test_flouk import script as flouk_script
 
 PALOURDE = "game palourde\nplayers A B C\n"
 TWO_CLAMS_FOR_A = "tap clam#1\ntap clam#2\n"                      # then B plays

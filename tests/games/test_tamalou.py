@@ -5,7 +5,6 @@ TM-02..TM-06's turns and snaps, then TM-09's call and TM-10's reveal.
 """
 from __future__ import annotations
 
-
 import pytest
 
 import engine

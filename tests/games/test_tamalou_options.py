@@ -7,16 +7,27 @@ import random
 import pytest
 
 import engine
-
 from engine import Rejected, Session, Tap, legal_events, make_config, step
 from engine.core.codec import dumps
 from engine.core.text import catalog, msg
 from engine.games.tamalou import scoring as TS
 from tests.support import rejected_codes
 
-from .test_tamalou import (EMPTY_P1, REVEAL_5_13_38, REVEAL_7_9_8, SHORT_ROUND, SPEC, TM01, TM02,
-                           TM09, TO_TM06, details, messages, play, state_of)
-
+from .test_tamalou import (
+    EMPTY_P1,
+    REVEAL_5_13_38,
+    REVEAL_7_9_8,
+    SHORT_ROUND,
+    SPEC,
+    TM01,
+    TM02,
+    TM09,
+    TO_TM06,
+    details,
+    messages,
+    play,
+    state_of,
+)
 
 # ---- options and edge rules -------------------------------------------------------
 
@@ -194,7 +205,7 @@ def test_broken_state_is_reported():
 def test_every_text_fits_the_screen():
     args = dict(name="Ann", caller="Bob", card="10H", top="10H", n=18, m=14, k=13, sum=107,
                 round=2, names="Ann, Bob", points=38, rank="10", suit="H")
-    for key, template in catalog("en").items():
+    for key in catalog("en"):
         if key.startswith("tm."):
             for line in msg(key, **args).text().split("\n"):
                 assert len(line) <= 21, f"{key}: {line!r}"

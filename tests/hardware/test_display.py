@@ -5,11 +5,12 @@ import sys
 import types
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
-from hardware.display import PanelConfig, OledDisplay, open_display
+from hardware.display import OledDisplay, PanelConfig, open_display
 from hardware.errors import DisplayError
 from hardware.pages import FULL_FRAME_BYTES, pack_pages
 from tests.hardware.fakes.oled_bus import FakeSMBus, RecordingSerial

@@ -1,7 +1,8 @@
 """CRC_A and BCC against ISO/IEC 14443-3 Annex B and the fake's independent CRC."""
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hardware import iso14443
 from hardware.fake_rc522 import crc_a as bitwise_crc_a

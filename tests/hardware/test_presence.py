@@ -1,7 +1,8 @@
 """Presence on scripted poll sequences, with a hand-driven clock."""
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hardware.events import Placed, Removed
 from hardware.presence import Presence

@@ -12,7 +12,7 @@ import datetime
 import logging
 import re
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from device.fleet.topics import OFFLINE, ONLINE, decode, table_of
 

@@ -9,9 +9,8 @@ The counts leave offline tables out of `playing`; the finished list is the newes
 from __future__ import annotations
 
 from device.config import LANGUAGES
-from engine.core.text import DEFAULT_LANGUAGE, catalog, msg, render
-
 from device.fleet.words import words
+from engine.core.text import DEFAULT_LANGUAGE, catalog, msg, render
 
 ACTIVITIES = ("playing", "over", "idle", "attract")
 # The page's own words, filled in by the page; the counted ones are worded here, where the

@@ -58,7 +58,7 @@ def is_loopback(host: str) -> bool:
 class Handler(BaseHTTPRequestHandler):
     """GET only: the page (no data in it), /state.json and /events (the data, token-guarded)."""
 
-    server: "DashboardServer"
+    server: DashboardServer
     timeout = IDLE_S                   # socket timeout: idle and partial requests end here
 
     def do_GET(self) -> None:
@@ -172,7 +172,7 @@ class DashboardServer(ThreadingHTTPServer):
         host, port = self.server_address[:2]
         return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
 
-    def start(self) -> "DashboardServer":
+    def start(self) -> DashboardServer:
         threading.Thread(target=self.serve_forever, args=(0.1,), name="dashboard",
                          daemon=True).start()
         return self

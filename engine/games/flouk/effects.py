@@ -11,10 +11,30 @@ import dataclasses
 from ...core.outcomes import E_ILLEGAL, E_NOT_ELIGIBLE, E_NOT_EXPECTED, Rejected
 from ...core.text import msg
 from .cards import CHIEF, FLOUK, MANUAL, Effect, people_of_id, type_of
-from .state import (DISCARD, EFFECT_CARD, EFFECT_TARGET, FACE_DOWN_FROM, FACE_DOWN_TO, PILE,
-                          REPORT, REPORT_DEST, REPORT_FROM, RESOLVE, State, add_hidden, hand,
-                          hidden_count, hidden_places, info, label, place_label, put, take, village,
-                          where)
+from .state import (
+    DISCARD,
+    EFFECT_CARD,
+    EFFECT_TARGET,
+    FACE_DOWN_FROM,
+    FACE_DOWN_TO,
+    PILE,
+    REPORT,
+    REPORT_DEST,
+    REPORT_FROM,
+    RESOLVE,
+    State,
+    add_hidden,
+    hand,
+    hidden_count,
+    hidden_places,
+    info,
+    label,
+    place_label,
+    put,
+    take,
+    village,
+    where,
+)
 
 # A report loop takes at most this many moves: real effects move a few cards,
 # and the bound keeps every report finite.

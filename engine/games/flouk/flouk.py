@@ -20,18 +20,52 @@ from ...core.seats import per_seat
 from ...core.spec import GameConfig, GameSpec, Look
 from ...core.text import add_catalog, msg
 from ...text import en_flouk, fr_flouk
-from .effects import (choose_destination, choose_source, choose_target, effect_back, effect_choose,
-                      face_down_from, face_down_to, pick_card, report_back, report_choose,
-                      report_done, report_tap)
-from . import learning
-from . import resolve
-from . import scoring
+from . import learning, resolve, scoring
 from .cards import COMPONENTS, card_name, check_data, default_info, read_cards
+from .effects import (
+    choose_destination,
+    choose_source,
+    choose_target,
+    effect_back,
+    effect_choose,
+    face_down_from,
+    face_down_to,
+    pick_card,
+    report_back,
+    report_choose,
+    report_done,
+    report_tap,
+)
 from .prompts import DEAL_KEY, END_GAME, NO_CARD, badge, hint, prompt, tally
-from .state import (ADJUST, CARDS_DEALT, CENSUS, DEAL, DISCARD, EFFECT_CARD, EFFECT_TARGET,
-                          FACE_DOWN_FROM, FACE_DOWN_TO, LAST, LEARN, ORDER, OVER, PILE_CHECK, REPORT,
-                          REPORT_DEST, REPORT_FROM, RESOLVE, REVEAL, SURE, State, add_hidden, hand,
-                          hidden_count, hidden_places, invariants, where)
+from .state import (
+    ADJUST,
+    CARDS_DEALT,
+    CENSUS,
+    DEAL,
+    DISCARD,
+    EFFECT_CARD,
+    EFFECT_TARGET,
+    FACE_DOWN_FROM,
+    FACE_DOWN_TO,
+    LAST,
+    LEARN,
+    ORDER,
+    OVER,
+    PILE_CHECK,
+    REPORT,
+    REPORT_DEST,
+    REPORT_FROM,
+    RESOLVE,
+    REVEAL,
+    SURE,
+    State,
+    add_hidden,
+    hand,
+    hidden_count,
+    hidden_places,
+    invariants,
+    where,
+)
 
 OPTIONS = (
     OptionSpec("min_players", 3, kind="int", minimum=2, maximum=6, note="AMB-F1"),

@@ -16,8 +16,18 @@ import dataclasses
 from ...core.events import Choose
 from ...core.outcomes import E_NOT_EXPECTED, Option, Prompt, Rejected
 from ...core.text import msg
-from .cards import ACTION, CHIEF, NEUTRAL, PEOPLE, PEOPLES, UNKNOWN, WHITE, WHITE_RANGE, \
-    detail_problem, with_detail
+from .cards import (
+    ACTION,
+    CHIEF,
+    NEUTRAL,
+    PEOPLE,
+    PEOPLES,
+    UNKNOWN,
+    WHITE,
+    WHITE_RANGE,
+    detail_problem,
+    with_detail,
+)
 from .order import ordered
 from .state import LEARN, RESOLVE, State, info, label, type_of
 

@@ -3,14 +3,46 @@ from __future__ import annotations
 
 from ...core.outcomes import Option, PlayerLine, Prompt, Tally
 from ...core.text import Msg, msg
-from .effects import (FACE_DOWN, MAX_REPORT_MOVES, SKIP, destinations, face_down_destinations,
-                      source_seats, sources, targets)
-from .learning import learned_details, prompt as learn_prompt
+from .effects import (
+    FACE_DOWN,
+    MAX_REPORT_MOVES,
+    SKIP,
+    destinations,
+    face_down_destinations,
+    source_seats,
+    sources,
+    targets,
+)
+from .learning import learned_details
+from .learning import prompt as learn_prompt
 from .scoring import base_population, population, result
-from .state import (ADJUST, CENSUS, DEAL, EFFECT_CARD, EFFECT_TARGET, FACE_DOWN_FROM,
-                          FACE_DOWN_TO, LAST, LEARN, ORDER, PILE_CHECK, REPORT, REPORT_DEST,
-                          REPORT_FROM, REVEAL, SURE, State, decree, effect_mode, hand, label, lead,
-                          place_label, type_of, village)
+from .state import (
+    ADJUST,
+    CENSUS,
+    DEAL,
+    EFFECT_CARD,
+    EFFECT_TARGET,
+    FACE_DOWN_FROM,
+    FACE_DOWN_TO,
+    LAST,
+    LEARN,
+    ORDER,
+    PILE_CHECK,
+    REPORT,
+    REPORT_DEST,
+    REPORT_FROM,
+    REVEAL,
+    SURE,
+    State,
+    decree,
+    effect_mode,
+    hand,
+    label,
+    lead,
+    place_label,
+    type_of,
+    village,
+)
 
 NO_CARD, DEAL_KEY, END_GAME, PLUS, MINUS = "no_card", "deal", "end_game", "plus", "minus"
 

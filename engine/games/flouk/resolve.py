@@ -16,9 +16,25 @@ from .cards import ACTION, CHIEF, DECREE, FLOUK, NEUTRAL
 from .effects import run_effect
 from .learning import ask, missing
 from .order import ordered
-from .state import (CARDS_DEALT, DEAL, DISCARD, LAST, ORDER, PILE_CHECK, RESOLVE, REVEAL,
-                          State, decree, flag, has_member, info, label,
-                          people_of, put, type_of)
+from .state import (
+    CARDS_DEALT,
+    DEAL,
+    DISCARD,
+    LAST,
+    ORDER,
+    PILE_CHECK,
+    RESOLVE,
+    REVEAL,
+    State,
+    decree,
+    flag,
+    has_member,
+    info,
+    label,
+    people_of,
+    put,
+    type_of,
+)
 
 STEPS = (DECREE, FLOUK, CHIEF, ACTION)
 

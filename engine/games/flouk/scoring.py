@@ -12,9 +12,23 @@ from ...core.outcomes import E_ILLEGAL, E_NOT_EXPECTED, E_SAME_CARD, Rejected, R
 from ...core.seats import add, of
 from ...core.text import msg
 from .cards import ACTION, CHIEF, DECREE, FLOUK, MANUAL, Scoring, people_of_id, type_of
-from .state import (ADJUST, CENSUS, DISCARD, OVER, PILE, State, add_hidden, decree, flag,
-                          hidden_count, info, put, take, village, where)
-
+from .state import (
+    ADJUST,
+    CENSUS,
+    DISCARD,
+    OVER,
+    PILE,
+    State,
+    add_hidden,
+    decree,
+    flag,
+    hidden_count,
+    info,
+    put,
+    take,
+    village,
+    where,
+)
 
 # ---- population (§5.4, AMB-F5, AMB-F14) ------------------------------------------
 

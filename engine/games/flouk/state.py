@@ -14,8 +14,7 @@ from ...core.options import option
 from ...core.seats import add, clockwise_from, of, with_value
 from ...core.table import Table
 from ...core.text import Msg, msg
-from .cards import (CHIEF, DECK_SIZE, DECREE, FLOUK, MANUAL, CardInfo, default_info,
-                          people_of_id, type_of)
+from .cards import CHIEF, DECK_SIZE, DECREE, FLOUK, MANUAL, CardInfo, default_info, people_of_id, type_of
 
 # Phases (§5.4). RESOLVE is transient: `play` never leaves a state in it.
 DEAL, PILE_CHECK, REVEAL, SURE = "deal", "pile_check", "reveal", "no_card_sure"

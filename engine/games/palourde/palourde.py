@@ -11,8 +11,16 @@ import dataclasses
 
 from ...core.events import Choose, Confirm, Tap
 from ...core.options import option
-from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
-                             E_SAME_CARD, Info, Rejected)
+from ...core.outcomes import (
+    E_ILLEGAL,
+    E_IN_PLAY,
+    E_NOT_ELIGIBLE,
+    E_NOT_EXPECTED,
+    E_OUT_OF_PLAY,
+    E_SAME_CARD,
+    Info,
+    Rejected,
+)
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import add, per_seat, with_value
@@ -20,10 +28,30 @@ from ...core.spec import GameConfig, GameSpec, Look, kind_of
 from ...core.text import add_catalog, msg
 from ...text import en_palourde, fr_palourde
 from .prompts import badge, prompt, reminder, result, tally
-from .state import (BEACH, BIRD_FOOD, COMPONENTS, EVENTS, FIRST, FLIP1, FLIP2, HIGH_TIDES_TO_END,
-                    JOIN, OPTIONS, OVER, PRIZES, SETUP_BEACH, STORM, VICTIM, State, clams_of,
-                    eligible_victims, kind_name, new_turn, pass_turn, seat_of_basket)
-
+from .state import (
+    BEACH,
+    BIRD_FOOD,
+    COMPONENTS,
+    EVENTS,
+    FIRST,
+    FLIP1,
+    FLIP2,
+    HIGH_TIDES_TO_END,
+    JOIN,
+    OPTIONS,
+    OVER,
+    PRIZES,
+    SETUP_BEACH,
+    STORM,
+    VICTIM,
+    State,
+    clams_of,
+    eligible_victims,
+    kind_name,
+    new_turn,
+    pass_turn,
+    seat_of_basket,
+)
 
 # ---- setup (§1.2) ------------------------------------------------------------
 

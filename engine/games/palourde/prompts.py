@@ -6,8 +6,7 @@ from ...core.options import option
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.spec import kind_of
 from ...core.text import Msg, msg
-from .state import (FIRST, FLIP2, JOIN, OVER, SETUP_BEACH, STORM, VICTIM, State, clams_of,
-                    eligible_victims)
+from .state import FIRST, FLIP2, JOIN, OVER, SETUP_BEACH, STORM, VICTIM, State, clams_of, eligible_victims
 
 
 def prompt(state: State) -> Prompt:

@@ -10,12 +10,19 @@ pirate's hand; it never shows or keeps the hand's values.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
+from collections.abc import Callable
 
 from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import option
-from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
-                             E_SAME_CARD, Rejected)
+from ...core.outcomes import (
+    E_ILLEGAL,
+    E_IN_PLAY,
+    E_NOT_ELIGIBLE,
+    E_NOT_EXPECTED,
+    E_OUT_OF_PLAY,
+    E_SAME_CARD,
+    Rejected,
+)
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import add, per_seat, with_value
@@ -23,12 +30,31 @@ from ...core.spec import GameConfig, GameSpec, Look
 from ...core.text import Msg, add_catalog, msg
 from ...text import en_auberge, fr_auberge
 from .auberge_prompts import event_words, hint, invariants, prompt, result, tally
-from .auberge_state import (ACCUSE_TAPS, ACTIONS, ATTACK_CARD, CHALLENGE_CARD, HAND_DEALT,
-                            OLDEST, OPENING, OPTIONS, OVER, RESHUFFLE, TARGET, TURN, VERDICT,
-                            VERDICTS, State, front, hand, legal_actions, lowest_openers,
-                            next_active, on_table, players_in)
-from .deck import (COMPONENTS, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair, pairs_with,
-                   value)
+from .auberge_state import (
+    ACCUSE_TAPS,
+    ACTIONS,
+    ATTACK_CARD,
+    CHALLENGE_CARD,
+    HAND_DEALT,
+    OLDEST,
+    OPENING,
+    OPTIONS,
+    OVER,
+    RESHUFFLE,
+    TARGET,
+    TURN,
+    VERDICT,
+    VERDICTS,
+    State,
+    front,
+    hand,
+    legal_actions,
+    lowest_openers,
+    next_active,
+    on_table,
+    players_in,
+)
+from .deck import COMPONENTS, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair, pairs_with, value
 
 
 def check_face_down(state: State, card: str) -> Rejected | None:

@@ -4,9 +4,24 @@ from __future__ import annotations
 from ...core.events import Confirm, Tap
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.text import Msg, msg
-from .auberge_state import (ACCUSE_TAPS, OLDEST, OPENING, OVER, PHASES, RESHUFFLE, TARGET, TURN,
-                            VERDICT, VERDICTS, State, front, hand, legal_actions, lowest_openers,
-                            targets)
+from .auberge_state import (
+    ACCUSE_TAPS,
+    OLDEST,
+    OPENING,
+    OVER,
+    PHASES,
+    RESHUFFLE,
+    TARGET,
+    TURN,
+    VERDICT,
+    VERDICTS,
+    State,
+    front,
+    hand,
+    legal_actions,
+    lowest_openers,
+    targets,
+)
 from .deck import DECK, DECK_SIZE, card_order, has_pair
 
 

@@ -5,7 +5,7 @@ two cards of the same value, so the single 1 can never be part of one (AMB-L5).
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...core.spec import card_ids, kind_of
 

@@ -14,8 +14,18 @@ from dataclasses import dataclass
 
 from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import Options, OptionSpec, option
-from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, Option,
-                             PlayerLine, Prompt, Rejected, Result, Tally)
+from ...core.outcomes import (
+    E_ILLEGAL,
+    E_IN_PLAY,
+    E_NOT_EXPECTED,
+    E_OUT_OF_PLAY,
+    Option,
+    PlayerLine,
+    Prompt,
+    Rejected,
+    Result,
+    Tally,
+)
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import add, next_seat, of, per_seat, with_value
@@ -23,8 +33,17 @@ from ...core.spec import GameConfig, GameSpec, Look
 from ...core.table import Table
 from ...core.text import Msg, add_catalog, msg
 from ...text import en_tribord, fr_tribord
-from .deck import (COMPONENTS, DECK, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair,
-                   pairs_with, values)
+from .deck import (
+    COMPONENTS,
+    DECK,
+    DECK_FAMILY,
+    DECK_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    has_pair,
+    pairs_with,
+    values,
+)
 
 # Phases (§3.4); each is also its prompt id, but AWAIT_DRAW's prompt is "draw".
 COMMON, DECIDE, AWAIT_DRAW, RESHUFFLE, OVER = "common", "decide", "await_draw", "reshuffle", "over"

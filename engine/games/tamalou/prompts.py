@@ -12,10 +12,34 @@ from ...core.seats import next_seat, of
 from ...core.spec import current_badge
 from ...core.text import Msg, msg
 from .scoring import LOOK_AND_SWAP, label, lowest, points, round_winners
-from .state import (CALL, DEAL, DRAWN, GIVE_UP, KEEP, LAST_SNAPS, MISMATCH, OPENING, OVER, PENALTY_WHO,
-                            PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, count_of, drawn_actions,
-                            holders, last_round, match_mode, round_scores, swap_targets, top,
-                            turn_actions, usable_power)
+from .state import (
+    CALL,
+    DEAL,
+    DRAWN,
+    GIVE_UP,
+    KEEP,
+    LAST_SNAPS,
+    MISMATCH,
+    OPENING,
+    OVER,
+    PENALTY_WHO,
+    PLAYED,
+    POWER,
+    REVEAL,
+    SNAP_WHO,
+    TURN,
+    State,
+    count_of,
+    drawn_actions,
+    holders,
+    last_round,
+    match_mode,
+    round_scores,
+    swap_targets,
+    top,
+    turn_actions,
+    usable_power,
+)
 
 
 def players(seats: tuple[str, ...]) -> tuple[Option, ...]:
@@ -72,7 +96,8 @@ HINTS = {
     OPENING: msg("tm.hint.opening"), TURN: msg("tm.hint.turn"), GIVE_UP: msg("tm.hint.give_up"),
     DRAWN: msg("tm.hint.drawn"), KEEP: msg("tm.hint.discard"), PLAYED: msg("tm.hint.discard"),
     POWER: msg("tm.hint.power"), SNAP_WHO: msg("tm.hint.who"), PENALTY_WHO: msg("tm.hint.who"),
-    CALL: msg("tm.hint.call"), LAST_SNAPS: msg("tm.hint.last_snaps"), REVEAL: msg("tm.hint.reveal"), MISMATCH: msg("tm.hint.mismatch"),
+    CALL: msg("tm.hint.call"), LAST_SNAPS: msg("tm.hint.last_snaps"), REVEAL: msg("tm.hint.reveal"),
+    MISMATCH: msg("tm.hint.mismatch"),
     DEAL: msg("tm.hint.deal"),
 }
 

@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from ...core.options import OptionSpec, option
 from ...core.seats import of
 from ...core.table import Table
-from .scoring import (BLIND_SWAP, CARDS, LOOK_AND_SWAP, LOOK_OPPONENT, LOOK_OWN,
-                              check_match, points, power)
+from .scoring import BLIND_SWAP, CARDS, LOOK_AND_SWAP, LOOK_OPPONENT, LOOK_OWN, check_match, points, power
 
 # §4.1: 52 single cards; jokers are registered but not used (TM-01).
 COMPONENTS = tuple((card, 1) for card in CARDS)

@@ -15,8 +15,15 @@ import dataclasses
 
 from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import option
-from ...core.outcomes import (E_ILLEGAL, E_IN_PLAY, E_NOT_ELIGIBLE, E_NOT_EXPECTED, E_OUT_OF_PLAY,
-                             E_SAME_CARD, Rejected)
+from ...core.outcomes import (
+    E_ILLEGAL,
+    E_IN_PLAY,
+    E_NOT_ELIGIBLE,
+    E_NOT_EXPECTED,
+    E_OUT_OF_PLAY,
+    E_SAME_CARD,
+    Rejected,
+)
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.registry import register
 from ...core.seats import add, clockwise_from, next_seat, of, per_seat
@@ -25,12 +32,41 @@ from ...core.text import Msg, add_catalog, msg
 from ...text import en_tamalou, fr_tamalou
 from .prompts import badge, event_words, hint, prompt, reminder, result, round_headline, tally
 from .scoring import label, match_over, round_winners, snap_matches
-from .state import (CALL, COMPONENTS, DEAL, DECK_SIZE, DRAWN, GIVE_UP, HAND,
-                            HOLDING, JOKERS, KEEP, LAST_SNAPS, MISMATCH, OPENING, OPTIONS, OVER, PENALTY_WHO,
-                            PLAYED, POWER, REVEAL, SNAP_WHO, TURN, State, can_draw, count_of,
-                            drawn_actions, holders, match_mode, round_scores, snap_phase,
-                            swap_targets, top,
-                            turn_actions, usable_power)
+from .state import (
+    CALL,
+    COMPONENTS,
+    DEAL,
+    DECK_SIZE,
+    DRAWN,
+    GIVE_UP,
+    HAND,
+    HOLDING,
+    JOKERS,
+    KEEP,
+    LAST_SNAPS,
+    MISMATCH,
+    OPENING,
+    OPTIONS,
+    OVER,
+    PENALTY_WHO,
+    PLAYED,
+    POWER,
+    REVEAL,
+    SNAP_WHO,
+    TURN,
+    State,
+    can_draw,
+    count_of,
+    drawn_actions,
+    holders,
+    match_mode,
+    round_scores,
+    snap_phase,
+    swap_targets,
+    top,
+    turn_actions,
+    usable_power,
+)
 
 replace = dataclasses.replace
 TURN_KEYS = ("draw", "take_discard", "tamalou", "penalty")
