@@ -10,10 +10,17 @@ the datasheet's SPI framing, one address byte then data, bursts included.
 
 Modelled: FIFO and FlushBuffer, Set1 semantics of ComIrqReg and DivIrqReg,
 Transceive started by StartSend with the TxLastBits in BitFramingReg at that
-moment, the TAuto timer ending a silent exchange,
-collisions (ErrorReg.CollErr), CalcCRC, SoftReset with PowerDown, the antenna
-powering cards on and off, the IRQ pin. Faults: failing SPI transfers, a
-wedged chip that stops ending exchanges until it is reset, a dead chip.
+moment, the TAuto timer ending a silent exchange, CalcCRC, SoftReset with
+PowerDown, the antenna powering cards on and off, the IRQ pin. Several cards
+(`hardware.fake_card`) answer bit by bit: where they disagree the receiver
+reports a collision (ErrorReg CollErr, with ParityErr for the byte it spoils)
+and CollReg gives its position, counted from the first bit of the first FIFO
+byte, so RxAlign's offset included (1 = that bit, 32 reads as 0); past bit 32
+CollPosNotValid is set instead. Bits after the collision read as zeros unless
+CollReg's ValuesAfterColl is 1 (its reset value). Received bits land from
+RxAlign on; the bits below it in the first byte are ones, as nothing defines
+them. Faults: failing SPI transfers, MISO stuck at 0x00 or 0xFF, a wedged chip
+that stops ending exchanges until it is reset, a dead chip.
 
 Datasheet §9.3.1.14 (BitFramingReg) and §10.3.1.8 (Transceive) read two ways on when StartSend starts sending, so there
 are two chip models. `FakeMFRC522`: any write of StartSend = 1 while Transceive
@@ -27,106 +34,26 @@ from __future__ import annotations
 import errno
 from collections.abc import Callable
 
+from hardware.fake_card import Bits, FakeCard, bytes_of, crc_a
+
+__all__ = ["CHIP_MODELS", "FakeCard", "FakeMFRC522", "StrictMFRC522", "crc_a"]
+
 # Registers (datasheet §9.2)
 COMMAND, COM_IEN, DIV_IEN, COM_IRQ, DIV_IRQ, ERROR = 0x01, 0x02, 0x03, 0x04, 0x05, 0x06
-FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING = 0x09, 0x0A, 0x0C, 0x0D
+FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = 0x09, 0x0A, 0x0C, 0x0D, 0x0E
 TX_CONTROL, CRC_RESULT_H, CRC_RESULT_L, RF_CFG = 0x14, 0x21, 0x22, 0x26
 T_MODE, T_RELOAD_H, T_RELOAD_L, VERSION = 0x2A, 0x2C, 0x2D, 0x37
 
-RESET_VALUES = {COMMAND: 0x20, COM_IEN: 0x80, COM_IRQ: 0x14, CONTROL: 0x10, 0x0E: 0x80,
+RESET_VALUES = {COMMAND: 0x20, COM_IEN: 0x80, COM_IRQ: 0x14, CONTROL: 0x10, COLL: 0x80,
                 0x11: 0x3F, TX_CONTROL: 0x80, 0x16: 0x10, 0x17: 0x84, 0x18: 0x84, 0x19: 0x4D,
                 CRC_RESULT_H: 0xFF, CRC_RESULT_L: 0xFF, 0x24: 0x26, RF_CFG: 0x48, 0x27: 0x88}
 
 IDLE_CMD, CALC_CRC, TRANSCEIVE, SOFT_RESET = 0x00, 0x03, 0x0C, 0x0F
 START_SEND, TX_LAST_BITS = 0x80, 0x07
 POWER_DOWN, TX_IRQ, RX_IRQ, ERR_IRQ, TIMER_IRQ, CRC_IRQ, COLL_ERR = 0x10, 0x40, 0x20, 0x02, 0x01, 0x04, 0x08
-
-
-def crc_a(data: bytes) -> bytes:
-    """Bitwise CRC_A (reflected CCITT, preset 0x6363), low byte first."""
-    crc = 0x6363
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
-    return bytes((crc & 0xFF, crc >> 8))
-
-
-class FakeCard:
-    """A type A card: IDLE -> READY -> ACTIVE -> HALT, per ISO/IEC 14443-3 §6.3."""
-
-    SELECT_CODES = (0x93, 0x95, 0x97)
-
-    def __init__(self, uid: str | bytes):
-        self.uid = bytes.fromhex(uid) if isinstance(uid, str) else bytes(uid)
-        assert len(self.uid) in (4, 7, 10)
-        self.state, self.from_halt, self.level = "IDLE", False, 0
-        self.corrupt_bcc = self.corrupt_crc = False
-        self.frames: list[bytes] = []
-
-    @property
-    def parts(self) -> list[bytes]:
-        """The UID split per cascade level, with the cascade tag where more follow."""
-        uid, parts = self.uid, []
-        while len(uid) > 4:
-            parts.append(b"\x88" + uid[:3])
-            uid = uid[3:]
-        return parts + [uid]
-
-    @property
-    def atqa(self) -> bytes:
-        return bytes([{4: 0x04, 7: 0x44, 10: 0x84}[len(self.uid)], 0x00])
-
-    def power_up(self) -> None:
-        self.state, self.from_halt, self.level = "IDLE", False, 0
-
-    def receive(self, frame: bytes, last_bits: int) -> bytes | None:
-        self.frames.append(frame)
-        if last_bits:
-            # An incomplete last byte is only a command in a 7-bit short frame;
-            # anything else sent that way is noise the card does not answer.
-            if last_bits == 7 and len(frame) == 1:
-                return self._short_frame(frame[0])
-            self._leave()
-            return None
-        if self.state == "READY":
-            return self._ready(frame)
-        if self.state == "ACTIVE" and frame == b"\x50\x00" + crc_a(b"\x50\x00"):
-            self.state = "HALT"
-            return None
-        self._leave()
-        return None
-
-    def _short_frame(self, command: int) -> bytes | None:
-        wakes = {0x26: ("IDLE",), 0x52: ("IDLE", "HALT")}.get(command, ())
-        if self.state in wakes:
-            self.from_halt, self.state, self.level = self.state == "HALT", "READY", 0
-            return self.atqa
-        self._leave()
-        return None
-
-    def _ready(self, frame: bytes) -> bytes | None:
-        part = self.parts[self.level]
-        check = bytes([part[0] ^ part[1] ^ part[2] ^ part[3]])
-        select_code = self.SELECT_CODES[self.level]
-        if frame == bytes([select_code, 0x20]):
-            return part + (bytes([check[0] ^ 0xFF]) if self.corrupt_bcc else check)
-        if frame[:7] == bytes([select_code, 0x70]) + part + check and crc_a(frame[:7]) == frame[7:]:
-            last = self.level == len(self.parts) - 1
-            sak = (0x08 if len(self.uid) == 4 else 0x00) if last else 0x04
-            if last:
-                self.state = "ACTIVE"
-            else:
-                self.level += 1
-            crc = crc_a(bytes([sak]))
-            return bytes([sak]) + (bytes([crc[0] ^ 0x55, crc[1]]) if self.corrupt_crc else crc)
-        self._leave()
-        return None
-
-    def _leave(self) -> None:
-        """Any unexpected frame sends a READY or ACTIVE card back to IDLE (or HALT)."""
-        if self.state in ("READY", "ACTIVE"):
-            self.state = "HALT" if self.from_halt else "IDLE"
+PARITY_ERR = 0x02
+RX_ALIGN = 0x70                                     # BitFramingReg bits 6..4
+VALUES_AFTER_COLL, COLL_POS_NOT_VALID = 0x80, 0x20    # CollReg
 
 
 class FakeMFRC522:
@@ -137,6 +64,8 @@ class FakeMFRC522:
         self.cards: list[FakeCard] = []
         self.transfers = 0
         self.fail_transfers = 0          # the next N transfers raise EIO
+        self.miso_stuck: int | None = None   # 0x00 or 0xFF: every byte read is that
+        self.unplaced_collisions = False     # cards out of step: CollPosNotValid on every collision
         self.wedged = False              # exchanges never end, until a reset
         self.reset_reads = 1             # CommandReg reads that still show PowerDown
         self.answer_delay_reads = 0      # ComIrqReg reads before an exchange ends
@@ -168,10 +97,13 @@ class FakeMFRC522:
             self.fail_transfers -= 1
             raise OSError(errno.EIO, "SPI transfer failed")
         if data[0] & 0x80:
-            return [0] + [self._read(byte >> 1 & 0x3F) for byte in data[:-1]]
-        for value in data[1:]:
-            self._write(data[0] >> 1 & 0x3F, value)
-        return [0] * len(data)
+            answer = [0] + [self._read(byte >> 1 & 0x3F) for byte in data[:-1]]
+        else:
+            for value in data[1:]:
+                self._write(data[0] >> 1 & 0x3F, value)
+            answer = [0] * len(data)
+        # A broken MISO line: the chip works, the host reads a constant.
+        return answer if self.miso_stuck is None else [self.miso_stuck] * len(data)
 
     def close(self) -> None:
         self.closed = True
@@ -228,6 +160,8 @@ class FakeMFRC522:
                     card.power_up()
         elif register == BIT_FRAMING:
             self._write_bit_framing(value)
+        elif register == COLL:           # only ValuesAfterColl is writable
+            self.regs[COLL] = self.regs[COLL] & ~VALUES_AFTER_COLL | value & VALUES_AFTER_COLL
         else:
             self.regs[register] = value
 
@@ -264,38 +198,59 @@ class FakeMFRC522:
     # --- the RF exchange --------------------------------------------------------
 
     def _transceive(self) -> None:
-        frame, last_bits = bytes(self.fifo), self.regs[BIT_FRAMING] & TX_LAST_BITS
+        framing = self.regs[BIT_FRAMING]
+        frame, last_bits = bytes(self.fifo), framing & TX_LAST_BITS
         self.fifo.clear()
         self.regs[ERROR] = 0
         self.regs[COM_IRQ] |= TX_IRQ
         if self.wedged:
             return
         answers = [card.receive(frame, last_bits) for card in self.cards] if self.field_on else []
-        answers = [answer for answer in answers if answer is not None]
-        self._pending = self._outcome(answers)
+        self._pending = self._outcome([a for a in answers if a is not None], (framing & RX_ALIGN) >> 4)
         self._pending_reads = self.answer_delay_reads
         if not self.answer_delay_reads:
             self._end_exchange()
 
-    def _outcome(self, answers: list[bytes]) -> tuple[list[int], int]:
-        """What the FIFO and ComIrqReg hold once the exchange ends."""
+    def _outcome(self, answers: list[Bits], align: int) -> tuple[list[int], int]:
+        """What the FIFO and ComIrqReg hold once the exchange ends; sets ErrorReg,
+        CollReg and ControlReg's RxLastBits as the receiver leaves them."""
+        self.regs[COLL] = self.regs[COLL] & VALUES_AFTER_COLL | COLL_POS_NOT_VALID
         if not answers:
             timer_armed = self.regs[T_MODE] & 0x80 and (self.regs[T_RELOAD_H] or self.regs[T_RELOAD_L])
             return [], TIMER_IRQ if timer_armed else 0
-        if len(set(answers)) > 1:
-            merged = bytearray(max(len(answer) for answer in answers))
-            for answer in answers:
-                for i, byte in enumerate(answer):
-                    merged[i] |= byte
-            self.regs[ERROR] |= COLL_ERR
-            return list(merged), RX_IRQ | ERR_IRQ
-        return list(answers[0]), RX_IRQ
+        bits, collision = self._merge(answers)
+        if collision is not None:
+            # The byte holding the collided bit fails its parity too.
+            self.regs[ERROR] |= COLL_ERR | PARITY_ERR
+            position = align + collision + 1            # datasheet §9.3.1.15: 1 is the first bit
+            if position <= 32 and not self.unplaced_collisions:   # ...and 32 reads as 0
+                self.regs[COLL] = self.regs[COLL] & VALUES_AFTER_COLL | position % 32
+        # RxAlign: the first bit received lands at that position of the first byte;
+        # what the bits below it hold is not specified, so here they are ones.
+        stored = (1,) * align + bits
+        data = list(bytes_of(stored))
+        self.regs[CONTROL] = self.regs[CONTROL] & ~0x07 | len(stored) % 8
+        return data, RX_IRQ | (ERR_IRQ if collision is not None else 0)
+
+    def _merge(self, answers: list[Bits]) -> tuple[Bits, int | None]:
+        """The bits the receiver makes of several cards answering at once, and the index of
+        the first bit where they disagree. After it the bits are ORed, or cleared when
+        CollReg's ValuesAfterColl is 0."""
+        merged: list[int] = []
+        collision = None
+        for i in range(max(len(answer) for answer in answers)):
+            values = {answer[i] for answer in answers if i < len(answer)}
+            if len(values) > 1 and collision is None:
+                collision = i
+            after = collision is not None and i > collision
+            merged.append(0 if after and not self.regs[COLL] & VALUES_AFTER_COLL else max(values))
+        return tuple(merged), collision
 
     def _end_exchange(self) -> None:
+        assert self._pending is not None
         self.fifo, irq = self._pending
         self._pending = None
         self.regs[COM_IRQ] |= irq
-        self.regs[CONTROL] = self.regs[CONTROL] & ~0x07
         self._update_irq_line()
 
     def _update_irq_line(self) -> None:

@@ -5,8 +5,11 @@ same way whatever chip carried it.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 # Short frames (7 bits). WUPA also wakes a card that was halted, so a card left
 # on the reader answers every poll; REQA only reaches cards in the IDLE state.
+# Each poll halts every card it read, so the next WUPA finds them all again.
 REQA = 0x26
 WUPA = 0x52
 SHORT_FRAME_BITS = 7
@@ -16,6 +19,7 @@ SEL_CL1, SEL_CL2, SEL_CL3 = 0x93, 0x95, 0x97
 CASCADE_LEVELS = (SEL_CL1, SEL_CL2, SEL_CL3)
 NVB_ANTICOLLISION = 0x20   # two bytes sent: "send me all your UID bits"
 NVB_SELECT = 0x70          # seven bytes sent: the full UID part and its BCC
+PART_BITS = 40             # a UID part on air: four bytes and the BCC
 CASCADE_TAG = 0x88         # first byte of a UID part when more levels follow
 SAK_CASCADE_BIT = 0x04     # set in SAK while the UID is not complete
 
@@ -54,3 +58,39 @@ def crc_ok(frame: bytes) -> bool:
 def uid_hex(uid: bytes) -> str:
     """The canonical form: uppercase hex, no separators (8, 14 or 20 digits)."""
     return uid.hex().upper()
+
+
+Bits = tuple[int, ...]
+
+
+def bits_of(data: bytes) -> Bits:
+    """The bits of `data` in the order they go on air: each byte's least significant first."""
+    return tuple(byte >> i & 1 for byte in data for i in range(8))
+
+
+def bytes_of(bits: Bits) -> bytes:
+    """Bits in air order packed into bytes; a short last byte is padded with zeros."""
+    packed = bytearray((len(bits) + 7) // 8)
+    for i, bit in enumerate(bits):
+        packed[i // 8] |= bit << i % 8
+    return bytes(packed)
+
+
+def nvb(known_bits: int) -> int:
+    """The NVB byte of an ANTICOLLISION frame sending `known_bits` of the UID part:
+    bytes sent in the high nibble (SEL and NVB included), extra bits in the low one."""
+    sent = 16 + known_bits
+    return (sent // 8) << 4 | sent % 8
+
+
+class FieldScan(NamedTuple):
+    """What one poll of a reader found: every card it could read, and whether cards
+    answered that it could not tell apart (`unresolved`: "one card at a time")."""
+
+    uids: tuple[str, ...] = ()
+    unresolved: bool = False
+
+    @classmethod
+    def of(cls, uid: str | None) -> FieldScan:
+        """A single-card reader's poll as a scan."""
+        return cls(() if uid is None else (uid,))

@@ -1,13 +1,16 @@
 """MFRC522 ("RC522") contactless reader on SPI.
 
 Written from the NXP MFRC522 datasheet (rev. 3.9) and ISO/IEC 14443-3. One
-`poll()` is one detection cycle: WUPA, then anticollision and SELECT for each
-cascade level, then HLTA. The chip's own timer ends every exchange, so an empty
-field costs about a dozen SPI transfers and a few milliseconds asleep, never a
-spinning loop. SPI errors and a chip that stops answering raise `ReaderError`
-(an OSError); the next poll initialises the chip again. A card that answers
-badly (moving, two cards at once, a corrupted frame) is not an I/O error: the
-poll returns None and the presence hysteresis absorbs it.
+`poll_all()` is one detection cycle over every card in the field
+(`hardware.anticollision`: WUPA, anticollision split on the collided bit,
+SELECT per cascade level, HLTA); `poll()` gives the first card of it. The
+chip's own timer ends every exchange, so an empty field costs about a dozen SPI
+transfers and no sleep, never a spinning loop. SPI errors, a chip that stops
+answering and a bus that reads a constant (MISO stuck at 0x00 or 0xFF: the
+version register stops reading what it read at start) raise `ReaderError` (an
+OSError); the next poll initialises the chip again. A card that answers badly
+(moving, a corrupted frame) is not an I/O error: the poll leaves it out and the
+presence hysteresis absorbs it.
 """
 from __future__ import annotations
 
@@ -18,7 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from hardware import iso14443
+from hardware.anticollision import Inventory, Reply, RfError, Silence
 from hardware.errors import ReaderError
+from hardware.iso14443 import FieldScan
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +37,7 @@ FIFODataReg = 0x09
 FIFOLevelReg = 0x0A
 ControlReg = 0x0C
 BitFramingReg = 0x0D
+CollReg = 0x0E
 ModeReg = 0x11
 TxModeReg = 0x12
 RxModeReg = 0x13
@@ -66,6 +72,8 @@ BufferOvfl, CollErr, ParityErr, ProtocolErr = 0x10, 0x08, 0x02, 0x01
 Tx1RFEn, Tx2RFEn = 0x01, 0x02                      # TxControlReg: antenna drivers
 Force100ASK = 0x40                                 # TxASKReg
 TAuto = 0x80                                       # TModeReg
+ValuesAfterColl, CollPosNotValid, CollPos = 0x80, 0x20, 0x1F   # CollReg
+
 RxGainMask = 0x70                                  # RFCfgReg bits 6..4
 
 # BitFramingReg (§9.3.1.14) and the Transceive command (§10.3.1.8). TxLastBits is how many bits of the last byte go on
@@ -75,6 +83,10 @@ RxGainMask = 0x70                                  # RFCfgReg bits 6..4
 # Transceive, sets StartSend after it and clears it when the exchange ends.
 StartSend = 0x80
 TxLastBits = 0x07
+# RxAlign (bits 6..4): where the first bit received goes in the first FIFO byte. An
+# ANTICOLLISION frame ending in a partial byte is answered from the next bit on, so
+# RxAlign is that frame's TxLastBits and the answer completes the byte.
+RX_ALIGN_SHIFT = 4
 
 # TxModeReg / RxModeReg (§9.3.2.3, §9.3.2.4): TxCRCEn and RxCRCEn (bit 7) clear,
 # because CRC_A is added and checked on the host; TxSpeed / RxSpeed (bits 6..4)
@@ -107,14 +119,6 @@ TIMER_TICK_S = 25e-6
 KNOWN_VERSIONS = {0x88: "FM17522", 0x90: "v0.0", 0x91: "v1.0", 0x92: "v2.0", 0xB2: "FM17522", 0x12: "clone"}
 
 
-class _RfError(Exception):
-    """A card answered badly; this poll finds no card."""
-
-
-class _Silence(_RfError):
-    """No card answered before the chip's timer ran out."""
-
-
 class RC522:
     """One MFRC522 behind an SPI object with spidev's ``xfer2(list) -> list``.
 
@@ -138,18 +142,33 @@ class RC522:
         # Twice the chip's own timeout: past that the chip, not the card, is at fault.
         self._irq_checks = math.ceil(2 * timeout_ms / 1000 / self._check_interval) + 2
         self._ready = False
+        self._inventory = Inventory(self)
         self.version: int | None = None
-        self.rf_errors = 0
 
-    def poll(self) -> str | None:
-        """One detection cycle: the UID of the card in the field, or None."""
+    @property
+    def rf_errors(self) -> int:
+        """Answers lost or garbled since start: a card moving, or a noisy field."""
+        return self._inventory.rf_errors
+
+    def poll_all(self) -> FieldScan:
+        """One detection cycle: the UIDs of every card in the field."""
         try:
-            if not self._ready:
+            if self._ready:
+                self._check_bus()
+            else:
                 self._init()
-            return self._poll_card()
+            scan = self._inventory.scan()
+            if scan.unresolved:
+                self._check_bus()      # a bus gone bad mid-poll looks like a collision
+            return scan
         except OSError:
             self._ready = False
             raise
+
+    def poll(self) -> str | None:
+        """The first card of one detection cycle, or None."""
+        uids = self.poll_all().uids
+        return uids[0] if uids else None
 
     def close(self) -> None:
         """Antenna off, chip held in power-down, pins and SPI released."""
@@ -182,6 +201,8 @@ class RC522:
         self._write(TReloadRegL, self._reload & 0xFF)
         self._write(TxASKReg, Force100ASK)   # type A needs 100 % ASK modulation
         self._write(ModeReg, MODE)
+        # ValuesAfterColl clear: bits after a collision read as zeros (datasheet §9.3.1.15).
+        self._write(CollReg, 0)
         self._write(RFCfgReg, self._read(RFCfgReg) & ~RxGainMask | self._gain_code << 4)
         if self._irq_pin is not None:
             self._write(ComIEnReg, IRqInv | RxIRq | ErrIRq | TimerIRq)
@@ -202,7 +223,8 @@ class RC522:
             self._sleep(0.005)
             if not self._read(CommandReg) & PowerDown:
                 return
-        raise ReaderError("RC522 did not come out of reset: check its 3.3 V supply and RST wiring")
+        raise ReaderError("RC522 did not come out of reset: check its 3.3 V supply, RST and "
+                          "MISO wiring")
 
     def _self_test(self) -> None:
         version = self._read(VersionReg)
@@ -213,79 +235,50 @@ class RC522:
             log.warning("RC522: unknown VersionReg 0x%02X; trying it anyway", version)
         self.version = version
 
-    # --- one detection cycle (ISO/IEC 14443-3 §6.4, §6.5) ----------------------
+    def _check_bus(self) -> None:
+        # One SPI read per poll: with MISO stuck every register reads the same, and
+        # an all-0xFF ComIrqReg and ErrorReg would look like a field of colliding cards.
+        version = self._read(VersionReg)
+        if version != self.version:
+            raise ReaderError(f"RC522 VersionReg reads 0x{version:02X}, not 0x{self.version:02X}: "
+                              "check the SPI wiring (MISO) and the reader's supply")
 
-    def _poll_card(self) -> str | None:
-        try:
-            return iso14443.uid_hex(self._detect())
-        except _Silence:
-            return None
-        except _RfError as exc:
-            self.rf_errors += 1
-            log.debug("RC522: no clean answer: %s", exc)
-        self._halt()    # a card left READY would ignore the next WUPA
-        return None
+    # --- one exchange with the cards (the anticollision Link) -------------------
 
-    def _detect(self) -> bytes:
-        atqa, _ = self._transceive(bytes([iso14443.WUPA]), iso14443.SHORT_FRAME_BITS)
-        if len(atqa) != 2:
-            raise _RfError(f"ATQA of {len(atqa)} bytes")
-        uid = bytearray()
-        for select_code in iso14443.CASCADE_LEVELS:
-            part = self._anticollision(select_code)
-            sak = self._select(select_code, part)
-            if not sak & iso14443.SAK_CASCADE_BIT:
-                uid += part
-                self._halt()
-                return bytes(uid)
-            if part[0] != iso14443.CASCADE_TAG:
-                raise _RfError("SAK announces another cascade level without a cascade tag")
-            uid += part[1:]
-        raise _RfError("UID longer than three cascade levels")
-
-    def _anticollision(self, select_code: int) -> bytes:
-        answer, bits = self._transceive(bytes([select_code, iso14443.NVB_ANTICOLLISION]))
-        if len(answer) != 5 or bits:
-            raise _RfError(f"anticollision answer of {len(answer)} bytes")
-        part, check = answer[:4], answer[4]
-        if iso14443.bcc(part) != check:
-            raise _RfError(f"BCC mismatch in {answer.hex()}")
-        return part
-
-    def _select(self, select_code: int, part: bytes) -> int:
-        frame = bytes([select_code, iso14443.NVB_SELECT, *part, iso14443.bcc(part)])
-        answer, _ = self._transceive(iso14443.with_crc(frame))
-        if len(answer) != 3 or not iso14443.crc_ok(answer):
-            raise _RfError(f"SAK frame {answer.hex()} fails CRC_A")
-        return answer[0]
-
-    def _halt(self) -> None:
-        # A halted card answers the next WUPA but no REQA; a card left ACTIVE
-        # would ignore the next WUPA and make every other poll miss.
-        try:
-            self._transceive(iso14443.with_crc(bytes(iso14443.HLTA)))
-        except _RfError:
-            return
-        log.debug("RC522: a card answered HLTA (not halted)")
-
-    def _transceive(self, frame: bytes, last_bits: int = 0) -> tuple[bytes, int]:
-        """Send a frame, return the answer and the valid bits of its last byte (0 = all 8)."""
-        self._start_transceive(frame, last_bits)
+    def transceive(self, frame: bytes, last_bits: int = 0, *, align: bool = False) -> Reply:
+        """Send a frame and return what came back; raises Silence when nothing did."""
+        rx_align = last_bits if align else 0
+        self._start_transceive(frame, last_bits, rx_align)
         irq = self._wait_for_exchange()
         # The exchange is over: StartSend back to 0, so no later Transceive can
         # find it still set and send at once.
-        self._write(BitFramingReg, last_bits)
+        self._write(BitFramingReg, rx_align << RX_ALIGN_SHIFT | last_bits)
         if not irq & (RxIRq | ErrIRq):
-            raise _Silence()
+            raise Silence()
         error = self._read(ErrorReg)
-        if error & CollErr:
-            raise _RfError("collision: more than one card in the field")
-        if error & (BufferOvfl | ParityErr | ProtocolErr):
-            raise _RfError(f"ErrorReg 0x{error:02X}")
-        answer = self._read_fifo(self._read(FIFOLevelReg) & FIFOLevel)
-        return answer, self._read(ControlReg) & RxLastBits
+        collided = bool(error & CollErr)
+        # A collision spoils the parity of its byte too: only the other errors count then.
+        if error & (BufferOvfl | ProtocolErr) or error & ParityErr and not collided:
+            raise RfError(f"ErrorReg 0x{error:02X}")
+        collision = self._collision(rx_align) if collided else None
+        data = self._read_fifo(self._read(FIFOLevelReg) & FIFOLevel)
+        valid = len(data) * 8 - (-(self._read(ControlReg) & RxLastBits) % 8)
+        return Reply(iso14443.bits_of(data)[rx_align:valid], collided, collision)
 
-    def _start_transceive(self, frame: bytes, last_bits: int) -> None:
+    def _collision(self, rx_align: int) -> int | None:
+        """The index, among the bits received, of the first collided bit.
+
+        CollPos counts from the first bit of the first FIFO byte, RxAlign's
+        offset included: 1 is that bit, 0 stands for 32. CollPosNotValid: the
+        collision lies past bit 32, where no UID bit is.
+        """
+        coll = self._read(CollReg)
+        if coll & CollPosNotValid:
+            return None
+        position = (coll & CollPos or 32) - 1 - rx_align
+        return position if position >= 0 else None
+
+    def _start_transceive(self, frame: bytes, last_bits: int, rx_align: int = 0) -> None:
         """Start the Transceive command (§10.3.1.8) with this frame's BitFramingReg."""
         self._write(CommandReg, Command.Idle)           # stop whatever ran before
         self._write(ComIrqReg, ~Set1 & ALL_COM_IRQS)    # clear every interrupt request
@@ -293,9 +286,10 @@ class RC522:
         self._write(FIFODataReg, *frame)
         # This frame's TxLastBits with StartSend = 0: a chip that keeps StartSend
         # would otherwise start on the Transceive write with stale framing.
-        self._write(BitFramingReg, last_bits & TxLastBits)
+        framing = rx_align << RX_ALIGN_SHIFT | last_bits & TxLastBits
+        self._write(BitFramingReg, framing)
         self._write(CommandReg, Command.Transceive)
-        self._write(BitFramingReg, StartSend | last_bits & TxLastBits)
+        self._write(BitFramingReg, StartSend | framing)
 
     def _wait_for_exchange(self) -> int:
         for _ in range(self._irq_checks):
@@ -328,7 +322,7 @@ def open_rc522(bus: int = 0, device: int = 0, *, reset_pin: int | None = None,
                pin_factory: Any = None) -> RC522:
     """An RC522 on /dev/spidev<bus>.<device>, with optional BCM reset and IRQ pins."""
     try:
-        import spidev
+        import spidev  # type: ignore[import-not-found,import-untyped,unused-ignore]  # C, untyped
     except ModuleNotFoundError:
         raise ReaderError("the RC522 needs spidev: pip install 'tabletop-companion[pi]'") from None
     spi = spidev.SpiDev()
@@ -344,7 +338,10 @@ def open_rc522(bus: int = 0, device: int = 0, *, reset_pin: int | None = None,
     spi.mode = 0
     reset = irq = None
     if reset_pin is not None or irq_pin is not None:
-        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+        from gpiozero import (  # type: ignore[import-untyped]  # gpiozero ships no type hints
+            DigitalInputDevice,
+            DigitalOutputDevice,
+        )
         if reset_pin is not None:
             reset = DigitalOutputDevice(reset_pin, initial_value=True, pin_factory=pin_factory)
         if irq_pin is not None:
