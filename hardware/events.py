@@ -24,6 +24,12 @@ class Removed:
 
 
 @dataclass(frozen=True, slots=True)
+class ReaderCrowded:
+    """Cards on the reader answered together and could not be told apart: the
+    table is asked to lay one card at a time. Sent once until a clean poll."""
+
+
+@dataclass(frozen=True, slots=True)
 class ReaderOffline:
     """Polls keep failing; the loop retries with backoff. `reason` is the last error."""
     reason: str
@@ -46,4 +52,5 @@ class ButtonHeld:
     name: str
 
 
-HardwareEvent = Placed | Removed | ReaderOffline | ReaderBack | ButtonPressed | ButtonHeld
+HardwareEvent = (Placed | Removed | ReaderCrowded | ReaderOffline | ReaderBack | ButtonPressed
+                 | ButtonHeld)

@@ -3,9 +3,12 @@
 It sleeps between polls (on an Event, so `stop()` is immediate), counts every
 failed poll, backs off exponentially while the reader fails and reports
 `ReaderOffline` once failures persist and `ReaderBack` when a poll succeeds
-again. Presence keeps its state across an outage, so a card that stayed on
-the reader is not a new tap. Events go to `emit` (e.g. ``queue.Queue.put``);
-the loop never waits on whoever handles them.
+again. An outage is logged when it starts, when it goes offline and when it
+ends, not at every retry. Presence keeps its state across an outage, so a card
+that stayed on the reader is not a new tap. A reader that reports every card
+in its field (``poll_all()``) feeds presence all of them; cards it could not
+tell apart make one `ReaderCrowded` until a poll resolves them. Events go to
+`emit` (e.g. ``queue.Queue.put``); the loop never waits on whoever handles them.
 """
 from __future__ import annotations
 
@@ -14,14 +17,16 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from hardware.events import HardwareEvent, ReaderBack, ReaderOffline
+from hardware.events import HardwareEvent, ReaderBack, ReaderCrowded, ReaderOffline
+from hardware.iso14443 import FieldScan
 from hardware.presence import Presence
 
 log = logging.getLogger(__name__)
 
 
 class ReaderLoop:
-    """Polls `reader` (anything with ``poll() -> str | None``) on its own thread.
+    """Polls `reader` on its own thread: ``poll_all() -> FieldScan`` when it has
+    it, else ``poll() -> str | None``.
 
     ``offline_after`` failures in a row make the reader offline; waits after a
     failure grow from ``backoff_s`` to ``max_backoff_s``. ``wait(seconds)``
@@ -35,6 +40,7 @@ class ReaderLoop:
         if rate_hz <= 0:
             raise ValueError("rate_hz must be positive")
         self._reader, self._emit = reader, emit
+        self._reports_all = hasattr(reader, "poll_all")
         self.presence = presence or Presence()
         self._interval = 1 / rate_hz
         self._offline_after = offline_after
@@ -45,31 +51,50 @@ class ReaderLoop:
         self.errors = 0                   # failed polls since start
         self.failures_in_a_row = 0
         self.online = True
+        self._crowded = False
 
     def step(self) -> float:
         """One poll; returns how long to wait before the next."""
         try:
-            uid = self._reader.poll()
+            scan = self._poll()
         except Exception as exc:          # a dead reader thread would go unnoticed
             return self._failed(exc)
+        if self.failures_in_a_row:
+            log.info("reader back after %d failed polls", self.failures_in_a_row)
         if not self.online:
             self.online = True
-            log.info("reader back after %d failed polls", self.failures_in_a_row)
             self._emit(ReaderBack())
         self.failures_in_a_row = 0
-        for event in self.presence.update(uid):
+        if scan.unresolved and not self._crowded:
+            self._emit(ReaderCrowded())
+        self._crowded = scan.unresolved
+        if self._reports_all:
+            events = self.presence.see(scan.uids)
+        else:                             # one card at a time: another means the first left
+            events = self.presence.update(scan.uids[0] if scan.uids else None)
+        for event in events:
             self._emit(event)
         return self._interval
+
+    def _poll(self) -> FieldScan:
+        if self._reports_all:
+            scan: FieldScan = self._reader.poll_all()
+            return scan
+        return FieldScan.of(self._reader.poll())
 
     def _failed(self, exc: Exception) -> float:
         self.errors += 1
         self.failures_in_a_row += 1
-        if isinstance(exc, OSError):
-            log.warning("reader poll failed (%d in a row): %s", self.failures_in_a_row, exc)
-        else:
+        first = self.failures_in_a_row == 1
+        if first and isinstance(exc, OSError):
+            log.warning("reader poll failed: %s; retrying with backoff", exc)
+        elif first:
             log.exception("reader poll raised an unexpected error")
+        else:                             # the same outage: one line at most, no traceback
+            log.debug("reader poll failed (%d in a row): %s", self.failures_in_a_row, exc)
         if self.online and self.failures_in_a_row >= self._offline_after:
             self.online = False
+            log.warning("reader offline after %d failed polls: %s", self.failures_in_a_row, exc)
             self._emit(ReaderOffline(str(exc) or type(exc).__name__))
         return min(self._backoff_s * 2 ** (self.failures_in_a_row - 1), self._max_backoff_s)
 

@@ -86,3 +86,56 @@ def test_events_alternate_and_pair_up(polls, misses, debounce_ms):
         else:
             assert event.uid == on_reader
             on_reader = None
+
+
+def test_a_reader_alternating_between_two_cards_gives_one_tap_per_card():
+    clock = Clock()
+    presence = Presence(misses=3, clock=clock)
+    events = run(presence, [A, B] * 20, clock)
+    assert [event for event in events if isinstance(event, Placed)] == [Placed(A), Placed(B)]
+
+
+def test_every_card_recently_on_the_reader_is_remembered():
+    clock = Clock()
+    presence = Presence(misses=1, debounce_ms=1500, clock=clock)
+    events = run(presence, [A, B, "04C0FFEE", A, B, "04C0FFEE"], clock)
+    assert [e for e in events if isinstance(e, Placed)] == [Placed(A), Placed(B), Placed("04C0FFEE")]
+
+
+def see(presence, polls, clock, step=0.05):
+    events = []
+    for uids in polls:
+        events += presence.see(uids)
+        clock.now += step
+    return events
+
+
+def test_a_card_laid_next_to_a_resting_one_is_a_tap_of_the_new_card_only():
+    clock = Clock()
+    presence = Presence(misses=3, clock=clock)
+    events = see(presence, [{A}] * 5 + [{A, B}] * 5 + [{A}] * 5, clock)
+    assert events == [Placed(A), Placed(B), Removed(B)]
+    assert presence.cards == (A,)
+
+
+def test_each_card_has_its_own_hysteresis():
+    clock = Clock()
+    presence = Presence(misses=3, clock=clock)
+    polls = [{A, B}, {B}, {A}, {A, B}, {B}, {B}, {B}]
+    assert see(presence, polls, clock) == [Placed(A), Placed(B), Removed(A)]
+
+
+@given(st.lists(st.sets(st.sampled_from([A, B, "04C0FFEE"])), max_size=80),
+       st.integers(min_value=1, max_value=4), st.integers(min_value=0, max_value=400))
+def test_each_cards_events_alternate_when_several_are_seen(polls, misses, debounce_ms):
+    clock = Clock()
+    presence = Presence(misses=misses, debounce_ms=debounce_ms, clock=clock)
+    on_reader: set[str] = set()
+    for event in see(presence, polls, clock):
+        if isinstance(event, Placed):
+            assert event.uid not in on_reader
+            on_reader.add(event.uid)
+        else:
+            assert event.uid in on_reader
+            on_reader.remove(event.uid)
+    assert on_reader <= set(presence.cards)

@@ -1,17 +1,19 @@
 """The reader loop: rate, errors, backoff, offline and back, on a scripted reader."""
 from __future__ import annotations
 
+import logging
 import queue
 
 import pytest
 
 from hardware.errors import ReaderError
-from hardware.events import Placed, ReaderBack, ReaderOffline, Removed
+from hardware.events import Placed, ReaderBack, ReaderCrowded, ReaderOffline, Removed
+from hardware.iso14443 import FieldScan
 from hardware.presence import Presence
 from hardware.reader_loop import ReaderLoop
 from hardware.sim import SimReader
 
-A = "04A22B91"
+A, B = "04A22B91", "04112233445566"
 
 
 class Script:
@@ -95,3 +97,54 @@ def test_stop_interrupts_the_wait_between_polls():
     assert loop.running
     loop.stop(timeout=30)
     assert not loop.running
+
+
+class Scans:
+    """A reader reporting every card in its field: plays a list of FieldScans or exceptions."""
+
+    def __init__(self, *results):
+        self.results = list(results)
+
+    def poll_all(self):
+        result = self.results.pop(0) if self.results else FieldScan()
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def poll(self):
+        raise AssertionError("a reader with poll_all is asked for every card")
+
+
+def test_every_card_of_a_poll_goes_to_presence():
+    events = []
+    loop = ReaderLoop(Scans(FieldScan((A,)), FieldScan((A, B)), FieldScan((A, B))), events.append)
+    steps(loop, 3)
+    assert events == [Placed(A), Placed(B)]
+
+
+def test_cards_that_cannot_be_told_apart_are_reported_once_per_spell():
+    events = []
+    crowded = FieldScan((), unresolved=True)
+    loop = ReaderLoop(Scans(crowded, crowded, FieldScan((A,)), crowded), events.append)
+    steps(loop, 4)
+    assert events == [ReaderCrowded(), Placed(A), ReaderCrowded()]
+
+
+def test_an_outage_is_logged_when_it_starts_goes_offline_and_ends(caplog):
+    error = ReaderError("serial port gone")
+    loop = ReaderLoop(Script(*[error] * 10, A), lambda event: None, offline_after=3)
+    with caplog.at_level(logging.DEBUG, logger="hardware.reader_loop"):
+        steps(loop, 11)
+    loud = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert loud == ["reader poll failed: serial port gone; retrying with backoff",
+                    "reader offline after 3 failed polls: serial port gone",
+                    "reader back after 10 failed polls"]
+
+
+def test_an_unexpected_error_logs_its_traceback_once_per_outage(caplog):
+    class NotAnOSError(Exception):
+        pass
+    loop = ReaderLoop(Script(*[NotAnOSError("termios")] * 5), lambda event: None)
+    with caplog.at_level(logging.DEBUG, logger="hardware.reader_loop"):
+        steps(loop, 5)
+    assert len([r for r in caplog.records if r.exc_info]) == 1
