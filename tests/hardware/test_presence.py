@@ -113,7 +113,7 @@ def see(presence, polls, clock, step=0.05):
 def test_a_card_laid_next_to_a_resting_one_is_a_tap_of_the_new_card_only():
     clock = Clock()
     presence = Presence(misses=3, clock=clock)
-    events = see(presence, [{A}] * 5 + [{A, B}] * 5 + [{A}] * 5, clock)
+    events = see(presence, [(A,)] * 5 + [(A, B)] * 5 + [(A,)] * 5, clock)
     assert events == [Placed(A), Placed(B), Removed(B)]
     assert presence.cards == (A,)
 
@@ -121,7 +121,7 @@ def test_a_card_laid_next_to_a_resting_one_is_a_tap_of_the_new_card_only():
 def test_each_card_has_its_own_hysteresis():
     clock = Clock()
     presence = Presence(misses=3, clock=clock)
-    polls = [{A, B}, {B}, {A}, {A, B}, {B}, {B}, {B}]
+    polls = [(A, B), (B,), (A,), (A, B), (B,), (B,), (B,)]
     assert see(presence, polls, clock) == [Placed(A), Placed(B), Removed(A)]
 
 
@@ -131,7 +131,7 @@ def test_each_cards_events_alternate_when_several_are_seen(polls, misses, deboun
     clock = Clock()
     presence = Presence(misses=misses, debounce_ms=debounce_ms, clock=clock)
     on_reader: set[str] = set()
-    for event in see(presence, polls, clock):
+    for event in see(presence, [sorted(uids) for uids in polls], clock):
         if isinstance(event, Placed):
             assert event.uid not in on_reader
             on_reader.add(event.uid)
