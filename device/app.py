@@ -29,6 +29,7 @@ from .inputs import (
     PartStatus,
     Placed,
     ReaderBack,
+    ReaderCrowded,
     ReaderOffline,
     Tapped,
     Tick,
@@ -150,6 +151,8 @@ class Companion:
         elif isinstance(event, Tapped):
             self.notice = None
             self.mode.tap(self, event.uid, event.ref)
+        elif isinstance(event, ReaderCrowded):  # cards the reader cannot tell apart
+            self.notice = msg("ui.one_card")
         elif isinstance(event, ReaderOffline):
             self.part_status(PartStatus("reader", False, event.reason))
         elif isinstance(event, ReaderBack):

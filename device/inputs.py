@@ -4,7 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hardware.events import ButtonHeld, ButtonPressed, Placed, ReaderBack, ReaderOffline, Removed
+from hardware.events import (
+    ButtonHeld,
+    ButtonPressed,
+    Placed,
+    ReaderBack,
+    ReaderCrowded,
+    ReaderOffline,
+    Removed,
+)
 
 
 @dataclass(frozen=True)
@@ -30,8 +38,8 @@ class Tapped:
     ref: Any
 
 
-Input = (Placed | Tapped | Removed | ButtonPressed | ButtonHeld | ReaderOffline | ReaderBack
-         | PartStatus | Tick)
+Input = (Placed | Tapped | Removed | ButtonPressed | ButtonHeld | ReaderCrowded | ReaderOffline
+         | ReaderBack | PartStatus | Tick)
 
 __all__ = ["ButtonHeld", "ButtonPressed", "Input", "PartStatus", "Placed", "ReaderBack",
-           "ReaderOffline", "Removed", "Tapped", "Tick"]
+           "ReaderCrowded", "ReaderOffline", "Removed", "Tapped", "Tick"]

@@ -18,6 +18,7 @@ from device.ui.render import render
 from device.ui.screen import Screen
 from hardware.display import PanelConfig
 from hardware.errors import DisplayError
+from hardware.iso14443 import FieldScan
 from hardware.presence import Presence
 from hardware.reader_loop import ReaderLoop
 
@@ -35,12 +36,20 @@ class Unavailable:
         self.why, self.reopen, self.part = why, reopen, None
 
     def poll(self):
+        return self._opened().poll()
+
+    def poll_all(self) -> FieldScan:
+        """Every card, from a reader that reports them all; one from one that does not."""
+        part = self._opened()
+        return part.poll_all() if hasattr(part, "poll_all") else FieldScan.of(part.poll())
+
+    def _opened(self):
         if self.part is None:
             try:
                 self.part = self.reopen()
             except Exception as exc:
                 raise OSError(str(exc)) from None
-        return self.part.poll()
+        return self.part
 
     def close(self) -> None:
         if self.part is not None:

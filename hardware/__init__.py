@@ -3,13 +3,17 @@
 Interfaces
     TagReader   ``poll() -> str | None`` runs one detection cycle and returns
                 the card's UID as uppercase hex (8 digits for 4 bytes, 14 for
-                7), or None; raises OSError when the part fails. ``close()``.
+                7, 20 for 10), or None; raises OSError when the part fails.
+                ``close()``. A reader that tells several cards apart also has
+                ``poll_all() -> iso14443.FieldScan``: every UID it read, and
+                whether cards answered that it could not tell apart.
     Display     ``show(image)`` takes a mode "1" 128x64 PIL image;
                 ``contrast(level)``; ``close(paused_image=None)`` leaves the
                 paused frame on, or switches the panel off without one.
 
 Events (`hardware.events`), pushed into a callback such as ``queue.Queue.put``
     Placed(uid), Removed(uid)           from `ReaderLoop` through `Presence`
+    ReaderCrowded()                     cards the reader could not tell apart
     ReaderOffline(reason), ReaderBack() from `ReaderLoop`
     ButtonPressed(name), ButtonHeld(name)   from `Buttons` / `SimButtons`;
                                         names UP, DOWN, SELECT, BACK
@@ -19,6 +23,7 @@ Parts
     pn532.PN532UART / open_pn532        PN532 on a UART, with pyserial
     mfrc522_backend.open_mfrc522        the optional `mfrc522` package
     mfrc522_peer.run_read_loop          that package's read loop, for the bench
+    anticollision.Inventory             every type A card in a field (ISO 14443-3)
     presence.Presence                   polls -> Placed / Removed
     reader_loop.ReaderLoop              the reader thread
     buttons.Buttons, pins.bus_claims    gpiozero buttons and the pin check
@@ -27,6 +32,7 @@ Parts
     sim_display.FrameDisplay            last frame, PNG files
     sim_display.halfblocks, ...         a frame drawn as text, for a terminal
     fake_rc522.FakeMFRC522              a register-level chip for tests and the bench
+    fake_card.FakeCard                  an ISO 14443-3 card answering bit by bit, for it
 
 Wiring, in the device::
 
@@ -55,6 +61,7 @@ from hardware.events import (
     HardwareEvent,
     Placed,
     ReaderBack,
+    ReaderCrowded,
     ReaderOffline,
     Removed,
 )
@@ -77,4 +84,4 @@ class Display(Protocol):
 
 
 __all__ = ["BUTTON_NAMES", "ButtonHeld", "ButtonPressed", "Display", "HardwareEvent", "Placed",
-           "ReaderBack", "ReaderOffline", "Removed", "TagReader"]
+           "ReaderBack", "ReaderCrowded", "ReaderOffline", "Removed", "TagReader"]

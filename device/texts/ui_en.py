@@ -49,6 +49,7 @@ TEXT = {
     "ui.config_unreadable": "Config file\nunreadable: started\nwith the defaults\n(any button: OK)",
     "ui.torn": "Last entry dropped",
     "ui.reader_offline": "Reader offline",
+    "ui.one_card": "One card at a time",
     "ui.display_offline": "Display fault",
     "ui.disk_error": "Disk fault!",
     "ui.not_saved": "Not saved:\nstorage failed.\nGame paused:\ncall staff.",

@@ -48,6 +48,7 @@ TEXT = typeset({
     "ui.config_unreadable": "Config illisible\u00a0:\ndémarré avec les\nréglages par défaut\n(un bouton\u00a0: OK)",
     "ui.torn": "Dernier coup perdu",
     "ui.reader_offline": "Lecteur HS",
+    "ui.one_card": "Une carte à la fois",
     "ui.display_offline": "Écran HS",
     "ui.disk_error": "Disque HS !",
     "ui.not_saved": "Pas sauvé :\nstockage en panne.\nPartie en pause :\nappelez le personnel.",

@@ -3,10 +3,14 @@ from __future__ import annotations
 
 from device.parts import Unavailable
 from device.service import Service
-from hardware.events import Placed, ReaderBack, ReaderOffline
+from device.ui.screen import fit_header
+from hardware.events import Placed, ReaderBack, ReaderCrowded, ReaderOffline
+from hardware.fake_rc522 import FakeCard, FakeMFRC522
 from hardware.presence import Presence
+from hardware.rc522 import RC522
 from hardware.reader_loop import ReaderLoop
 from hardware.sim import SimReader
+from tests.device.table import Table
 
 
 def test_a_reader_missing_at_start_is_retried_until_it_answers():
@@ -44,3 +48,30 @@ def test_watchdog_pings_at_half_the_period_and_only_under_systemd(tmp_path):
         assert service.sent == ["READY=1", "WATCHDOG=1", "WATCHDOG=1", "WATCHDOG=1"]
         assert sock.recv(64) == b"READY=1"
     assert Service({}).sent == [] and Service({}).interval is None
+
+
+def test_the_appliance_reader_reports_every_card_of_an_rc522():
+    chip = FakeMFRC522()
+    for uid in ("04A22B91", "04A22B92"):
+        chip.place(FakeCard(uid))
+    events = []
+    reader = Unavailable("not opened", lambda: RC522(chip, sleep=lambda seconds: None))
+    loop = ReaderLoop(reader, events.append, presence=Presence(misses=1, clock=lambda: 0.0))
+    loop.step()
+    assert sorted(events, key=lambda event: event.uid) == [Placed("04A22B91"), Placed("04A22B92")]
+
+
+def test_cards_the_reader_cannot_tell_apart_ask_for_one_card_at_a_time(tmp_path):
+    table = Table(tmp_path).start("palourde")
+    table.app.handle(ReaderCrowded())
+    assert table.screen.header_right == "One card at a time"
+    assert fit_header(table.screen.header, table.screen.header_right).endswith(" One card at a time")
+    table.run("press down")
+    assert table.screen.header_right != "One card at a time"
+
+
+def test_one_card_at_a_time_in_french(tmp_path):
+    table = Table(tmp_path, language="fr").start("palourde")
+    table.app.handle(ReaderCrowded())
+    assert table.screen.header_right == "Une carte à la fois"
+    assert fit_header(table.screen.header, table.screen.header_right).endswith(" Une carte à la fois")
