@@ -54,6 +54,8 @@ def load_peer(spi: Any) -> types.ModuleType:
         del sys.modules[name]
     private = importlib.util.spec_from_file_location(
         PRIVATE_NAME, package_dir / "__init__.py", submodule_search_locations=[str(package_dir)])
+    if private is None or private.loader is None:
+        raise ReaderError(f"the mfrc522 package at {package_dir} cannot be loaded: {INSTALL_HINT}")
     module = importlib.util.module_from_spec(private)
     with _stand_ins(spi):
         sys.modules[PRIVATE_NAME] = module
@@ -76,11 +78,11 @@ class _SpiDev:
 
 
 def _gpio_stand_in() -> types.ModuleType:
+    # Filled through vars(): the attributes are made up, which a type checker would refuse.
     gpio = types.ModuleType("RPi.GPIO")
-    gpio.BOARD, gpio.BCM, gpio.OUT, gpio.IN, gpio.HIGH, gpio.LOW = 10, 11, 0, 1, 1, 0
-    gpio.getmode = lambda: None
+    vars(gpio).update(BOARD=10, BCM=11, OUT=0, IN=1, HIGH=1, LOW=0, getmode=lambda: None)
     for name in ("setmode", "setup", "output", "cleanup", "setwarnings"):
-        setattr(gpio, name, lambda *args, **kwargs: None)
+        vars(gpio)[name] = lambda *args, **kwargs: None
     return gpio
 
 
@@ -88,9 +90,9 @@ def _gpio_stand_in() -> types.ModuleType:
 def _stand_ins(spi: Any) -> Iterator[None]:
     gpio = _gpio_stand_in()
     rpi = types.ModuleType("RPi")
-    rpi.GPIO = gpio
+    vars(rpi)["GPIO"] = gpio
     spidev = types.ModuleType("spidev")
-    spidev.SpiDev = lambda: _SpiDev(spi)
+    vars(spidev)["SpiDev"] = lambda: _SpiDev(spi)
     stand_ins = {"RPi": rpi, "RPi.GPIO": gpio, "spidev": spidev}
     saved = {name: sys.modules.get(name) for name in stand_ins}
     sys.modules.update(stand_ins)
