@@ -26,7 +26,8 @@ class Removed:
 @dataclass(frozen=True, slots=True)
 class ReaderCrowded:
     """Cards on the reader answered together and could not be told apart: the
-    table is asked to lay one card at a time. Sent once until a clean poll."""
+    table is asked to lay one card at a time. Sent once a spell: a spell ends
+    when a card is read cleanly or after a few empty polls."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,9 @@ For readers already wired for it. Its limits show here: it runs
 only cascade level 1, so a 7-byte UID would come back as 88 + three bytes; such
 cards are refused (None, with one warning) rather than returned truncated. It
 sends REQA and never halts a card, so a card held on the reader answers every
-other poll; presence hysteresis hides that. It needs RPi.GPIO, which refuses
+other poll; presence hysteresis hides that. It has no anticollision loop: two
+cards in the field collide and neither is read, which `poll_all()` reports as
+cards it cannot tell apart ("one card at a time"). It needs RPi.GPIO, which refuses
 anything but an older Pi, so everything is imported on first use, with a clear
 message when the package is missing or refuses the machine.
 """
@@ -15,10 +17,12 @@ from typing import Any
 
 from hardware import iso14443
 from hardware.errors import ReaderError
+from hardware.iso14443 import FieldScan
 
 log = logging.getLogger(__name__)
 
 INSTALL_HINT = "pip install 'tabletop-companion[mfrc522]'"
+ErrorReg, CollErr = 0x06, 0x08          # MFRC522 datasheet §9.3.1.7
 
 
 def load_mfrc522() -> tuple[Any, Any]:
@@ -47,13 +51,21 @@ class Mfrc522Reader:
         self._warned = False
 
     def poll(self) -> str | None:
+        uids = self.poll_all().uids
+        return uids[0] if uids else None
+
+    def poll_all(self) -> FieldScan:
         chip = self._chip
         status, _ = chip.MFRC522_Request(chip.PICC_REQIDL)
         if status != chip.MI_OK:
-            return None
+            return FieldScan()
         status, answer = chip.MFRC522_Anticoll()     # UID part + BCC; the package checks the BCC
         if status != chip.MI_OK:
-            return None
+            # The package hides why; the chip's ErrorReg still says if cards collided.
+            return FieldScan((), unresolved=bool(chip.Read_MFRC522(ErrorReg) & CollErr))
+        return FieldScan.of(self._uid(answer))
+
+    def _uid(self, answer: list[int]) -> str | None:
         if answer[0] == iso14443.CASCADE_TAG:
             if not self._warned:
                 log.warning("mfrc522 backend: a 7- or 10-byte UID card cannot be read by the "

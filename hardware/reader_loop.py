@@ -23,6 +23,8 @@ from hardware.presence import Presence
 
 log = logging.getLogger(__name__)
 
+CROWD_ENDS_AFTER = 3      # empty polls in a row that end a spell of cards not told apart
+
 
 class ReaderLoop:
     """Polls `reader` on its own thread: ``poll_all() -> FieldScan`` when it has
@@ -52,6 +54,7 @@ class ReaderLoop:
         self.failures_in_a_row = 0
         self.online = True
         self._crowded = False
+        self._calm_polls = 0
 
     def step(self) -> float:
         """One poll; returns how long to wait before the next."""
@@ -65,9 +68,7 @@ class ReaderLoop:
             self.online = True
             self._emit(ReaderBack())
         self.failures_in_a_row = 0
-        if scan.unresolved and not self._crowded:
-            self._emit(ReaderCrowded())
-        self._crowded = scan.unresolved
+        self._watch_crowd(scan)
         if self._reports_all:
             events = self.presence.see(scan.uids)
         else:                             # one card at a time: another means the first left
@@ -75,6 +76,19 @@ class ReaderLoop:
         for event in events:
             self._emit(event)
         return self._interval
+
+    def _watch_crowd(self, scan: FieldScan) -> None:
+        # One ReaderCrowded per spell. A reader that leaves the colliding cards in a
+        # state that skips the next poll (the mfrc522 package) alternates crowded and
+        # empty polls: the spell ends at a clean read of a card or a few empty polls.
+        if scan.unresolved:
+            if not self._crowded:
+                self._emit(ReaderCrowded())
+            self._crowded, self._calm_polls = True, 0
+            return
+        self._calm_polls += 1
+        if scan.uids or self._calm_polls >= CROWD_ENDS_AFTER:
+            self._crowded = False
 
     def _poll(self) -> FieldScan:
         if self._reports_all:

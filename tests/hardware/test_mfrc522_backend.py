@@ -14,6 +14,7 @@ import pytest
 
 from hardware.errors import ReaderError
 from hardware.fake_rc522 import CHIP_MODELS, FakeCard, FakeMFRC522
+from hardware.iso14443 import FieldScan
 from hardware.mfrc522_backend import load_mfrc522, open_mfrc522
 from hardware.mfrc522_peer import run_read_loop
 from tests.hardware.fakes.rpi_modules import fake_modules
@@ -140,3 +141,12 @@ def test_the_peer_read_loop_runs_for_a_fixed_time_without_touching_real_modules(
     assert {name: sys.modules.get(name) for name in real} == real
     chip.place(FakeCard(CLASSIC))
     assert run_read_loop(chip, 1.0, clock=StepClock(0.125)).reads == 4   # every other attempt
+
+
+@needs_package
+def test_two_cards_collide_and_are_reported_as_cards_it_cannot_tell_apart(chip):
+    reader = open_mfrc522(reset_pin=25)
+    chip.place(FakeCard(CLASSIC))
+    chip.place(FakeCard("04A22B92"))
+    assert reader.poll_all() == FieldScan((), unresolved=True)
+    assert reader.poll() is None

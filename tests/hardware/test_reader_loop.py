@@ -148,3 +148,12 @@ def test_an_unexpected_error_logs_its_traceback_once_per_outage(caplog):
     with caplog.at_level(logging.DEBUG, logger="hardware.reader_loop"):
         steps(loop, 5)
     assert len([r for r in caplog.records if r.exc_info]) == 1
+
+
+def test_a_reader_alternating_crowded_and_empty_polls_is_one_spell():
+    events = []
+    crowded = FieldScan((), unresolved=True)
+    polls = [crowded, FieldScan()] * 5 + [FieldScan()] * 3 + [crowded]
+    loop = ReaderLoop(Scans(*polls), events.append)
+    steps(loop, len(polls))
+    assert events == [ReaderCrowded(), ReaderCrowded()]
