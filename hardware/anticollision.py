@@ -10,8 +10,8 @@ goes on, then halt it (HLTA).
 
 Each 0 left behind at a split is a branch to walk later, from a fresh WUPA. Not
 REQA: REQA reaches only IDLE cards, and a card that WUPA woke from HALT goes
-back to HALT, not IDLE, on the first frame not meant for it, such as the HLTA
-of the card just read. The cards resting on the reader were halted by the last
+back to HALT, not IDLE, on any frame but ANTICOLLISION and SELECT, such as the
+HLTA of the card just read. The cards resting on the reader were halted by the last
 poll, so REQA would find none of them and only the card winning every split
 would ever be read. WUPA wakes the cards already read too, but the UID bits sent
 for the branch (and the SELECTs of its earlier cascade levels) leave only that

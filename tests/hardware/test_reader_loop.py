@@ -157,3 +157,10 @@ def test_a_reader_alternating_crowded_and_empty_polls_is_one_spell():
     loop = ReaderLoop(Scans(*polls), events.append)
     steps(loop, len(polls))
     assert events == [ReaderCrowded(), ReaderCrowded()]
+
+
+def test_a_single_card_reader_alternating_between_two_cards_is_one_tap_per_card():
+    events = []
+    loop = ReaderLoop(Script(*[A, B] * 10), events.append)
+    steps(loop, 20)
+    assert [event for event in events if isinstance(event, Placed)] == [Placed(A), Placed(B)]
