@@ -74,7 +74,7 @@ class Feedback(Plugin):
         self._state: Any = None             # the state `_moment` describes
         self._moment = Moment(None, None, False)
         self._resting = "ready"
-        self._card_on = False
+        self._cards_on: set[str] = set()    # a reader that tells cards apart may hold several
         self._reader_ok = True
         self._disk_ok = True                # the journal is written (app.faults has no "disk")
         self._shown: str | None = None
@@ -84,11 +84,12 @@ class Feedback(Plugin):
 
     def on_input(self, app, event) -> bool:
         if isinstance(event, Tapped):
-            self._card_on = True
+            self._cards_on.add(event.uid)
         elif isinstance(event, Removed):
-            self._card_on = False
+            self._cards_on.discard(event.uid)
         elif isinstance(event, (ReaderOffline, ReaderBack)):
-            self._reader_ok, self._card_on = isinstance(event, ReaderBack), False
+            self._reader_ok = isinstance(event, ReaderBack)
+            self._cards_on.clear()
         self._light()
         if isinstance(event, Tapped) and event.ref is None:
             self._sound("rejected")
@@ -148,7 +149,7 @@ class Feedback(Plugin):
             self.tones.play(name)
 
     def _light(self) -> None:
-        colour = ("error" if not self._reader_ok or not self._disk_ok else "card_seen" if self._card_on
+        colour = ("error" if not self._reader_ok or not self._disk_ok else "card_seen" if self._cards_on
                   else self._resting)
         if self.led is not None and colour != self._shown:
             self._shown = colour

@@ -262,3 +262,13 @@ def test_the_simulator_prints_each_tone_under_the_frames(tmp_path, monkeypatch, 
     assert [line for line in lines if line.startswith("\u266a")] == [
         "\u266a accepted", "\u266a turn", "\u266a rejected"]    # then the Sound item mutes clam#3
     assert lines[-2:] == ["LED blue: card seen", "LED green: ready"]
+
+
+def test_the_card_colour_stays_while_any_card_rests_on_the_reader():
+    plugin, _, led, app = plugin_on({"current": "Ann"})
+    plugin.on_input(app, placed(app, "04A1B2C3"))
+    plugin.on_input(app, placed(app, "04112233445566"))   # laid next to the first
+    plugin.on_input(app, Removed("04112233445566"))
+    assert led.asked[-1] == "card_seen"
+    plugin.on_input(app, Removed("04A1B2C3"))
+    assert led.asked[-1] == "ready"
