@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hardware import rc522
 from hardware.errors import ReaderError
 from hardware.events import Placed, ReaderCrowded, ReaderOffline, Removed
-from hardware.fake_card import bits_of
+from hardware.fake_card import bits_of, crc_a
 from hardware.fake_rc522 import CHIP_MODELS, FakeCard
 from hardware.iso14443 import FieldScan
 from hardware.presence import Presence
@@ -203,3 +203,34 @@ def test_miso_stuck_takes_the_reader_offline(chip, reader, stuck):
         loop.step()
     assert events[0] == Placed(A) and isinstance(events[1], ReaderOffline)
     assert not loop.online
+
+
+# --- the card's ISO/IEC 14443-3 states, which decide WUPA over REQA -----------------
+
+def halted_card(uid):
+    card = FakeCard(uid)
+    card.state = "HALT"
+    return card
+
+
+def test_a_card_woken_from_halt_goes_back_to_halt_on_a_frame_not_for_it():
+    card = halted_card(A)
+    assert card.receive(b"\x52", 7) is not None and card.state == "READY"
+    hlta = b"\x50\x00" + crc_a(b"\x50\x00")
+    assert card.receive(hlta, 0) is None and card.state == "HALT"   # another card's HLTA
+    assert card.receive(b"\x26", 7) is None                          # so REQA cannot find it
+    assert card.receive(b"\x52", 7) is not None                      # WUPA can
+
+
+def test_a_card_whose_uid_does_not_match_the_bits_sent_stays_silent_and_ready():
+    card = FakeCard(A)
+    card.receive(b"\x52", 7)
+    # A's first UID bit is 0 (0x04): a 1 there is another card's round
+    assert card.receive(bytes([0x93, 0x21, 0x01]), 1) is None and card.state == "READY"
+    assert card.receive(bytes([0x93, 0x21, 0x00]), 1) == bits_of(bytes.fromhex(A + "1C"))[1:]
+
+
+def test_an_nvb_that_does_not_count_the_bits_sent_is_a_wrong_frame():
+    card = FakeCard(A)
+    card.receive(b"\x52", 7)
+    assert card.receive(bytes([0x93, 0x22, 0x00]), 1) is None and card.state == "IDLE"
