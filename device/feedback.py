@@ -6,9 +6,10 @@ brings several: game_end, then round_end, then turn, then accepted. A refusal,
 or a tag no deck knows, sounds `rejected`; an Info tap (a Basket's count) was
 read and answered, so it sounds `accepted`.
 
-The LED says, most urgent first: `error` while the reader is offline or the disk refuses
-the journal, `card_seen` while a card lies on the reader, `your_turn` from a change of turn
-until the engine takes an input that keeps the turn, `ready` otherwise.
+The LED says, most urgent first: `error` while the reader is offline, the disk refuses
+the journal or the display is lost, `card_seen` while a card lies on the reader,
+`your_turn` from a change of turn until the engine takes an input that keeps the turn,
+`ready` otherwise.
 
 Tones and colours only queue on the parts' own threads (or print, in the
 simulator), so the loop never waits for a tune. Quiet hours (kiosk mode) and
@@ -77,6 +78,7 @@ class Feedback(Plugin):
         self._cards_on: set[str] = set()    # a reader that tells cards apart may hold several
         self._reader_ok = True
         self._disk_ok = True                # the journal is written (app.faults has no "disk")
+        self._display_ok = True             # the panel answers (app.faults has no "display")
         self._shown: str | None = None
         self._light()
 
@@ -107,10 +109,17 @@ class Feedback(Plugin):
         self._sound(tone)
 
     def after_input(self, app) -> None:
-        self._watch_disk(app)
+        self._watch_faults(app)
 
     def tick(self, app) -> None:
+        self._watch_faults(app)
+
+    def _watch_faults(self, app) -> None:
         self._watch_disk(app)
+        display_ok = "display" not in app.faults    # the table plays on: the LED alone says it
+        if display_ok != self._display_ok:
+            self._display_ok = display_ok
+            self._light()
 
     def _watch_disk(self, app) -> None:
         """A storage fault turns the LED to `error` and sounds `rejected` once; the LED goes
@@ -149,8 +158,8 @@ class Feedback(Plugin):
             self.tones.play(name)
 
     def _light(self) -> None:
-        colour = ("error" if not self._reader_ok or not self._disk_ok else "card_seen" if self._cards_on
-                  else self._resting)
+        healthy = self._reader_ok and self._disk_ok and self._display_ok
+        colour = "error" if not healthy else "card_seen" if self._cards_on else self._resting
         if self.led is not None and colour != self._shown:
             self._shown = colour
             self.led.show(colour)

@@ -33,6 +33,7 @@ class Frames:
         self.count = 0
 
     def update(self, app) -> bool:
+        self._tend()
         self._set_level(app.display_level, app.brightness)
         screen = app.screen()
         if screen == self.last:
@@ -50,6 +51,17 @@ class Frames:
         if self.count == 1 and self.on_first:
             self.on_first()
         return True
+
+    def _tend(self) -> None:
+        """Each turn of the loop, a panel that was lost is tried again (and redrawn with
+        the frame it last took) and a quiet one is asked whether it is still there."""
+        for display in self.displays:
+            tend = getattr(display, "tend", None)
+            if tend is not None:
+                try:
+                    tend()
+                except Exception as exc:
+                    log.error("display failed: %s", exc)
 
     def _set_level(self, level: str, brightness: int | None) -> None:
         if (level, brightness) == (self.level, self.brightness):

@@ -1,9 +1,11 @@
 """The companion on real parts: open the reader, buttons and display from the config, run.
 
 A part that fails to open does not stop the table: a missing reader is
-retried by the reader loop (the header says "Reader offline"), a missing
-display leaves a headless game that still journals every event. SIGTERM
-stops the loop, which leaves a "paused" frame on the panel.
+retried by the reader loop (the header says "Reader offline"), a panel that
+does not answer is tried again by the loop's turns and drawn once it does (the
+LED is red meanwhile), and a display bus that is not there (I2C off) leaves a
+headless game that still journals every event. SIGTERM stops the loop, which
+leaves a "paused" frame on the panel.
 """
 from __future__ import annotations
 
@@ -75,14 +77,15 @@ def open_reader_now(config):
                       gain=r.antenna_gain)
 
 
-def open_panel(config):
+def open_panel(config, on_status=None):
+    """The configured panel; `on_status(ok, why)` hears it lost and back (once each)."""
     d = config.display
     from hardware.display import open_display
     return open_display(PanelConfig(controller=d.kind, interface=d.bus, i2c_port=d.i2c_port,
                                     i2c_address=d.i2c_address, spi_port=d.spi_bus,
                                     spi_device=d.spi_device, dc_pin=d.dc_pin,
                                     reset_pin=d.reset_pin, rotate=d.rotate, contrast=d.contrast,
-                                    dim_contrast=d.dim_contrast))
+                                    dim_contrast=d.dim_contrast), on_status=on_status)
 
 
 class NoDisplay:
@@ -118,7 +121,7 @@ def run_appliance(app, config) -> int:
     reader_loop.start()
     buttons = open_buttons(config, inputs)
     try:
-        display = open_panel(config)
+        display = open_panel(config, lambda ok, why: inputs.put(PartStatus("display", ok, why)))
     except (DisplayError, ValueError) as exc:
         log.error("display: %s", exc)
         inputs.put(PartStatus("display", False, str(exc)))

@@ -10,6 +10,8 @@ Interfaces
     Display     ``show(image)`` takes a mode "1" 128x64 PIL image;
                 ``contrast(level)``; ``close(paused_image=None)`` leaves the
                 paused frame on, or switches the panel off without one.
+                A real panel also has ``tend()``, called each turn of the
+                device's loop: a lost panel is initialised again and redrawn.
 
 Events (`hardware.events`), pushed into a callback such as ``queue.Queue.put``
     Placed(uid), Removed(uid)           from `ReaderLoop` through `Presence`

@@ -5,19 +5,22 @@ datasheet §10.1.3, SH1106 §9): for each 8-row page that changed, set the page
 and start column, then send the changed column span. A one-line text change
 is a few hundred bytes instead of luma's 1 KiB frame, which matters at I2C's
 100-400 kHz. A full frame is sent only when the panel's content is unknown:
-the first update, and the one after an I/O error. I/O errors never escape
-`show`: they are counted, kept in `last_error`, and `ok` turns False until an
-update succeeds again.
+the first update, and the one after an I/O error, so a transfer that failed
+half-way never leaves a torn frame. I/O errors never escape: they are
+counted, kept in `last_error`, and `ok` stays False until the panel has been
+initialised again and shows the current frame.
 """
 from __future__ import annotations
 
 import logging
+import time
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from hardware.errors import DisplayError
-from hardware.pages import PageWrite, pack_pages, page_writes
+from hardware.pages import HEIGHT, WIDTH, PageWrite, pack_pages, page_writes
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +29,10 @@ SET_MEMORY_ADDRESSING_MODE, PAGE_ADDRESSING = 0x20, 0x02
 SET_PAGE_START = 0xB0
 SET_LOWER_COLUMN = 0x00
 SET_HIGHER_COLUMN = 0x10
+NOP = 0xE3          # answered (ACKed) and ignored by both controllers: a cheap "are you there?"
+
+RETRY_SECONDS = 2.0     # a lost panel is given its init sequence again this often
+PROBE_SECONDS = 2.0     # a bus quiet this long gets a NOP, so an unplugged panel is noticed
 
 # The SH1106 has 132 columns of RAM; a 128-pixel panel shows columns 2..129.
 COLUMN_OFFSET = {"ssd1306": 0, "sh1106": 2}
@@ -47,49 +54,80 @@ class PanelConfig:
 
 
 class OledDisplay:
-    """A luma ssd1306 / sh1106 device with page-diff updates.
+    """A luma ssd1306 / sh1106 device with page-diff updates, that comes back after a fault.
 
-    ``on_close`` callables release what the opener acquired beside the device.
+    A panel that NACKs, was replugged or was never there is sent luma's whole init
+    sequence again and the current frame, every RETRY_SECONDS until it answers. A
+    replugged panel wakes from its power-on reset dark and ACKs everything, so nothing
+    but a NACK while it was away tells; when the bus has been quiet for PROBE_SECONDS,
+    `tend` asks the panel with a NOP so an unplug is heard.
+
+    The init sequence is luma's own, recorded once by building the device on a
+    recorder (`init_sequence`) and replayed byte for byte: building a luma device per
+    retry would leave an exit hook per failed attempt, each blanking the panel at exit.
+
+    `tend()` is driven by the device's loop, with `clock` the loop's clock.
+    `on_status(ok, reason)` hears each change once: down (with why), and back.
+    ``on_close`` callables release the bus and what the opener acquired beside it
+    (by default, the device's own cleanup). ``initialised=False``: the panel has not
+    had its init sequence yet (the first `tend` sends it).
     """
 
     def __init__(self, device: Any, *, controller: str = "ssd1306", contrast: int = 0xCF,
-                 dim_contrast: int = 0x10, on_close: Iterable[Callable[[], None]] = ()):
+                 dim_contrast: int = 0x10, on_close: Iterable[Callable[[], None]] = (),
+                 initialised: bool = True, init: list[Transfer] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 on_status: Callable[[bool, str], None] | None = None):
         if controller not in COLUMN_OFFSET:
             raise ValueError(f"controller must be one of {sorted(COLUMN_OFFSET)}, not {controller!r}")
-        from luma.core.error import Error as LumaError  # luma turns some EIO into its own errors
+        # luma turns some EIO into its own errors
+        from luma.core.error import Error as LumaError  # type: ignore[import-untyped]  # luma has no hints
 
         self._device, self._controller = device, controller
+        self._init = init
         self._levels = {False: contrast, True: dim_contrast}
-        self._on_close = list(on_close)
+        self._level = contrast
+        # the bus is released by the device's cleanup unless the opener says how
+        self._on_close = list(on_close) or [device.cleanup]
         self._io_errors = (OSError, LumaError)
+        self._clock, self._on_status = clock, on_status
         self._panel: tuple[bytes, ...] | None = None      # None: content unknown
-        self.ok, self.errors, self.last_error = True, 0, None
+        self._image: Any = None                            # the frame the app means
+        self._quiet_since = self._retry_at = clock()
+        self.ok, self.errors = initialised, 0
+        self.last_error: str | None = None
+        self._told: bool | None = True if initialised else None   # the status last said
         self.bytes_sent = 0                                 # by the last update
-        self.updates = 0
+        self.updates = self.recoveries = 0
 
     def show(self, image: Any) -> None:
         """Display a mode "1" image of the device's size (luma rotates it if configured)."""
-        frame = pack_pages(self._device.preprocess(image))
-        full = self._panel is None
-        writes = page_writes(self._panel, frame)
-        if not writes:
-            self.bytes_sent = 0
+        if image.mode != "1" or image.size != self._device.size:
+            width, height = self._device.size
+            raise ValueError(f'the display takes a mode "1" {width}x{height} image, '
+                             f"not mode {image.mode!r} {image.size[0]}x{image.size[1]}")
+        self._image = image
+        self.bytes_sent = 0
+        if not self.ok:
+            self.tend()
             return
-        try:
-            self.bytes_sent = self._send(writes, full)
-        except self._io_errors as exc:
-            self._failed(exc)
-            return
-        self._panel, self.ok = frame, True
-        self.updates += 1
+        self._draw()
+
+    def tend(self) -> None:
+        """Bring a lost panel back when its retry is due; ask a quiet one if it is there."""
+        now = self._clock()
+        if not self.ok:
+            if now >= self._retry_at:
+                self._recover()
+        elif now - self._quiet_since >= PROBE_SECONDS:
+            self._io(lambda: self._device.command(NOP))
 
     def contrast(self, level: int) -> None:
         if not 0 <= level <= 255:
             raise ValueError("contrast is 0..255")
-        try:
-            self._device.contrast(level)
-        except self._io_errors as exc:
-            self._failed(exc)
+        self._level = level
+        if self.ok:
+            self._io(lambda: self._device.contrast(level))
 
     def dim(self, on: bool = True) -> None:
         """Switch between the configured normal and dim contrast (not a fade, not off)."""
@@ -99,16 +137,64 @@ class OledDisplay:
         """Leave `paused_image` on the panel, or switch the panel off; release the bus."""
         if paused_image is not None:
             self.show(paused_image)
-        else:
-            try:
-                self._device.hide()
-            except self._io_errors as exc:
-                self._failed(exc)
+        elif self.ok:
+            self._io(self._device.hide)
         # luma's exit hook would clear the panel with horizontal-mode writes
         self._device.persist = True
-        self._device.cleanup()
         for release in self._on_close:
             release()
+
+    def _draw(self) -> None:
+        if self._image is None:
+            return
+        frame = pack_pages(self._device.preprocess(self._image))
+        writes = page_writes(self._panel, frame)
+        if not writes:
+            return
+        try:
+            self.bytes_sent = self._send(writes, full=self._panel is None)
+        except self._io_errors as exc:
+            self._failed(exc)
+            return
+        self._panel, self._quiet_since = frame, self._clock()
+        self.updates += 1
+
+    def _recover(self) -> None:
+        """luma's whole init sequence, our contrast, then the whole current frame."""
+        if self._init is None:
+            self._init = init_sequence(type(self._device), width=self._device._w,
+                                       height=self._device._h, rotate=self._device.rotate)[1]
+        bus = self._device._serial_interface    # luma's: the device has no call for raw bytes
+        try:
+            for command, payload in self._init:
+                if command:
+                    bus.command(*payload)
+                else:
+                    bus.data(payload)
+            self._device.contrast(self._level)
+        except self._io_errors as exc:
+            self._failed(exc)
+            return
+        self._panel, self.ok = None, True
+        self._quiet_since = self._clock()
+        self._draw()
+        if self.ok:
+            if self._told is False:
+                self.recoveries += 1
+                log.warning("display: working again, initialised and redrawn (%d errors)",
+                            self.errors)
+                if self._on_status:
+                    self._on_status(True, "")
+            self._told = True
+
+    def _io(self, work: Callable[[], Any]) -> None:
+        """Run bus work; an I/O error marks the panel lost (its content and state unknown)."""
+        try:
+            work()
+        except self._io_errors as exc:
+            self._failed(exc)
+            return
+        self._quiet_since = self._clock()
 
     def _send(self, writes: list[PageWrite], full: bool) -> int:
         sent = 0
@@ -126,17 +212,61 @@ class OledDisplay:
         return sent
 
     def _failed(self, exc: Exception) -> None:
+        """Said once when the panel is lost; the retries that fail after it are only counted.
+
+        A panel that was working is tried again at the next `tend` (a one-off NACK costs
+        no more than a loop turn), then every RETRY_SECONDS."""
+        self._retry_at = self._clock() + (0 if self.ok else RETRY_SECONDS)
         self.ok, self.errors = False, self.errors + 1
         self.last_error = str(exc) or type(exc).__name__
         self._panel = None
-        log.warning("display: %s (%d errors so far)", self.last_error, self.errors)
+        if self._told is not False:
+            self._told = False
+            log.warning("display: %s; trying it again every %g s", self.last_error, RETRY_SECONDS)
+            if self._on_status:
+                self._on_status(False, self.last_error)
+
+
+Transfer = tuple[bool, list[int]]        # (a command, else data; its bytes)
+
+
+class _Recorder:
+    """Stands where luma's serial interface stands while a device is built: keeps what it
+    is sent, the init sequence, and never fails."""
+
+    def __init__(self) -> None:
+        self.sent: list[Transfer] = []
+
+    def command(self, *cmd: int) -> None:
+        self.sent.append((True, list(cmd)))
+
+    def data(self, data: Any) -> None:
+        self.sent.append((False, list(data)))
+
+    def cleanup(self) -> None:
+        """Nothing to release."""
+
+
+def init_sequence(device_class: Any, **options: Any) -> tuple[Any, list[Transfer]]:
+    """A luma device built on a recorder, and the init sequence it sent there."""
+    recorder = _Recorder()
+    with warnings.catch_warnings():         # luma's clear() reads the image with getdata()
+        warnings.simplefilter("ignore", DeprecationWarning)
+        device = device_class(recorder, **options)
+    return device, recorder.sent
 
 
 def open_display(config: PanelConfig = PanelConfig(), *, serial_interface: Any = None,
-                 pin_factory: Any = None) -> OledDisplay:
-    """Open the bus, initialise the controller, apply the contrast. Raises DisplayError."""
-    from luma.core.error import Error as LumaError
-    from luma.oled.device import sh1106, ssd1306
+                 pin_factory: Any = None, clock: Callable[[], float] = time.monotonic,
+                 on_status: Callable[[bool, str], None] | None = None) -> OledDisplay:
+    """Open the bus and initialise the controller with the configured contrast.
+
+    Raises DisplayError when the bus itself cannot be opened (I2C or SPI not enabled,
+    no permission, spidev missing): that needs the Pi set up. A panel that does not
+    answer yet is not an error here: the display keeps trying it (`ok` is False
+    until it answers, `last_error` says why)."""
+    from luma.core.error import Error as LumaError  # type: ignore[import-untyped]  # luma has no hints
+    from luma.oled.device import sh1106, ssd1306  # type: ignore[import-untyped]  # luma has no hints
 
     if config.controller not in COLUMN_OFFSET:
         raise ValueError(f"controller must be one of {sorted(COLUMN_OFFSET)}, not {config.controller!r}")
@@ -144,20 +274,23 @@ def open_display(config: PanelConfig = PanelConfig(), *, serial_interface: Any =
     try:
         if serial_interface is None:
             serial_interface = _open_bus(config, pin_factory, closers)
-        device_class = {"ssd1306": ssd1306, "sh1106": sh1106}[config.controller]
-        device = device_class(serial_interface, width=128, height=64, rotate=config.rotate)
     except (LumaError, OSError, ModuleNotFoundError) as exc:
         for release in closers:
             release()
         raise DisplayError(f"{exc}. {_hint(config)}") from None
+    device_class = {"ssd1306": ssd1306, "sh1106": sh1106}[config.controller]
+    device, init = init_sequence(device_class, width=WIDTH, height=HEIGHT, rotate=config.rotate)
+    device._serial_interface = serial_interface     # from now on it talks to the panel
     display = OledDisplay(device, controller=config.controller, contrast=config.contrast,
-                          dim_contrast=config.dim_contrast, on_close=closers)
-    display.contrast(config.contrast)
+                          dim_contrast=config.dim_contrast,
+                          on_close=[serial_interface.cleanup, *closers], initialised=False,
+                          init=init, clock=clock, on_status=on_status)
+    display.tend()                  # the first init, now
     return display
 
 
 def _open_bus(config: PanelConfig, pin_factory: Any, closers: list[Callable[[], None]]) -> Any:
-    from luma.core.interface.serial import i2c, spi
+    from luma.core.interface.serial import i2c, spi  # type: ignore[import-untyped]  # luma has no hints
 
     if config.interface == "i2c":
         return i2c(port=config.i2c_port, address=config.i2c_address)

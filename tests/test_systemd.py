@@ -273,7 +273,7 @@ def test_sigterm_closes_the_journal_and_leaves_a_paused_frame(tmp_path, monkeypa
     panel = Panel()
     monkeypatch.setattr(appliance, "ReaderLoop", Idle)
     monkeypatch.setattr(appliance, "open_buttons", lambda config, inputs: None)
-    monkeypatch.setattr(appliance, "open_panel", lambda config: panel)
+    monkeypatch.setattr(appliance, "open_panel", lambda config, on_status=None: panel)
     monkeypatch.setattr(appliance, "Service", StoppedBySystemd)
     handlers = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
     try:

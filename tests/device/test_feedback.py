@@ -272,3 +272,16 @@ def test_the_card_colour_stays_while_any_card_rests_on_the_reader():
     assert led.asked[-1] == "card_seen"
     plugin.on_input(app, Removed("04A1B2C3"))
     assert led.asked[-1] == "ready"
+
+
+def test_a_lost_display_turns_the_led_to_error_once_until_it_is_back():
+    plugin, tones, led, app = plugin_on({"current": "Ann"})
+    app.faults = {}
+    plugin.after_input(app)
+    app.faults["display"] = msg("ui.display_offline")
+    plugin.tick(app)
+    plugin.tick(app)
+    plugin.after_input(app)
+    del app.faults["display"]
+    plugin.tick(app)
+    assert led.asked == ["ready", "error", "ready"] and tones.asked == []
