@@ -79,7 +79,8 @@ def bus_claims(buses: Mapping[str, object],
 
 def clashes(pins: Mapping[str, int], claims: Mapping[int, Claim]) -> list[Clash]:
     """Every misplaced pin, in the order of `pins`; empty when all is well."""
-    found, first_user = [], {}
+    found: list[Clash] = []
+    first_user: dict[int, str] = {}
     for name, pin in pins.items():
         if pin not in HEADER_GPIOS:
             found.append(Clash(name, pin))
