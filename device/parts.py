@@ -158,12 +158,21 @@ def reader_tags(config):
 
 
 def open_buttons(config, inputs: queue.Queue):
-    from hardware.buttons import Buttons
-    b = config.buttons
-    pins = {"UP": b.up, "DOWN": b.down, "SELECT": b.select, "BACK": b.back}
     try:
-        return Buttons(inputs.put, pins, pull_up=b.pull_up, hold_s=b.hold_seconds,
-                       debounce_s=b.bounce_ms / 1000, claims=button_claims(config))
+        return open_buttons_now(config, inputs.put)
     except Exception as exc:           # no GPIO: the reader and the screen still work
         log.error("buttons: %s", exc)
         return None
+
+
+def button_pins(config) -> dict[str, int]:
+    b = config.buttons
+    return {"UP": b.up, "DOWN": b.down, "SELECT": b.select, "BACK": b.back}
+
+
+def open_buttons_now(config, emit):
+    """The configured buttons (`tabletop doctor` opens them to see none is down)."""
+    from hardware.buttons import Buttons
+    b = config.buttons
+    return Buttons(emit, button_pins(config), pull_up=b.pull_up, hold_s=b.hold_seconds,
+                   debounce_s=b.bounce_ms / 1000, claims=button_claims(config))

@@ -4,9 +4,11 @@
     FAIL  device     /dev/spidev0.0 is missing  -> sudo raspi-config nonint do_spi 0 ...
     WARN  decks      tamalou: no deck  -> tabletop deck learn tamalou, or ...
 
-Python and packages, the config, pin conflicts, the device nodes and their
-permissions, group membership, the reader's self test (opened and polled
-once), the display, each game's decks and the state dir's free space. Exit 1
+Python and packages, the config, pin conflicts, the board (which Pi, its GPIO
+chip, the PN532's UART), the device nodes and their permissions, group
+membership, the reader's self test (opened and polled once), the display, the
+buttons (none down before anyone pressed), each game's decks and the state
+dir's free space. Exit 1
 when a check FAILs, else 0. `--sim` runs the same checks on the simulated
 parts. The installed service holds the reader and the panel, so while it runs
 they are left alone (stop it to test them).
@@ -26,6 +28,7 @@ from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
 from . import doctor_checks as checks
+from .doctor_board import board_checks, buttons_check
 from .doctor_checks import Check
 
 
@@ -56,14 +59,15 @@ def examine(config_file: Path | None, state_dir: Path | None, sim: bool) -> list
         found.append(Check("WARN", "parts", "not checked: the config does not load",
                            "fix the config first"))
     else:
-        found += [checks.pin_check(config), *checks.device_checks(config, sim),
-                  *checks.group_checks(config, sim)]
+        found += [checks.pin_check(config), *board_checks(config, sim),
+                  *checks.device_checks(config, sim), *checks.group_checks(config, sim)]
         if not sim and checks.service_running():
             found.append(Check("WARN", "parts", "the tabletop service is running: reader and "
                                "display not tested", "sudo systemctl stop tabletop, run doctor "
                                "again, then sudo systemctl start tabletop"))
         else:
-            found += [checks.reader_check(config, sim), checks.display_check(config, sim)]
+            found += [checks.reader_check(config, sim), checks.display_check(config, sim),
+                      buttons_check(config, sim)]
     where = state_dir_for(state_dir, config)
     return found + checks.deck_checks(where, sim) + [checks.space_check(where)]
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import engine
 from device.config import Config, ConfigFileError, load_config
 from device.config.pins import buses, pin_conflicts
+from hardware import board
 
 MB = 1024 * 1024
 SPACE_FAIL, SPACE_WARN = 20 * MB, 200 * MB
@@ -30,6 +31,7 @@ CORE_PACKAGES = (("PIL", "pillow"), ("luma.oled", "luma.oled"), ("gpiozero", "gp
 WIRING = "check its wiring and power"
 PI_EXTRA = "pip install 'tabletop-companion[pi]'"
 BOOT_CONFIG = "/boot/firmware/config.txt"
+ROOT = Path("/")                      # where the machine's files are (tests give a folder)
 ENABLE = {   # what makes each group's device nodes appear
     "spi": f"sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in {BOOT_CONFIG}), reboot",
     "i2c": f"sudo raspi-config nonint do_i2c 0 (or dtparam=i2c_arm=on in {BOOT_CONFIG}), reboot",
@@ -124,7 +126,7 @@ def nodes(config: Config) -> list[tuple[str, str]]:
         found.append((f"/dev/spidev{display.spi_bus}.{display.spi_device}", "spi"))
     elif display.kind != "sim":
         found.append((f"/dev/i2c-{display.i2c_port}", "i2c"))
-    found.append(("/dev/gpiochip0", "gpio"))             # buttons, reset and DC lines
+    found.append((board.gpio_chip(ROOT), "gpio"))        # buttons, reset and DC lines
     return list(dict.fromkeys(found))
 
 
@@ -137,7 +139,10 @@ def device_checks(config: Config, sim: bool) -> list[Check]:
 def _node(path: str, group: str) -> Check:
     node = Path(path)
     if not node.exists():
-        return Check("FAIL", "device", f"{path} is missing", ENABLE[group])
+        fix = ENABLE[group]
+        if group == "dialout" and board.is_pi5(board.model(ROOT)):
+            fix = f"{board.UART_OVERLAY[True]} in {BOOT_CONFIG} (GPIO 14/15's UART on a Pi 5), reboot"
+        return Check("FAIL", "device", f"{path} is missing", fix)
     if not os.access(node, os.R_OK | os.W_OK):
         info = node.stat()
         owner = grp.getgrgid(info.st_gid).gr_name

@@ -8,7 +8,7 @@ also suggests the nearest known one. Pins are BCM GPIO numbers.
 
 Default wiring (no two parts share a pin):
   RC522 reader   SPI0 CE0: GPIO 8 (CE0), 9 (MISO), 10 (MOSI), 11 (SCLK); RST GPIO 25
-  PN532 reader   UART: GPIO 14 (TX), 15 (RX) on /dev/serial0
+  PN532 reader   UART: GPIO 14 (TX), 15 (RX): /dev/serial0, on a Pi 5 /dev/ttyAMA0
   OLED           I2C1: GPIO 2 (SDA), 3 (SCL) at 0x3C; on SPI: SPI0 CE1 (GPIO 7), DC GPIO 24
   buttons        UP 5, DOWN 6, SELECT 13, BACK 19, to ground (internal pull-ups)
 """
@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.text import msg
+from hardware.board import default_uart
 
 from .problems import Refused, show_value
 
@@ -175,8 +176,12 @@ def _window(value: object) -> TimeWindow:
 
 
 def _key(default: Any, doc: str, parse: Callable[[object], Any], example: Any = None) -> Any:
-    """A config key: its default, its one-line description, its parser, an example if unset."""
-    return field(default=default, metadata={"doc": doc, "parse": parse, "example": example})
+    """A config key: its default, its one-line description, its parser, an example if unset.
+    A callable default is asked each time a config is made (it depends on the machine)."""
+    metadata = {"doc": doc, "parse": parse, "example": example}
+    if callable(default):
+        return field(default_factory=default, metadata=metadata)
+    return field(default=default, metadata=metadata)
 
 
 _CONTRAST = _int(0, 255, "contrast")
@@ -201,7 +206,8 @@ class ReaderConfig:
                                _pin(optional=True), example=24)
     antenna_gain: int = _key(33, "rc522: receiver gain in dB; raise it if cards read poorly",
                              _one_of(18, 23, 33, 38, 43, 48))
-    serial_port: str = _key("/dev/serial0", "pn532: serial port (/dev/serial0 is GPIO 14/15)", _text)
+    serial_port: str = _key(default_uart, "pn532: serial port; by default the UART on GPIO 14/15 "
+                            "(/dev/ttyAMA0 on a Pi 5, /dev/serial0 before)", _text)
     baudrate: int = _key(115200, "pn532: serial speed", _int(9600, 921600, "baudrate"))
     poll_hz: int = _key(20, "reader polls per second", _int(1, 100, "poll_rate"))
     miss_limit: int = _key(3, "missed polls before a card counts as lifted",

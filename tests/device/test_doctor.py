@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import namedtuple
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,7 @@ from device.cli import doctor_checks, main
 from device.decks.registry import DeckRegistry
 from device.decks.simulated import sim_uid
 from hardware.errors import DisplayError, ReaderError
+from tests.hardware.fakes.gpio import ButtonFactory, FakeTime
 
 
 def doctor(capsys, *args: str) -> tuple[int, list[str]]:
@@ -19,6 +21,28 @@ def doctor(capsys, *args: str) -> tuple[int, list[str]]:
 
 def found(lines: list[str], status: str, name: str) -> list[str]:
     return [line for line in lines if line.split()[:2] == [status, name]]
+
+
+@pytest.fixture(autouse=True)
+def machine(tmp_path, monkeypatch):
+    """The machine's files in a folder (off a Pi until a test writes its model) and mock
+    GPIO pins with push buttons on them, so no test reaches the real ones."""
+    from gpiozero import Device
+    root = tmp_path / "machine"
+    (root / "proc" / "device-tree").mkdir(parents=True)
+    (root / "dev").mkdir()
+    monkeypatch.setattr(doctor_checks, "ROOT", root)
+    saved, Device.pin_factory = Device.pin_factory, ButtonFactory(FakeTime(), debounce=False)
+    yield root
+    Device.pin_factory.close()
+    Device.pin_factory.reset()
+    Device.pin_factory = saved
+
+
+def pi(root, model: str, *chips: str) -> None:
+    (root / "proc" / "device-tree" / "model").write_bytes(model.encode() + b"\0")
+    for chip in chips:
+        (root / "dev" / chip).touch()
 
 
 @pytest.fixture
@@ -155,3 +179,59 @@ def test_a_user_outside_the_groups_is_told_how_to_join(tmp_path, capsys, config,
     real.setattr(doctor_checks.grp, "getgrnam", lambda name: namedtuple("G", "gr_gid")(900))
     code, lines = doctor(capsys, "--config", config(""), "--state-dir", str(tmp_path / "state"))
     assert "sudo usermod -aG spi pi" in found(lines, "WARN", "groups")[0]
+
+
+# ---- the board --------------------------------------------------------------------------
+
+def test_a_pi5_reading_the_debug_connector_is_told_the_header_uart(tmp_path, capsys, config,
+                                                                   real, machine):
+    pi(machine, "Raspberry Pi 5 Model B Rev 1.0", "gpiochip0", "gpiochip4")
+    path = config('[reader]\nkind = "pn532"\nserial_port = "/dev/serial0"\n')
+    code, lines = doctor(capsys, "--config", path, "--state-dir", str(tmp_path / "state"))
+    assert code == 1
+    assert "Raspberry Pi 5 Model B Rev 1.0: GPIO lines on /dev/gpiochip4, GPIO 14/15's UART is " \
+        "/dev/ttyAMA0" in found(lines, "OK", "board")[0]
+    uart = found(lines, "FAIL", "uart")[0]
+    assert "/dev/serial0 is the Pi 5's debug connector, not GPIO 14/15" in uart
+    assert 'serial_port = "/dev/ttyAMA0" in [reader]' in uart and "dtparam=uart0=on" in uart
+
+
+def test_a_pi4_pn532_port_is_serial0_enabled_by_enable_uart(tmp_path, capsys, config, real, machine):
+    if Path("/dev/serial0").exists():
+        pytest.skip("this machine has a /dev/serial0")
+    pi(machine, "Raspberry Pi 4 Model B Rev 1.4")
+    path = config('[reader]\nkind = "pn532"\nserial_port = "/dev/serial0"\n')
+    code, lines = doctor(capsys, "--config", path, "--state-dir", str(tmp_path / "state"))
+    assert "GPIO lines on /dev/gpiochip0, GPIO 14/15's UART is /dev/serial0" in \
+        found(lines, "OK", "board")[0]
+    uart = found(lines, "FAIL", "uart")[0]
+    assert "/dev/serial0 (GPIO 14/15 on this Raspberry Pi 4 Model B Rev 1.4) is missing" in uart
+    assert "enable_uart=1 in /boot/firmware/config.txt" in uart
+
+
+def test_an_old_gpiozero_on_a_pi5_fails(tmp_path, capsys, config, real, machine):
+    from device.cli import doctor_board
+    real.setattr(doctor_board, "_gpiozero", lambda: (2, 0))
+    pi(machine, "Raspberry Pi 5 Model B Rev 1.0", "gpiochip4")
+    code, lines = doctor(capsys, "--config", config(""), "--state-dir", str(tmp_path / "state"))
+    assert "pip install 'gpiozero>=2.0.1'" in found(lines, "FAIL", "board")[0]
+
+
+def test_off_a_pi_the_board_is_a_warning_not_a_guess(tmp_path, capsys, config, real):
+    code, lines = doctor(capsys, "--config", config(""), "--state-dir", str(tmp_path / "state"))
+    assert "not a Raspberry Pi" in found(lines, "WARN", "board")[0]
+    assert not found(lines, "OK", "uart") and not found(lines, "FAIL", "uart")   # an RC522
+
+
+def test_a_button_down_at_start_fails_and_is_named(tmp_path, capsys, config, real):
+    from gpiozero import Device
+    Device.pin_factory.pin(13).finger = True
+    code, lines = doctor(capsys, "--config", config(""), "--state-dir", str(tmp_path / "state"))
+    assert code == 1
+    line = found(lines, "FAIL", "buttons")[0]
+    assert "SELECT (GPIO 13) down before anyone pressed: stuck, or wired to ground" in line
+
+
+def test_buttons_all_up(tmp_path, capsys, config, real):
+    code, lines = doctor(capsys, "--config", config(""), "--state-dir", str(tmp_path / "state"))
+    assert "all up: UP GPIO 5, DOWN GPIO 6, SELECT GPIO 13, BACK GPIO 19" in found(lines, "OK", "buttons")[0]
