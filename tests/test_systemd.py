@@ -583,3 +583,50 @@ def test_pi_check_clean_leaves_what_is_mounted_in_the_root_alone(tmp_path):
         subprocess.run(["umount", "-l", str(root / "dev")], capture_output=True)
     assert done.returncode == 0, done.stderr
     assert not root.exists() and (outside / "keep").read_text() == "mine"
+
+
+# ---- the buses' settings -------------------------------------------------------------------
+
+def test_i2c_runs_at_400_khz_unless_told_and_is_set_in_place(tmp_path):
+    machine = Machine(tmp_path)
+    config_txt = machine.file("/boot/firmware/config.txt")
+    done = machine.install("--display", "ssd1306")
+    assert "changed: added 'dtparam=i2c_arm_baudrate=400000'" in done.stdout
+    done = machine.install("--i2c-khz", "100")
+    assert "changed: set 'dtparam=i2c_arm_baudrate=100000'" in done.stdout
+    assert config_txt.read_text().count("i2c_arm_baudrate") == 1
+    assert "i2c_arm_baudrate" not in "".join(changed_lines(machine.install("--i2c-khz=100")))
+
+
+@pytest.mark.parametrize("khz", ["0", "fast", "2000", ""])
+def test_an_i2c_speed_out_of_range_is_refused(khz):
+    done = subprocess.run(["bash", str(INSTALL), "--i2c-khz", khz], capture_output=True, text=True)
+    assert done.returncode == 2 and "a whole number of kHz, 10 to 1000" in done.stderr
+
+
+def pi5(machine: Machine) -> None:
+    tree = machine.file("/proc/device-tree")
+    tree.mkdir(parents=True)
+    (tree / "model").write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+
+
+@pytest.mark.parametrize("raspi_config", [True, False])
+def test_a_pi5_pn532_gets_uart0_not_the_debug_connector(tmp_path, raspi_config):
+    machine = Machine(tmp_path, raspi_config=raspi_config)
+    pi5(machine)
+    done = machine.install("--reader", "pn532")
+    config_txt = machine.file("/boot/firmware/config.txt").read_text()
+    assert "changed: added 'dtparam=uart0=on'" in done.stdout
+    assert "dtparam=uart0=on" in config_txt.splitlines() and "enable_uart=1" not in config_txt
+    if raspi_config:
+        assert "serial_hw" not in (machine.fake / "raspi").read_text().split()
+    assert changed_lines(machine.install("--reader", "pn532")) == []
+
+
+def test_before_a_pi5_a_pn532_gets_enable_uart(tmp_path):
+    machine = Machine(tmp_path, raspi_config=False)
+    tree = machine.file("/proc/device-tree")
+    tree.mkdir(parents=True)
+    (tree / "model").write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\0")
+    done = machine.install("--reader", "pn532")
+    assert "changed: added 'enable_uart=1'" in done.stdout and "uart0" not in done.stdout
