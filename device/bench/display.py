@@ -13,6 +13,7 @@ import warnings
 from dataclasses import dataclass, field
 
 SPEEDS_HZ = {"100k": 100_000, "400k": 400_000}
+POLL_STEPS = 50          # moments in a poll period a card may touch the reader, evenly spread
 
 
 def i2c_seconds(payloads: list[int], hz: int) -> float:
@@ -25,6 +26,19 @@ def i2c_seconds(payloads: list[int], hz: int) -> float:
     """
     clocks = sum(9 * (payload + 2) + 2 for payload in payloads)
     return clocks / hz
+
+
+def card_to_frame_seconds(software_s: list[float], updates: list[list[int]], hz: int,
+                          poll_hz: int, steps: int = POLL_STEPS) -> list[float]:
+    """What a player waits, from a card touching the reader to the last byte of the new frame
+    on the display's bus: for each tap (its software time and its update's transactions) and
+    each of `steps` moments the card may touch within a poll period, the wait for the next
+    poll, then the software (engine, journal with fsync, render, diff), then the update's
+    bytes at `hz`. The poll's own exchange with the reader chip is left out."""
+    period = 1 / poll_hz
+    waits = [period * (step + 0.5) / steps for step in range(steps)]
+    return [wait + software + i2c_seconds(update, hz)
+            for software, update in zip(software_s, updates) for wait in waits]
 
 
 @dataclass
@@ -53,7 +67,8 @@ def oled_on_bus():
     from hardware.display import OledDisplay
 
     bus = CountingBus()
-    return OledDisplay(_ssd1306_on(bus)), bus
+    # a clock that stands still: no "are you there?" probe is counted as an update
+    return OledDisplay(_ssd1306_on(bus), clock=lambda: 0.0), bus
 
 
 def full_frame() -> list[int]:
@@ -71,7 +86,7 @@ def full_frame() -> list[int]:
 
 def _ssd1306_on(bus: CountingBus):
     """luma's ssd1306 driver on `bus`, its initialisation not counted."""
-    from luma.oled.device import ssd1306
+    from luma.oled.device import ssd1306  # type: ignore[import-untyped]  # luma has no hints
 
     with warnings.catch_warnings():            # luma reads images with getdata(), deprecated
         warnings.simplefilter("ignore", DeprecationWarning)

@@ -53,6 +53,7 @@ class TableRun:
     tap_journal_s: list[float] = field(default_factory=list)  # of which in journal appends
     append_s: list[float] = field(default_factory=list)     # journal append, fsync included
     updates: list[list[int]] = field(default_factory=list)  # bus transactions per update
+    tap_updates: list[list[int]] = field(default_factory=list)  # each tap's (maybe none)
     transcripts: list[Transcript] = field(default_factory=list)   # one per game
 
 
@@ -157,7 +158,7 @@ class Table:
         self.frames.update(self.app)
         self.run.tap_s.append(time.perf_counter() - start)
         self.run.tap_journal_s.append(sum(self.store.append_s[appends:]))
-        self._count()
+        self.run.tap_updates.append(self._count())
         # the simulator's reader debounces the same card in a row: time passes between taps
         self.script += [f"tap {card}", f"wait {DEBOUNCE_GAP_S}"]
 
@@ -173,7 +174,9 @@ class Table:
             self.clock.advance(seconds)
             self._input(Tick())
 
-    def _count(self) -> None:
+    def _count(self) -> list[int]:
+        """The bus transactions of the update just made (none when the frame did not change)."""
         payloads = self.bus.take()
         if payloads:
             self.run.updates.append(payloads)
+        return payloads

@@ -6,6 +6,9 @@ hardware, side by side with the peers.
     tap_to_frame_without_journal_ms   the taps less their journal appends: the software alone
     display_bytes_per_update   our page-diff updates against luma.oled's full frame
     i2c_ms_per_update          what those bytes take on the bus at 100 and 400 kHz
+    card_to_frame_on_bus_ms    what a player waits: a card touching the reader -> the last byte
+                               of the new frame on the I2C bus (poll wait at the configured
+                               rate, software, the update's bytes), p50 and p99, 100 and 400 kHz
     idle_cpu_percent           our reader loop against the mfrc522 package's, same fake chip
     startup_to_first_frame_s   `tabletop run --sim`, spawn to first frame (median)
     peak_rss_mb                the same processes' peak resident set
@@ -94,6 +97,7 @@ def measure(plan: Plan, directory: Path, progress: Callable[[str], None] = lambd
         "tap_to_frame_without_journal_ms": percentiles(
             [tap - journal for tap, journal in zip(games.tap_s, games.tap_journal_s)]),
         **display_figures(games.updates),
+        "card_to_frame_on_bus_ms": card_to_frame(games.tap_s, games.tap_updates),
         "idle_cpu_percent": {"ours": round(idle_ours, 3),
                              "mfrc522": None if idle_peer is None else round(idle_peer, 1)},
         "startup_to_first_frame_s": round(statistics.median(starts.first_frame_s), 3),
@@ -124,6 +128,17 @@ def display_figures(updates: list[list[int]]) -> dict:
                     "full_frame": ms(i2c_seconds(full, hz))}
             for speed, hz in SPEEDS_HZ.items()},
     }
+
+
+def card_to_frame(tap_s: list[float], tap_updates: list[list[int]]) -> dict:
+    """Card on the reader to the frame's last byte on the bus, at the configured poll rate."""
+    from device.bench.display import SPEEDS_HZ, card_to_frame_seconds
+    from device.config import Config
+
+    poll_hz = Config().reader.poll_hz
+    return {"poll_hz": poll_hz,
+            **{speed: percentiles(card_to_frame_seconds(tap_s, tap_updates, hz, poll_hz))
+               for speed, hz in SPEEDS_HZ.items()}}
 
 
 def percentiles(seconds: list[float]) -> dict[str, float]:
@@ -160,6 +175,7 @@ def table(r: dict, command: str) -> str:
     software = r["tap_to_frame_without_journal_ms"]
     shown, full = r["display_bytes_per_update"]["ours"], r["display_bytes_per_update"]["full_frame"]
     slow, fast = r["i2c_ms_per_update"]["100k"], r["i2c_ms_per_update"]["400k"]
+    felt = r["card_to_frame_on_bus_ms"]
     peer = "not installed" if cpu["mfrc522"] is None else f"{cpu['mfrc522']:.0f}% of a core"
     rows = [
         ("figure", "measured", "goal", "met"),
@@ -171,6 +187,9 @@ def table(r: dict, command: str) -> str:
          goal["display_bytes"], met["display_bytes"]),
         ("  I2C 100 kHz", f"{slow['ours']:.1f} ms (full {slow['full_frame']:.1f})", "", ""),
         ("  I2C 400 kHz", f"{fast['ours']:.1f} ms (full {fast['full_frame']:.1f})", "", ""),
+        (f"card to frame on the bus ({felt['poll_hz']} polls/s)", "p50 / p99", "", ""),
+        ("  I2C 100 kHz", f"{felt['100k']['p50']:.1f} / {felt['100k']['p99']:.1f} ms", "", ""),
+        ("  I2C 400 kHz", f"{felt['400k']['p50']:.1f} / {felt['400k']['p99']:.1f} ms", "", ""),
         ("idle CPU, our reader", f"{cpu['ours']:.2f}% of a core", goal["idle_cpu"],
          met["idle_cpu"]),
         ("idle CPU, mfrc522 loop", peer, "ours " + goal["idle_cpu_vs_mfrc522"],

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from device.cli import bench, main
 
 # The smallest run that still takes every path: one game, one start-up, a short journal.
@@ -31,12 +33,16 @@ def test_the_bench_reports_every_figure(monkeypatch, capsys, tmp_path):
                                         and report["notes"]), (key, value)
     for speed in ("100k", "400k"):
         assert all(is_number(v) for v in report["i2c_ms_per_update"][speed].values())
+        felt = report["card_to_frame_on_bus_ms"][speed]
+        assert is_number(felt["p50"]) and felt["p50"] <= felt["p99"]
+    assert report["card_to_frame_on_bus_ms"]["poll_hz"] == 20      # the configured default
     assert report["display_bytes_per_update"]["full_frame"] == 6 + 1024   # luma: address + frame
     assert set(report["goals_met"]) == {name for name, _, _ in bench.GOALS}
     assert list(tmp_path.iterdir()) == []          # the scratch folder is cleaned up
 
     text = bench.table(report, "tabletop bench --quick")
-    for label in ("tap to frame", "display bytes", "idle CPU", "start-up", "peak RSS", "resume"):
+    for label in ("tap to frame", "display bytes", "idle CPU", "start-up", "peak RSS", "resume",
+                  "card to frame on the bus (20 polls/s)"):
         assert label in text
 
 
@@ -48,3 +54,16 @@ def test_display_updates_send_at_most_a_quarter_of_a_full_frame(tmp_path):
     from device.bench.games import play_games
     games = play_games(tmp_path, (1,), None)
     assert statistics.fmean(map(sum, games.updates)) <= 0.25 * sum(full_frame())
+
+
+def test_card_to_frame_is_the_poll_wait_the_software_and_the_bytes_at_the_bus_speed():
+    """Computed, not timed: two moments in a 50 ms poll period, 1 ms of software, and an update
+    of a page command (3 bytes) and a 100-byte span, each with its address and control byte."""
+    from device.bench.display import card_to_frame_seconds
+    bus_100k = (9 * (3 + 2) + 2 + 9 * (100 + 2) + 2) / 100_000
+    felt = card_to_frame_seconds([0.001], [[3, 100]], 100_000, poll_hz=20, steps=2)
+    assert felt == pytest.approx([0.0125 + 0.001 + bus_100k, 0.0375 + 0.001 + bus_100k])
+    fast = card_to_frame_seconds([0.001], [[3, 100]], 400_000, poll_hz=20, steps=2)
+    assert [a - b for a, b in zip(felt, fast)] == pytest.approx([bus_100k * 3 / 4] * 2)
+    assert card_to_frame_seconds([0.002], [[]], 400_000, poll_hz=10, steps=1) == \
+        pytest.approx([0.05 + 0.002])
