@@ -31,8 +31,14 @@ SET_LOWER_COLUMN = 0x00
 SET_HIGHER_COLUMN = 0x10
 NOP = 0xE3          # answered (ACKed) and ignored by both controllers: a cheap "are you there?"
 
+DISPLAY_OFF, DISPLAY_ON, SET_CONTRAST = 0xAE, 0xAF, 0x81
+
 RETRY_SECONDS = 2.0     # a lost panel is given its init sequence again this often
 PROBE_SECONDS = 2.0     # a bus quiet this long gets a NOP, so an unplugged panel is noticed
+# A panel that reset without ever NACKing (a brown-out, a replug quicker than the probe, any
+# panel on SPI, which has no ACK) is dark: its init and frame are sent again this often, in
+# an order a working panel shows nothing of.
+REFRESH_SECONDS = 60.0
 
 # The SH1106 has 132 columns of RAM; a 128-pixel panel shows columns 2..129.
 COLUMN_OFFSET = {"ssd1306": 0, "sh1106": 2}
@@ -60,7 +66,8 @@ class OledDisplay:
     sequence again and the current frame, every RETRY_SECONDS until it answers. A
     replugged panel wakes from its power-on reset dark and ACKs everything, so nothing
     but a NACK while it was away tells; when the bus has been quiet for PROBE_SECONDS,
-    `tend` asks the panel with a NOP so an unplug is heard.
+    `tend` asks the panel with a NOP so an unplug is heard. For a reset no NACK told of,
+    every REFRESH_SECONDS the init and the frame are sent again, unseen on a working panel.
 
     The init sequence is luma's own, recorded once by building the device on a
     recorder (`init_sequence`) and replayed byte for byte: building a luma device per
@@ -93,7 +100,7 @@ class OledDisplay:
         self._clock, self._on_status = clock, on_status
         self._panel: tuple[bytes, ...] | None = None      # None: content unknown
         self._image: Any = None                            # the frame the app means
-        self._quiet_since = self._retry_at = clock()
+        self._quiet_since = self._retry_at = self._refreshed_at = clock()
         self.ok, self.errors = initialised, 0
         self.last_error: str | None = None
         self._told: bool | None = True if initialised else None   # the status last said
@@ -119,6 +126,8 @@ class OledDisplay:
         if not self.ok:
             if now >= self._retry_at:
                 self._recover()
+        elif now - self._refreshed_at >= REFRESH_SECONDS:
+            self._refresh()
         elif now - self._quiet_since >= PROBE_SECONDS:
             self._io(lambda: self._device.command(NOP))
 
@@ -161,22 +170,14 @@ class OledDisplay:
 
     def _recover(self) -> None:
         """luma's whole init sequence, our contrast, then the whole current frame."""
-        if self._init is None:
-            self._init = init_sequence(type(self._device), width=self._device._w,
-                                       height=self._device._h, rotate=self._device.rotate)[1]
-        bus = self._device._serial_interface    # luma's: the device has no call for raw bytes
         try:
-            for command, payload in self._init:
-                if command:
-                    bus.command(*payload)
-                else:
-                    bus.data(payload)
+            self._replay(self._init_sequence())
             self._device.contrast(self._level)
         except self._io_errors as exc:
             self._failed(exc)
             return
         self._panel, self.ok = None, True
-        self._quiet_since = self._clock()
+        self._quiet_since = self._refreshed_at = self._clock()
         self._draw()
         if self.ok:
             if self._told is False:
@@ -186,6 +187,50 @@ class OledDisplay:
                 if self._on_status:
                     self._on_status(True, "")
             self._told = True
+
+    def _refresh(self) -> None:
+        """The init sequence without what a working panel would show (display off, luma's
+        clear and contrast), our contrast, the whole frame, then display on: a panel that
+        reset comes back, a working one shows nothing of it."""
+        self._refreshed_at = self._clock()
+        if self._image is None:
+            return
+        self._panel = None                        # what it shows is in doubt, from here on
+        self._io(self._settle_settings)
+        if self.ok:
+            self._draw()
+        if self.ok:
+            self._io(lambda: self._device.command(DISPLAY_ON))
+
+    def _settle_settings(self) -> None:
+        self._replay(self._unseen_init())
+        self._device.contrast(self._level)
+
+    def _init_sequence(self) -> list[Transfer]:
+        if self._init is None:
+            self._init = init_sequence(type(self._device), width=self._device._w,
+                                       height=self._device._h, rotate=self._device.rotate)[1]
+        return self._init
+
+    def _unseen_init(self) -> list[Transfer]:
+        """The init's settings only: each data transfer (the clear) goes with the command
+        before it (its addressing), and so do the contrast and display on and off."""
+        sent = self._init_sequence()
+        kept = []
+        for at, (command, payload) in enumerate(sent):
+            clearing = not command or (at + 1 < len(sent) and not sent[at + 1][0])
+            if clearing or payload[0] in (SET_CONTRAST, DISPLAY_ON):
+                continue
+            kept.append((True, payload[1:] if payload[0] == DISPLAY_OFF else payload))
+        return [(command, payload) for command, payload in kept if payload]
+
+    def _replay(self, transfers: list[Transfer]) -> None:
+        bus = self._device._serial_interface    # luma's: the device has no call for raw bytes
+        for command, payload in transfers:
+            if command:
+                bus.command(*payload)
+            else:
+                bus.data(payload)
 
     def _io(self, work: Callable[[], Any]) -> None:
         """Run bus work; an I/O error marks the panel lost (its content and state unknown)."""

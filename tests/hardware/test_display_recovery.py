@@ -11,7 +11,7 @@ import logging
 import pytest
 from PIL import Image, ImageDraw
 
-from hardware.display import PROBE_SECONDS, RETRY_SECONDS, PanelConfig, open_display
+from hardware.display import PROBE_SECONDS, REFRESH_SECONDS, RETRY_SECONDS, PanelConfig, open_display
 from hardware.pages import pack_pages
 from tests.hardware.fakes.oled_bus import Panel, RecordingSerial
 
@@ -206,3 +206,34 @@ def test_retries_build_no_device_so_no_exit_hook_blanks_the_panel(monkeypatch):
     assert len(hooks) == 1 and table.display.ok
     hooks[0]()                                     # the process exits: the paused frame stays
     assert table.sees(frame("Paused"))
+
+
+def test_a_panel_reset_without_a_nack_is_back_within_a_refresh(monkeypatch, controller):
+    """A brown-out resets the panel while the bus is idle: it ACKs the probes, dark. Only
+    the periodic refresh can bring it back; nothing was ever said, so nothing is said."""
+    table = Table(monkeypatch, controller)
+    table.display.show(frame("Palourde", "Storm warning"))
+    table.panel.power_on_reset()
+    table.later(PROBE_SECONDS)
+    assert table.display.ok and not table.panel.lit
+    table.later(REFRESH_SECONDS - PROBE_SECONDS)
+    assert table.panel.lit and table.sees(frame("Palourde", "Storm warning"))
+    assert table.said == []
+
+
+def test_a_refresh_of_a_working_panel_shows_nothing_of_it(monkeypatch, controller):
+    """After every transfer of the refresh the player sees the same: lit, the same frame,
+    the same (dimmed) contrast: no display off, no clear, no flash of luma's contrast."""
+    table = Table(monkeypatch, controller)
+    table.display.show(frame("Flouk", "Decree 4"))
+    table.display.dim()
+    seen = []
+    transfer = table.panel.transfer
+
+    def watched(control, payload):
+        transfer(control, payload)
+        seen.append((table.panel.lit, table.panel.shown(), table.panel.contrast))
+    monkeypatch.setattr(table.panel, "transfer", watched)
+    table.later(REFRESH_SECONDS)
+    assert len(seen) > 8                            # settings, contrast, 8 pages, display on
+    assert set(seen) == {(True, pack_pages(frame("Flouk", "Decree 4")), PanelConfig().dim_contrast)}
