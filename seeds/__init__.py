@@ -1,5 +1,9 @@
 """Game data derived from the rulebooks: one component manifest (TOML) per physical deck.
 
+Each manifest lies in the package of the game that owns the deck (`deck.toml`, shipped as
+package data); the registry's GameSpecs say which package that is, so a deck is known here
+as soon as its game is installed.
+
 A manifest names each kind of card and its copies (`[kinds.<kind>]`), or lists
 the cards one by one (`[cards."<card id>"]`, Flouk's card data). Loading checks
 the counts against the rules' own component table, so a wrong file is caught
@@ -12,7 +16,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-DECKS = ("palourde", "pirates", "tamalou", "flouk")
+from engine.core.registry import all_specs
+from engine.core.registry import decks as owners
 
 
 class ManifestError(ValueError):
@@ -25,6 +30,7 @@ class Manifest:
     title: str
     kinds: dict[str, dict[str, Any]]      # kind -> {"copies": n, "name": ..., ...}
     cards: dict[str, dict[str, Any]]      # card id -> its data (Flouk), else empty
+    notes: str = ""                       # what docs/cards.md says below the deck's table
 
     def counts(self) -> dict[str, int]:
         if self.cards:
@@ -39,25 +45,36 @@ class Manifest:
         return str(self.kinds.get(kind, {}).get("name", kind))
 
 
+def decks() -> tuple[str, ...]:
+    """Every deck family a registered game plays, in the game menu's order."""
+    return tuple(owners())
+
+
+def source(deck: str) -> str:
+    """Where a deck's manifest lies, as an error names it: `palourde/deck.toml`."""
+    spec = owners().get(deck)
+    home = spec.manifest_home() if spec else deck
+    return f"{home.rpartition('.')[2]}/deck.toml"
+
+
 def read_text(deck: str) -> str:
-    if deck not in DECKS:
-        raise ManifestError(f"no deck named {deck!r} (decks: {', '.join(DECKS)})")
-    return resources.files(__name__).joinpath(f"{deck}.toml").read_text(encoding="utf-8")
+    spec = owners().get(deck)
+    if spec is None:
+        raise ManifestError(f"no deck named {deck!r} (decks: {', '.join(decks())})")
+    return resources.files(spec.manifest_home()).joinpath("deck.toml").read_text(encoding="utf-8")
 
 
 def parse(deck: str, text: str) -> Manifest:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(f"{deck}.toml: {exc}") from None
+        raise ManifestError(f"{source(deck)}: {exc}") from None
     return Manifest(deck, str(data.get("title", deck)), dict(data.get("kinds", {})),
-                    dict(data.get("cards", {})))
+                    dict(data.get("cards", {})), str(data.get("notes", "")))
 
 
 def check(manifest: Manifest) -> Manifest:
     """Compare the manifest's counts with every game that plays this deck."""
-    import engine  # noqa: F401  (registers the games)
-    from engine.core.registry import all_specs
 
     specs = [s for s in all_specs() if s.deck == manifest.deck]
     counts = manifest.counts()
@@ -68,7 +85,7 @@ def check(manifest: Manifest) -> Manifest:
             if kind not in expected and kind in {c.split("#")[0] for c in spec.extra_cards}:
                 continue
             if want != have:
-                raise ManifestError(f"{manifest.deck}.toml: kind {kind!r} has {have} cards, "
+                raise ManifestError(f"{source(manifest.deck)}: kind {kind!r} has {have} cards, "
                                     f"{spec.title} needs {want}")
     return manifest
 

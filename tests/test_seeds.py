@@ -31,7 +31,7 @@ def test_missing_kind_is_an_error():
 
 
 def test_broken_toml_is_a_manifest_error():
-    with pytest.raises(seeds.ManifestError, match="palourde.toml"):
+    with pytest.raises(seeds.ManifestError, match="palourde/deck.toml"):
         seeds.load("palourde", "[kinds.clam\n")
 
 

@@ -1,5 +1,6 @@
-"""A non-editable install carries the seeds, and neither it nor the editable one `make run` makes
-builds with a warning: build the wheel, install it in a fresh venv, load."""
+"""A non-editable install carries each game's package files and entry point, and neither it
+nor the editable one `make run` makes builds with a warning: build the wheel, install it in a
+fresh venv, load."""
 from __future__ import annotations
 
 import re
@@ -9,12 +10,18 @@ import sys
 import venv
 from pathlib import Path
 
+import engine
+
 ROOT = Path(__file__).resolve().parent.parent
 
 LOAD_ALL = """
+from importlib import resources
 import engine, seeds
 for spec in engine.all_specs():
     seeds.load(spec.deck)
+    for name in ("rules.md", "demo.script"):
+        resources.files(spec.home).joinpath(name).read_text(encoding="utf-8")
+assert engine.problems() == (), engine.problems()
 print(sorted(spec.id for spec in engine.all_specs()))
 """
 
@@ -33,7 +40,7 @@ def test_wheel_installs_and_loads_every_manifest(tmp_path):
     out = subprocess.run([str(python), "-c", LOAD_ALL], cwd=tmp_path, capture_output=True, text=True,
                          env={"PYTHONPATH": str(tmp_path / "site")})
     assert out.returncode == 0, out.stderr
-    assert "palourde" in out.stdout
+    assert out.stdout.strip() == str(sorted(spec.id for spec in engine.all_specs()))
 
 
 BUILDS = """

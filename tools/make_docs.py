@@ -1,68 +1,39 @@
-"""Write docs/cards.md from the decks' manifests (seeds/), and the house-rule tables of
-docs/rules.md from the games' own option declarations, so neither can drift from the code.
+"""Write docs/cards.md from the decks' manifests, and the games' part of docs/rules.md from
+each game's own rules.md and option declarations, so neither can drift from the code.
 
 Usage: python tools/make_docs.py           rewrite both files
        python tools/make_docs.py --check   exit 1, naming the file, if either is out of date
 
-docs/rules.md is written by hand except between `<!-- options:GAME -->` and
-`<!-- /options -->`, where this tool puts the table of that game's house rules.
+Every registered game is written, its own files read through the registry, so a game
+installed from elsewhere is documented as the five of this project are:
+- docs/rules.md is written by hand down to its `<!-- games -->` line; below it, each game in
+  menu order: its rules.md up to the `<!-- house rules` line, then the table of its house
+  rules, whose last column is the `- `key`: meaning` line its rules.md gives each option.
+- docs/cards.md: one section a deck, a table of its kinds (or of its cards, grouped by kind),
+  then the manifest's `notes`.
 """
 from __future__ import annotations
 
 import re
 import sys
+from importlib import resources
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import engine  # noqa: E402  (registers the games and their texts)
+import engine  # noqa: E402
 import seeds  # noqa: E402
 from engine.core.options import OptionSpec  # noqa: E402
+from engine.core.registry import decks  # noqa: E402
+from engine.core.spec import GameSpec  # noqa: E402
 from engine.core.text import msg, render  # noqa: E402
-from engine.games.flouk.cards import PEOPLES  # noqa: E402
 
 CARDS = ROOT / "docs" / "cards.md"
 RULES = ROOT / "docs" / "rules.md"
-OPTIONS = re.compile(r"(<!-- options:(\w+) -->\n).*?(<!-- /options -->)", re.S)
-SUITS = (("S", "spades"), ("H", "hearts"), ("D", "diamonds"), ("C", "clubs"))
-
-# What each house rule decides, in the docs' words; a new option without a line here fails
-# the check, so the table never shows an option nobody explained.
-MEANING = {
-    "replay_after_clam_pair": "a Clam + Clam pair also gives a fresh turn",
-    "storm_ends_turn": "after Storm Warning the turn passes (off: the same player plays again)",
-    "storm_resets_high_tides": "the Storm shuffle takes the face-up High Tides back in",
-    "peek_reminder": "the header reminds the next player which card was peeked at",
-    "tie_rule": "equal leaders share the win, or nobody wins",
-    "show_beach_counts": "the scores page also counts the face-down cards of each kind",
-    "accuse_verdict": "the accused taps the hand cards, or the accuser answers with a button",
-    "illegal_attack": "an attack card that would pair is refused, or puts the attacker out",
-    "empty_pile": "with the pile empty, Draw and Challenge are gone, or the discards are "
-                  "reshuffled",
-    "max_players": "the most players the setup offers",
-    "min_players": "the fewest players the setup offers",
-    "start_tokens": "tokens each player starts with",
-    "initial_pair": "two equal centre cards are discarded, or dealt again",
-    "last_player_rule": "who must block: the last player not out, or the last one still open",
-    "button": "the Button moves one seat each round, or stays",
-    "zero_token": "a player with no token left can only block",
-    "hints": "the decision screen says when no card can pair, or every card would",
-    "snap_match": "a snap must match the top card's rank, or its points",
-    "call_timing": "Tamalou is called instead of a turn, or after one",
-    "lock_caller": "the caller's cards are shown as locked during the last round",
-    "black_king_swap": "the black King's swap is part of its power, or optional",
-    "all_must_be_le5": "every winner needs 5 points or less",
-    "match": "one round, a number of rounds, or rounds up to a total",
-    "caller_fail_penalty": "points added to a caller who does not win the round (match play)",
-    "last_snap_s": "seconds left for snaps after the last turn (0: none)",
-    "chief_counts_as_member": "a Chief counts as a Flouk of its people for welcomes and Actions",
-    "decree_applies_to_chiefs": "a people Decree also multiplies that people's Chiefs",
-    "white_tie": "equal or missing white numbers go by seat from the round's lead, or the "
-                 "table is asked",
-    "round_turns": "three reveals a round, or until every hand holds one card or none",
-    "final_census": "at the end each player taps their village and Decree to check it",
-}
+GAMES_MARK = "<!-- games -->\n"
+HOUSE_RULES_MARK = "<!-- house rules"
+MEANING_LINE = re.compile(r"^- `(\w+)`: (.+)$")
 
 
 def en(key: str, **args) -> str:
@@ -77,84 +48,76 @@ def ids(cards: list[str]) -> str:
     return " ".join(f"`{card}`" for card in cards)
 
 
-def by_kind(manifest) -> dict[str, list[str]]:
-    """The manifest's card ids by kind: `kind` for a single copy, `kind#1..n` otherwise."""
-    kinds: dict[str, list[str]] = {}
+def game_file(spec: GameSpec, name: str) -> str:
+    """One of the files in a game's package (rules.md, deck.toml, demo.script)."""
+    return resources.files(spec.home).joinpath(name).read_text(encoding="utf-8")
+
+
+# --- docs/cards.md --------------------------------------------------------------------------
+
+def cell(value) -> str:
+    """A manifest's value in a table: yes or no for a flag, blank where a kind has none."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "" if value is None else str(value)
+
+
+def kinds_table(spec: GameSpec, manifest: seeds.Manifest) -> list[str]:
+    """A row a kind: its name, in French where the game names its cards, what else the
+    manifest says of it (points), its copies and ids."""
+    extra = list(dict.fromkeys(k for data in manifest.kinds.values() for k in data
+                               if k not in ("copies", "name")))
+    french = spec.card_name is not None
+    lines = ["| card | " + ("French | " if french else "") + "".join(f"{k} | " for k in extra) +
+             "copies | ids |", "|---|" + "---|" * (len(extra) + 2 + french)]
     for kind, data in manifest.kinds.items():
         copies = int(data.get("copies", 1))
-        kinds[kind] = [kind] if copies == 1 else [f"{kind}#{n}" for n in range(1, copies + 1)]
-    return kinds
-
-
-def palourde() -> list[str]:
-    manifest = seeds.load("palourde")
-    lines = ["| card | French | copies | ids |", "|---|---|---|---|"]
-    for kind, cards in by_kind(manifest).items():
-        lines.append(f"| {manifest.name(kind)} | {fr(f'pa.kind.{kind}')} | {len(cards)} | "
-                     f"{ids(cards)} |")
-    golden = "golden_clam"
-    return lines + ["", f"The {manifest.name(golden)} (`{golden}`) and the unused Baskets are set "
-                    "aside: they are not on the Beach. The title card is optional; tapped on "
-                    "the game select, it offers Palourde."]
-
-
-def pirates() -> list[str]:
-    lines = ["| value | copies | ids |", "|---|---|---|"]
-    for kind, cards in by_kind(seeds.load("pirates")).items():
-        lines.append(f"| {kind} | {len(cards)} | {ids(cards)} |")
+        cards = [kind] if copies == 1 else [f"{kind}#{n}" for n in range(1, copies + 1)]
+        name = spec.card_name(kind) if spec.card_name else None
+        cells = [manifest.name(kind)] + ([render(name, "fr") if name else "-"] if french else [])
+        cells += [cell(data.get(k)) for k in extra] + [str(len(cards)), ids(cards)]
+        lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
-def tamalou() -> list[str]:
-    manifest = seeds.load("tamalou")
-    kinds = by_kind(manifest)
-    lines = ["| rank | points | " + " | ".join(name for _, name in SUITS) + " |",
-             "|---|---|" + "---|" * len(SUITS)]
-    ranks: dict[str, list[str]] = {}
-    for kind in kinds:
-        if kind != "joker":
-            ranks.setdefault(kind[:-1], []).append(kind)
-    for rank, cards in ranks.items():
-        points = sorted({manifest.kinds[c].get("points") for c in cards})
-        cells = " | ".join(f"`{rank}{suit}`" for suit, _ in SUITS)
-        lines.append(f"| {en(f'tm.rank.{rank}')} | {' or '.join(map(str, points))} | {cells} |")
-    jokers = kinds["joker"]
-    return lines + ["", f"Jokers ({ids(jokers)}) may be learned with the deck; the game refuses "
-                    "them. The Kings score 15 when black (spades, clubs), 0 when red."]
+def cards_table(manifest: seeds.Manifest) -> list[str]:
+    """Cards listed one by one (Flouk's): a row for each run of one kind, with the details
+    all its cards share ("varies" where they differ)."""
+    groups: dict[str, list[str]] = {}
+    for card in manifest.cards:
+        groups.setdefault(card.split("#", 1)[0], []).append(card)
+    fields = list(dict.fromkeys(k for data in manifest.cards.values() for k in data
+                                if isinstance(data.get(k), str)))
+    lines = ["| kind | " + "".join(f"{k} | " for k in fields) + "copies | ids |",
+             "|---|" + "---|" * (len(fields) + 2)]
+    for kind, cards in groups.items():
+        values = [{str(manifest.cards[c].get(f, "-")) for c in cards} for f in fields]
+        cells = [kind] + [v.pop() if len(v) == 1 else "varies" for v in values]
+        lines.append("| " + " | ".join(cells + [str(len(cards)), ids(cards)]) + " |")
+    return lines
 
 
-def flouk() -> list[str]:
-    manifest = seeds.load("flouk")
-    groups: dict[tuple[str, str], list[str]] = {}
-    for card, data in manifest.cards.items():
-        groups.setdefault((str(data["type"]), str(data.get("people", ""))), []).append(card)
-    lines = ["| cards | people | copies | ids |", "|---|---|---|---|"]
-    for (kind, people), cards in groups.items():
-        name = {"flouk": "Flouk", "chief": "Chief", "decree": "Decree", "action": "Action"}[kind]
-        shown = en(f"fl.people.{people}") if people in PEOPLES else \
-            ("as printed" if people == "unknown" else "-")
-        lines.append(f"| {name} | {shown} | {len(cards)} | {ids(cards)} |")
-    return lines + ["", "`decree#1` is the Bloup Decree of the rulebook (each Bloup counts "
-                    "twice). Which printed card gets which Decree or Action number is the "
-                    "café's choice, made once when the deck is learned: see "
-                    "[flouk-cards.md](flouk-cards.md)."]
+def deck_section(deck: str, owner: GameSpec) -> list[str]:
+    manifest = seeds.load(deck)
+    played = " and ".join(s.title for s in engine.all_specs() if s.deck == deck)
+    lines = [f"## {manifest.title} (deck `{deck}`, played by {played})", ""]
+    lines += cards_table(manifest) if manifest.cards else kinds_table(owner, manifest)
+    return lines + ([""] + [manifest.notes.strip()] if manifest.notes else []) + [""]
 
 
 def cards_markdown() -> str:
-    games = {deck: [s.title for s in engine.all_specs() if s.deck == deck] for deck in seeds.DECKS}
     parts = ["# Card ids", "",
              "Every physical card carries an NFC sticker, and `tabletop deck learn GAME` ties each "
              "sticker to a card id. The ids are what event scripts tap (`tap clam#3`) and what a "
              "deck file records. This page is written by "
-             "`tools/make_docs.py` from the decks' manifests in `seeds/`; edit those, not this.",
-             ""]
-    sections = {"palourde": palourde, "pirates": pirates, "tamalou": tamalou, "flouk": flouk}
-    for deck in seeds.DECKS:
-        played = " and ".join(games[deck])
-        parts += [f"## {seeds.load(deck).title} (deck `{deck}`, played by {played})", ""]
-        parts += sections[deck]() + [""]
+             "`tools/make_docs.py` from the decks' manifests (each game package's `deck.toml`); "
+             "edit those, not this.", ""]
+    for deck, owner in decks().items():
+        parts += deck_section(deck, owner)
     return "\n".join(parts).rstrip("\n") + "\n"
 
+
+# --- docs/rules.md --------------------------------------------------------------------------
 
 def value_text(option: OptionSpec, value) -> str:
     if option.kind == "bool":
@@ -174,21 +137,38 @@ def values(option: OptionSpec) -> str:
     return ", ".join(f"`{p}`" for p in (option.default, *option.presets))
 
 
-def options_table(spec) -> str:
+def options_table(spec: GameSpec, meanings: dict[str, str]) -> str:
     lines = ["| house rule | on the screen | default | values | what it decides |",
              "|---|---|---|---|---|"]
     for option in spec.options:
-        meaning = MEANING.get(option.key)
-        if meaning is None:
-            raise SystemExit(f"tools/make_docs.py: no meaning written for option {option.key}")
+        meaning = meanings.get(option.key)
+        if meaning is None:     # the table never shows an option nobody explained
+            raise SystemExit(f"{spec.id}/rules.md: no line says what option {option.key} decides")
         lines.append(f"| `{option.key}` | {en(f'opt.{option.key}')} / {fr(f'opt.{option.key}')} | "
                      f"{value_text(option, option.default)} | {values(option)} | {meaning} |")
     return "\n".join(lines) + "\n"
 
 
+def rules_parts(spec: GameSpec) -> tuple[str, dict[str, str]]:
+    """A game's rules.md: its prose, and what each house rule decides, by option key."""
+    prose, mark, rest = game_file(spec, "rules.md").partition(HOUSE_RULES_MARK)
+    if not mark:
+        raise SystemExit(f"{spec.id}/rules.md: no `{HOUSE_RULES_MARK}` line before the house rules")
+    return prose, dict(m.groups() for line in rest.splitlines() if (m := MEANING_LINE.match(line)))
+
+
+def game_section(spec: GameSpec) -> str:
+    """The game's heading, its own rules.md, and the table of its house rules."""
+    prose, meanings = rules_parts(spec)
+    return (f"## {spec.title}\n\n{prose}<!-- options:{spec.id} -->\n"
+            f"{options_table(spec, meanings)}<!-- /options -->\n")
+
+
 def rules_markdown(text: str) -> str:
-    return OPTIONS.sub(lambda m: m.group(1) + options_table(engine.get(m.group(2))) + m.group(3),
-                       text)
+    head, mark, _ = text.partition(GAMES_MARK)
+    if not mark:
+        raise SystemExit(f"docs/rules.md: no `{GAMES_MARK.strip()}` line to write the games below")
+    return head + mark + "\n" + "\n".join(game_section(spec) for spec in engine.all_specs())
 
 
 def wanted() -> dict[Path, str]:

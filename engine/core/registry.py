@@ -1,20 +1,102 @@
-"""The registry of games, and which game a card id belongs to."""
+"""The registry of games, and which game a card id belongs to.
+
+Games are found through the entry-point group `tabletop.games`: each entry names a GameSpec
+object, and an installed distribution with one such entry adds a game, its texts, its deck
+manifest and its docs. The five games of this project register that way too (pyproject.toml).
+
+Discovery runs once, on the first all_specs() or get(). A plug-in that cannot be taken in (it
+does not import, is not a GameSpec, takes an id already taken, or its texts are missing in a
+language) is left out, and problems() says why in one line each: one bad plug-in never keeps
+the table from playing the others.
+"""
 from __future__ import annotations
 
+from collections.abc import Iterable
+from importlib.metadata import EntryPoint, entry_points
+
 from .spec import GameSpec
+from .text import add_catalog, clashes, fill_with
+
+GROUP = "tabletop.games"
+LANGUAGES = ("en", "fr")      # every game speaks both
 
 _GAMES: dict[str, GameSpec] = {}
+_PROBLEMS: list[str] = []
+_discovered = False
+
+
+class PluginError(ValueError):
+    """A game the registry refuses; the text names the game and the reason."""
 
 
 def register(spec: GameSpec) -> GameSpec:
+    """Take a game in, with its texts; PluginError (nothing changed) if it cannot be."""
+    if not isinstance(spec, GameSpec):
+        raise PluginError(f"{spec!r} is not a GameSpec")
     if spec.id in _GAMES:
-        raise ValueError(f"game {spec.id} registered twice")
+        raise PluginError(f"game {spec.id} registered twice")
+    problem = texts_problem(spec)
+    if problem:
+        raise PluginError(f"game {spec.id}: {problem}")
+    for language, entries in spec.texts.items():
+        add_catalog(language, entries)
     _GAMES[spec.id] = spec
     _CARD_INDEX.clear()
     return spec
 
 
+def texts_problem(spec: GameSpec) -> str | None:
+    """What is wrong with a game's texts: a language missing, a key one language has and
+    another lacks, or a key that already means something else; None if they are good."""
+    missing = [lang for lang in LANGUAGES if not spec.texts.get(lang)]
+    if missing:
+        return f"no texts in {', '.join(missing)}"
+    keys = {lang: set(entries) for lang, entries in spec.texts.items()}
+    for lang, have in keys.items():
+        for other, theirs in keys.items():
+            lacking = sorted(theirs - have)
+            if lacking:
+                return f"{lang} texts lack {len(lacking)} that {other} has: {', '.join(lacking[:3])}"
+    for lang, entries in spec.texts.items():
+        taken = clashes(lang, entries)
+        if taken:
+            return f"{lang} texts redefine keys: {', '.join(taken[:3])}"
+    return None
+
+
+def discover() -> None:
+    """Take in every game of the entry-point group, once; refusals go to problems()."""
+    global _discovered
+    if not _discovered:
+        _discovered = True
+        _PROBLEMS.extend(take_in(entry_points(group=GROUP)))
+
+
+def take_in(entries: Iterable[EntryPoint]) -> list[str]:
+    """Register the GameSpec each entry names, in name order; one line for each one refused."""
+    refused = []
+    for entry in sorted(entries, key=lambda e: e.name):
+        try:
+            register(entry.load())
+        except PluginError as exc:
+            refused.append(f"game plug-in {entry.name} refused: {exc}")
+        except Exception as exc:      # a plug-in's own bug must not keep the table from the others
+            refused.append(f"game plug-in {entry.name} ({entry.value}) did not load: "
+                           f"{type(exc).__name__}: {exc}")
+    return refused
+
+
+fill_with(discover)
+
+
+def problems() -> tuple[str, ...]:
+    """One line for each game plug-in that was refused, for the device or CLI to show."""
+    discover()
+    return tuple(_PROBLEMS)
+
+
 def get(game_id: str) -> GameSpec:
+    discover()
     try:
         return _GAMES[game_id]
     except KeyError:
@@ -22,7 +104,20 @@ def get(game_id: str) -> GameSpec:
 
 
 def all_specs() -> tuple[GameSpec, ...]:
-    return tuple(_GAMES.values())
+    """Every game taken in, in the game menu's order."""
+    discover()
+    return tuple(sorted(_GAMES.values(), key=lambda spec: (spec.order, spec.id)))
+
+
+def decks() -> dict[str, GameSpec]:
+    """deck family -> the game whose package holds its manifest (the first such, in menu order)."""
+    owners: dict[str, GameSpec] = {}
+    for spec in all_specs():
+        if not spec.manifest_from or spec.manifest_from == spec.home:
+            owners.setdefault(spec.deck, spec)
+    for spec in all_specs():
+        owners.setdefault(spec.deck, spec)
+    return owners
 
 
 # canonical card id -> deck families that hold it; plus a case-folded lookup.
@@ -33,7 +128,7 @@ def _index() -> dict[str, dict[str, object]]:
     if not _CARD_INDEX:
         exact: dict[str, set[str]] = {}
         folded: dict[str, str] = {}
-        for spec in _GAMES.values():
+        for spec in all_specs():
             for card in spec.card_ids():
                 exact.setdefault(card, set()).add(spec.deck)
                 folded[card.lower()] = card

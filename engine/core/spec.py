@@ -1,12 +1,12 @@
 """GameSpec: what a game is (metadata, components, options) and the functions that run it."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .options import ConfigError, Options, OptionSpec, resolve_options
-from .text import DEFAULT_LANGUAGE, Msg, catalog, msg
+from .text import DEFAULT_LANGUAGE, Msg, Template, catalog, msg
 
 
 def current_badge(details: dict) -> Msg | None:
@@ -78,6 +78,15 @@ class GameSpec:
     # the undo question; None where "Ann played 7 of clubs" / "Ann chose Bob" says it right
     event_words: Callable[[Any, Any], Msg | None] | None = field(default=None, compare=False)
     order: int = 100                          # place in the game menu, lowest first
+    # A game is one package: `home` names it, and in it lie deck.toml (the deck's manifest),
+    # rules.md (its house rules explained, for docs/rules.md) and demo.script (a replay that
+    # plays a game to its end). A variant that plays another game's deck names that game's
+    # package in `manifest_from` (A tribord! plays L'Auberge's deck).
+    home: str = ""
+    manifest_from: str = ""
+    # language -> key -> text: everything this game's messages need, in English and French
+    # at least. The registry adds them to the catalogs as it takes the game in.
+    texts: Mapping[str, Mapping[str, Template]] = field(default_factory=dict, compare=False)
 
     def name(self) -> Msg:
         """The game's name in the table's language (À tribord ! in French): its catalog's
@@ -88,6 +97,10 @@ class GameSpec:
     def card_ids(self) -> tuple[str, ...]:
         """Every card id of this game's deck, play components first."""
         return card_ids(self.components) + self.extra_cards
+
+    def manifest_home(self) -> str:
+        """The package whose deck.toml is this game's deck manifest."""
+        return self.manifest_from or self.home
 
     def player_range(self, options: Options) -> tuple[int, int]:
         if self.player_limits:

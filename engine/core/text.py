@@ -23,7 +23,8 @@ COUNT = "count"                               # a plural text's key naming its c
 # Which counts take the singular: French keeps it for 0 as for 1.
 ONE: dict[str, Callable[[int], bool]] = {"en": lambda n: n == 1, "fr": lambda n: abs(n) < 2}
 
-# language -> key -> template. Filled at import time by engine.text modules.
+# language -> key -> template. Filled by engine.text (shared texts), the device's texts
+# and the registry, which adds each game's own catalogs as it takes the game in.
 _CATALOGS: dict[str, dict[str, Template]] = {}
 
 
@@ -62,20 +63,41 @@ def count_of(template: Template) -> str | None:
 
 
 def add_catalog(language: str, entries: Mapping[str, Template]) -> None:
-    """Merge entries into a language's catalog; a key may be defined only once."""
-    catalog = _CATALOGS.setdefault(language, {})
-    clash = sorted(set(catalog) & set(entries))
+    """Merge entries into a language's catalog. A key may be given again only with the same
+    text: two games that share a house rule name it alike, and one may not rename another's."""
+    clash = clashes(language, entries)
     if clash:
         raise ValueError(f"message keys defined twice: {', '.join(clash)}")
-    catalog.update(entries)
+    _CATALOGS.setdefault(language, {}).update(entries)
+
+
+def clashes(language: str, entries: Mapping[str, Template]) -> list[str]:
+    """The keys of `entries` that the language's catalog already gives another text."""
+    catalog = _CATALOGS.get(language, {})
+    return sorted(k for k, v in entries.items() if k in catalog and catalog[k] != v)
+
+
+# Called once before the catalogs are first read: the registry's discovery, which adds the
+# games' texts, so a text asked for before any game was looked up is still found.
+_FILLERS: list[Callable[[], None]] = []
+
+
+def fill_with(filler: Callable[[], None]) -> None:
+    _FILLERS.append(filler)
+
+
+def _filled() -> dict[str, dict[str, Template]]:
+    while _FILLERS:
+        _FILLERS.pop()()
+    return _CATALOGS
 
 
 def catalog(language: str) -> Mapping[str, Template]:
-    return _CATALOGS.get(language, {})
+    return _filled().get(language, {})
 
 
 def languages() -> tuple[str, ...]:
-    return tuple(sorted(_CATALOGS))
+    return tuple(sorted(_filled()))
 
 
 def _arg_text(value: object, language: str) -> str:
@@ -86,9 +108,25 @@ def _arg_text(value: object, language: str) -> str:
     return str(value)
 
 
+class MissingText(KeyError):
+    """A message key that the asked language's catalog lacks (raised in strict mode only)."""
+
+
+_STRICT = False
+
+
+def strict(on: bool = True) -> None:
+    """In strict mode (the tests'), rendering a key the language lacks raises MissingText
+    instead of falling back: a text nobody wrote fails a test rather than reach the screen."""
+    global _STRICT
+    _STRICT = on
+
+
 def render(message: Msg, language: str = DEFAULT_LANGUAGE) -> str:
     """The message's text in `language`, falling back to English, then to the key."""
-    template = _CATALOGS.get(language, {}).get(message.key)
+    template = _filled().get(language, {}).get(message.key)
+    if template is None and _STRICT:
+        raise MissingText(f"no {language} text for {message.key!r}")
     if template is None:
         template = _CATALOGS.get(DEFAULT_LANGUAGE, {}).get(message.key, message.key)
     raw = dict(message.args)

@@ -1,10 +1,10 @@
-"""Message catalogs, one module per language and area, merged at import."""
+"""The texts every game and the device share (core), and French typography (fr_typeset).
+
+A game's own texts live in its package (texts_en.py, texts_fr.py) and join the catalogs
+when the registry takes the game in.
+"""
 from ..core.text import add_catalog
-from . import en_core, en_look, en_options, fr_core, fr_look, fr_options
+from . import en_core, fr_core
 
 add_catalog("en", en_core.TEXT)
-add_catalog("en", en_options.TEXT)
-add_catalog("en", en_look.TEXT)
 add_catalog("fr", fr_core.TEXT)
-add_catalog("fr", fr_options.TEXT)
-add_catalog("fr", fr_look.TEXT)

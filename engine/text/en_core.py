@@ -15,13 +15,9 @@ TEXT = {
     "core.name": "{name}",
     "core.not_a_choice": "Not a choice here",
     "core.no_winner": "No winner",
-    "deck.palourde": "Palourde",
-    "deck.pirates": "Pirates",
-    "deck.tamalou": "Tamalou",
-    "deck.flouk": "Flouk",
-    "game.palourde": "Palourde",
-    "game.auberge": "L'Auberge des pirates",
-    "game.tribord": "A tribord!",
-    "game.tamalou": "Tamalou",
-    "game.flouk": "Flouk",
+    # a house rule that is on or off, in every game's menu
+    "opt.on": "on",
+    "opt.off": "off",
+    # asked by the setup of games that ask who starts
+    "ui.first_player": "Who starts?",
 }

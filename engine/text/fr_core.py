@@ -16,13 +16,9 @@ TEXT = typeset({
     "core.name": "{name}",
     "core.not_a_choice": "Choix impossible ici",
     "core.no_winner": "Pas de gagnant",
-    "deck.palourde": "Palourde",
-    "deck.pirates": "Pirates",
-    "deck.tamalou": "Tamalou",
-    "deck.flouk": "Flouk",
-    "game.palourde": "Palourde",
-    "game.auberge": "L'Auberge des pirates",
-    "game.tribord": "À tribord !",
-    "game.tamalou": "Tamalou",
-    "game.flouk": "Flouk",
+    # a house rule that is on or off, in every game's menu
+    "opt.on": "oui",
+    "opt.off": "non",
+    # asked by the setup of games that ask who starts
+    "ui.first_player": "Qui commence ?",
 })

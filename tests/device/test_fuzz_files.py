@@ -224,7 +224,7 @@ def test_learned_card_details(furnished, data):
 
 
 @FUZZ
-@given(data=with_hostile(st.just((ROOT / "seeds" / "flouk.toml").read_bytes())))
+@given(data=with_hostile(st.just((ROOT / "engine" / "games" / "flouk" / "deck.toml").read_bytes())))
 def test_installed_card_files(furnished, data):
     read_in_state("installed card files", furnished, "cards/flouk.toml", data,
                   lambda state: game_data(engine.get("flouk"), state))
@@ -384,7 +384,7 @@ def test_cards_import(furnished, data):
 
 
 @FUZZ
-@given(data=with_hostile(st.just((ROOT / "seeds" / "flouk.toml").read_bytes())))
+@given(data=with_hostile(st.just((ROOT / "engine" / "games" / "flouk" / "deck.toml").read_bytes())))
 def test_cards_install(furnished, data):
     handed("cards install", furnished, data, "cards", "install")
 

@@ -345,7 +345,7 @@ def test_a_second_run_on_a_state_dir_exits_1_naming_the_first(tmp_path):
 def test_commands_that_write_exit_1_with_one_line_on_a_read_only_state_dir(tmp_path):
     with bound(tmp_path / "real", tmp_path / "state") as state:
         ReadOnlyBind(state).fail()
-        for command in (["cards", "install", str(ROOT / "seeds" / "flouk.toml")],
+        for command in (["cards", "install", str(ROOT / "engine" / "games" / "flouk" / "deck.toml")],
                         ["deck", "staff", "add", "04AABBCC", "Zoe"]):
             done = subprocess.run([sys.executable, "-m", "device.cli", *command, "--state-dir",
                                    str(state)], cwd=ROOT, capture_output=True, text=True,

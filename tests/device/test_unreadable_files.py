@@ -42,7 +42,7 @@ def furnished(tmp_path_factory) -> Path:
     registry.add_tag("cafe", "palourde", "04A1B2C3", "clam#1")
     registry.add_staff(STAFF, "Front desk")
     remember_language(state, "en")
-    assert install(state, "flouk", (ROOT / "seeds" / "flouk.toml").read_text()) == []
+    assert install(state, "flouk", (ROOT / "engine" / "games" / "flouk" / "deck.toml").read_text()) == []
     merge_details(state, "flouk", {"action#3": {"people": "bloup"}})
     (state / CURSOR_FILE).write_text('{"abc": 3}')
     (state / ROLL_FILE).write_text('{"0f": "Bar"}')

@@ -9,7 +9,7 @@ import pytest
 import engine
 from engine import ConfigError, make_config
 from engine.core.codec import dumps
-from engine.games.pirates import auberge
+from engine.games.auberge import auberge
 from tests.support import codes, outcome, rejected_codes, run
 
 SPEC = engine.get("auberge")
@@ -331,7 +331,7 @@ def test_cards_are_conserved_through_the_story():
 
 def test_texts_fit_the_screen():
     from engine.core.text import forms
-    from engine.text.en_auberge import TEXT
+    from engine.games.auberge.texts_en import TEXT
     args = dict(name="Ann", target="Bob", names="Ann, Bob", n=10, k=10, pile=49, v=10, next="Bob")
     for key, text in TEXT.items():
         for template in forms(text):

@@ -9,8 +9,8 @@ import dataclasses
 
 import engine
 from engine import Accepted, Session, make_config, step
-from engine.games.pirates import tribord
-from engine.games.pirates.deck import card_order, pairs_with
+from engine.games.auberge.deck import card_order, pairs_with
+from engine.games.tribord import tribord
 from tests.support import codes, outcome, rejected_codes, run, scores
 
 SPEC = engine.get("tribord")
@@ -274,9 +274,9 @@ def test_tokens_and_cards_are_conserved_through_the_story():
 
 def test_texts_fit_the_screen():
     from engine.core.text import forms
-    from engine.text.en_tribord import TEXT
+    from engine.games.tribord.texts_en import TEXT
     args = dict(name="Ann", names="Ann, Bob", n=10, k=1, pot=70, round=12, total=70,
-                hint="(every draw pairs)", scores="Ann 10")  # a list: wrapped
+                hint="(every draw pairs)", scores="Ann 10", start_tokens=10)  # a list: wrapped
     for key, text in TEXT.items():
         for template in forms(text):
             for line in template.format(**args).split("\n"):

@@ -15,12 +15,10 @@ from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import Options, OptionSpec, option
 from ...core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
 from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.registry import register
 from ...core.seats import per_seat
 from ...core.spec import GameConfig, GameSpec, Look
-from ...core.text import add_catalog, msg
-from ...text import en_flouk, fr_flouk
-from . import learning, resolve, scoring
+from ...core.text import msg
+from . import learning, resolve, scoring, texts_en, texts_fr
 from .cards import COMPONENTS, card_name, check_data, default_info, read_cards
 from .effects import (
     choose_destination,
@@ -198,14 +196,12 @@ def play(state: State, event):
     return outcome
 
 
-add_catalog("en", en_flouk.TEXT)
-add_catalog("fr", fr_flouk.TEXT)
-
-SPEC = register(GameSpec(
+GAME = GameSpec(
     id="flouk", title="Flouk", deck="flouk", min_players=3, max_players=5,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=play, prompt=prompt, tally=tally,
     result=scoring.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
     max_events=3000, look=Look(name=msg("ui.name.flouk"), badge=badge, deal=msg("ui.deal.flouk")),
     order=5, card_name=card_name, event_words=learning.event_words,
-))
+    home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
+)

@@ -22,11 +22,10 @@ from ...core.outcomes import (
     Rejected,
 )
 from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.registry import register
 from ...core.seats import add, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec, Look, kind_of
-from ...core.text import add_catalog, msg
-from ...text import en_palourde, fr_palourde
+from ...core.text import msg
+from . import texts_en, texts_fr
 from .prompts import badge, prompt, reminder, result, tally
 from .state import (
     BEACH,
@@ -298,14 +297,12 @@ def invariants(state: State) -> list[str]:
     return problems
 
 
-add_catalog("en", en_palourde.TEXT)
-add_catalog("fr", fr_palourde.TEXT)
-
-SPEC = register(GameSpec(
+GAME = GameSpec(
     id="palourde", title="Palourde", deck="palourde", min_players=2, max_players=5,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=("title",), joins_by_tap=True,
     max_events=400, reminder=reminder, look=Look(name=msg("ui.name.palourde"), badge=badge), order=1,
     card_name=kind_name,
-))
+    home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
+)

@@ -25,11 +25,10 @@ from ...core.outcomes import (
     Rejected,
 )
 from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.registry import register
 from ...core.seats import add, clockwise_from, next_seat, of, per_seat
 from ...core.spec import GameConfig, GameSpec, Look, kind_of
-from ...core.text import Msg, add_catalog, msg
-from ...text import en_tamalou, fr_tamalou
+from ...core.text import Msg, msg
+from . import texts_en, texts_fr
 from .prompts import badge, event_words, hint, prompt, reminder, result, round_headline, tally
 from .scoring import label, match_over, round_winners, snap_matches
 from .state import (
@@ -391,10 +390,7 @@ def card_name(kind: str) -> Msg | None:
     return None if kind == "joker" else label(kind)
 
 
-add_catalog("en", en_tamalou.TEXT)
-add_catalog("fr", fr_tamalou.TEXT)
-
-SPEC = register(GameSpec(
+GAME = GameSpec(
     id="tamalou", title="Tamalou", deck="tamalou", min_players=2, max_players=6,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
@@ -402,4 +398,5 @@ SPEC = register(GameSpec(
     max_events=4000, order=4, card_name=card_name, event_words=event_words,
     look=Look(name=msg("ui.name.tamalou"), badge=badge, asks_first=msg("ui.first_player"),
               deal=msg("ui.deal.tamalou"), lowest_wins=True),      # §4.5: the fewest points win
-))
+    home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
+)

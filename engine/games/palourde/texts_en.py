@@ -1,5 +1,5 @@
 """English texts of Palourde. Lines of at most 21 characters."""
-from ..core.text import plural
+from ...core.text import plural
 
 TEXT = {
     "pa.kind.basket": "Basket", "pa.kind.clam": "Clam", "pa.kind.rake": "Rake",
@@ -49,4 +49,19 @@ TEXT = {
     "pa.peek_reminder": "Not {name}'s peeked card",
     "pa.golden_clam": "Golden Clam -> {names}\n({n})",
     "pa.no_winner": "Tie: no winner",
+    # the game's name and its deck's
+    "game.palourde": "Palourde",
+    "deck.palourde": "Palourde",
+    # how it looks on the screen: header name, badge, setup steps
+    "ui.name.palourde": "PALOURDE",
+    "ui.badge.tide": "Tide {n}/3",
+    # its house rules and their values, as the menus name them
+    "opt.peek_reminder": "Peek reminder",
+    "opt.replay_after_clam_pair": "Replay on pair",
+    "opt.show_beach_counts": "Beach counts",
+    "opt.storm_ends_turn": "Storm ends turn",
+    "opt.storm_resets_high_tides": "Storm takes Tides",
+    "opt.tie_rule": "Tie",
+    "opt.value.none": "no winner",
+    "opt.value.shared": "shared",
 }

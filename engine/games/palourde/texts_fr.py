@@ -1,6 +1,6 @@
 """Textes français de Palourde. Lignes de 21 caractères au plus."""
-from ..core.text import plural
-from .fr_typeset import typeset
+from ...core.text import plural
+from ...text.fr_typeset import typeset
 
 TEXT = typeset({
     "pa.kind.basket": "Panier", "pa.kind.clam": "Palourde", "pa.kind.rake": "Râteau",
@@ -51,4 +51,19 @@ TEXT = typeset({
     "pa.peek_reminder": "Pas la vue par {name}",
     "pa.golden_clam": "Palourde d'or :\n{names} ({n})",
     "pa.no_winner": "Égalité : pas de\ngagnant",
+    # the game's name and its deck's
+    "game.palourde": "Palourde",
+    "deck.palourde": "Palourde",
+    # how it looks on the screen: header name, badge, setup steps
+    "ui.name.palourde": "PALOURDE",
+    "ui.badge.tide": "Marée {n}/3",
+    # its house rules and their values, as the menus name them
+    "opt.peek_reminder": "Rappel carte vue",
+    "opt.replay_after_clam_pair": "Rejoue si paire",
+    "opt.show_beach_counts": "Compte Plage",
+    "opt.storm_ends_turn": "Tempête stoppe",
+    "opt.storm_resets_high_tides": "Tempête + Marées",
+    "opt.tie_rule": "Égalité",
+    "opt.value.none": "sans gagnant",
+    "opt.value.shared": "partagée",
 })

@@ -4,7 +4,8 @@ from __future__ import annotations
 from ...core.events import Confirm, Tap
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.text import Msg, msg
-from .auberge_state import (
+from .deck import DECK, DECK_SIZE, card_order, has_pair
+from .state import (
     ACCUSE_TAPS,
     OLDEST,
     OPENING,
@@ -22,7 +23,6 @@ from .auberge_state import (
     lowest_openers,
     targets,
 )
-from .deck import DECK, DECK_SIZE, card_order, has_pair
 
 
 def event_words(state: State, event) -> Msg | None:

@@ -1,6 +1,6 @@
 """Textes français de Flouk. Lignes de 21 caractères au plus."""
-from ..core.text import plural
-from .fr_typeset import typeset
+from ...core.text import plural
+from ...text.fr_typeset import typeset
 
 TEXT = typeset({
     # cartes et lieux
@@ -114,4 +114,27 @@ TEXT = typeset({
     "fl.learned.white": "{card} : blanc {value}\nNoté pour la suite",
     "fl.undo.people": "{card} :\n{value}",
     "fl.undo.white": "{card} :\nblanc {value}",
+    # the game's name and its deck's
+    "game.flouk": "Flouk",
+    "deck.flouk": "Flouk",
+    # how it looks on the screen: header name, badge, setup steps
+    "ui.name.flouk": "FLOUK",
+    "ui.deal.flouk": "Mélange les 100\ncartes en une pioche.\nSELECT",
+    "ui.badge.round_turn": "M{round} T{turn}",
+    "ui.badge.round_turn_step": "M{round} T{turn} {step}",
+    # its house rules and their values, as the menus name them
+    "opt.chief_counts_as_member": "Chef compte",
+    "opt.decree_applies_to_chiefs": "Décret sur Chefs",
+    "opt.final_census": "Recensement",
+    "opt.max_players": "Joueurs max",
+    "opt.min_players": "Joueurs min",
+    "opt.round_turns": "Tours",
+    "opt.tie_rule": "Égalité",
+    "opt.white_tie": "Blanc égal",
+    "opt.value.fixed3": "3 par manche",
+    "opt.value.none": "sans gagnant",
+    "opt.value.prompt": "demander",
+    "opt.value.seat_from_lead": "par place",
+    "opt.value.shared": "partagée",
+    "opt.value.until_hands_le1": "jusqu'à 1 carte",
 })

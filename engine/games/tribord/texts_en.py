@@ -1,5 +1,5 @@
 """English texts of A tribord!. Lines of at most 21 characters."""
-from ..core.text import plural
+from ...core.text import plural
 
 TEXT = {
     "at.prompt.common": "Round {round}: deal 2\ncards face up to the\ncentre, tap both\ntapped {k}/2",
@@ -37,4 +37,29 @@ TEXT = {
     "at.hint.common": "Tap the centre cards",
     "at.hint.draw": "Tap the drawn card",
     "at.hint.reshuffle": "Shuffle, then SELECT",
+    # the game's name
+    "game.tribord": "A tribord!",
+    # how it looks on the screen: header name, badge, setup steps
+    "ui.button_holder": "Who takes the Button?",
+    "ui.name.tribord": "A TRIBORD!",
+    "ui.deal.tribord": plural("Give {start_tokens} token\neach. SELECT", "Give {start_tokens} tokens\neach. SELECT",
+                              "start_tokens"),
+    "ui.badge.pot": "Pot {pot} R{round}",
+    # its house rules and their values, as the menus name them
+    "opt.button": "Button",
+    "opt.hints": "Hints",
+    "opt.initial_pair": "Starting pair",
+    "opt.last_player_rule": "Last pirate",
+    "opt.start_tokens": "Start tokens",
+    "opt.tie_rule": "Tie",
+    "opt.zero_token": "No tokens",
+    "opt.value.discard": "discard",
+    "opt.value.fixed": "fixed",
+    "opt.value.last_not_out": "not out",
+    "opt.value.last_open": "open",
+    "opt.value.must_block": "must block",
+    "opt.value.none": "no winner",
+    "opt.value.redeal": "redeal",
+    "opt.value.rotate": "rotates",
+    "opt.value.shared": "shared",
 }

@@ -1,5 +1,5 @@
 """English texts of Flouk. Lines of at most 21 characters for typical names."""
-from ..core.text import plural
+from ...core.text import plural
 
 TEXT = {
     # cards and places
@@ -112,4 +112,27 @@ TEXT = {
     "fl.learned.white": "{card}: white {value}\nNoted for next time",
     "fl.undo.people": "{card}:\n{value}",
     "fl.undo.white": "{card}:\nwhite {value}",
+    # the game's name and its deck's
+    "game.flouk": "Flouk",
+    "deck.flouk": "Flouk",
+    # how it looks on the screen: header name, badge, setup steps
+    "ui.name.flouk": "FLOUK",
+    "ui.deal.flouk": "Shuffle all 100\ncards into one pile.\nSELECT",
+    "ui.badge.round_turn": "R{round} T{turn}",
+    "ui.badge.round_turn_step": "R{round} T{turn} {step}",
+    # its house rules and their values, as the menus name them
+    "opt.chief_counts_as_member": "Chief counts",
+    "opt.decree_applies_to_chiefs": "Decree on Chiefs",
+    "opt.final_census": "Final census",
+    "opt.max_players": "Max players",
+    "opt.min_players": "Min players",
+    "opt.round_turns": "Turns",
+    "opt.tie_rule": "Tie",
+    "opt.white_tie": "White tie",
+    "opt.value.fixed3": "3 per round",
+    "opt.value.none": "no winner",
+    "opt.value.prompt": "ask",
+    "opt.value.seat_from_lead": "by seat",
+    "opt.value.shared": "shared",
+    "opt.value.until_hands_le1": "until hands<=1",
 }

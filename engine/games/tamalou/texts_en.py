@@ -1,5 +1,5 @@
 """English texts of Tamalou. Lines of at most 21 characters."""
-from ..core.text import plural
+from ...core.text import plural
 
 TEXT = {
     # cards, in words from their rank and suit: `KS` is the King of spades
@@ -88,4 +88,30 @@ TEXT = {
     "tm.hint.reveal": "Tap your cards,\nthen SELECT",
     "tm.hint.mismatch": "SELECT=accept\nBACK=keep tapping",
     "tm.hint.deal": "Deal, then SELECT",
+    # the game's name and its deck's
+    "game.tamalou": "Tamalou",
+    "deck.tamalou": "Tamalou",
+    # how it looks on the screen: header name, badge, setup steps
+    "ui.name.tamalou": "TAMALOU",
+    "ui.deal.tamalou": "Shuffle, deal 4 each\nface down as 2x2;\npeek at your 2 near\ncards. SELECT",
+    "ui.badge.reveal": "Reveal {i}/{n}",
+    "ui.badge.round": "R{round}",
+    # its house rules and their values, as the menus name them
+    "opt.all_must_be_le5": "All need <=5",
+    "opt.black_king_swap": "Black K swap",
+    "opt.call_timing": "Call",
+    "opt.caller_fail_penalty": "Failed call +",
+    "opt.last_snap_s": "Last snaps (s)",
+    "opt.lock_caller": "Lock caller",
+    "opt.match": "Match",
+    "opt.snap_match": "Snap match",
+    "opt.value.after_own_turn": "after turn",
+    "opt.value.instead_of_turn": "instead of turn",
+    "opt.value.mandatory": "must",
+    "opt.value.optional": "optional",
+    "opt.value.points": "points",
+    "opt.value.rank": "rank",
+    "opt.value.rounds": plural("{n} round", "{n} rounds"),
+    "opt.value.single": "single",
+    "opt.value.threshold": "to {n}",
 }

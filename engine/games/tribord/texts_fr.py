@@ -1,6 +1,6 @@
 """Textes français d'À tribord !. Lignes de 21 caractères au plus."""
-from ..core.text import plural
-from .fr_typeset import typeset
+from ...core.text import plural
+from ...text.fr_typeset import typeset
 
 TEXT = typeset({
     "at.prompt.common": "Manche {round} : 2 cartes\nvisibles au centre,\npasse-les ({k}/2)",
@@ -39,4 +39,29 @@ TEXT = typeset({
     "at.hint.common": "Passe les cartes du\ncentre",
     "at.hint.draw": "Passe la carte tirée",
     "at.hint.reshuffle": "Mélange, puis SELECT",
+    # the game's name
+    "game.tribord": "À tribord !",
+    # how it looks on the screen: header name, badge, setup steps
+    "ui.button_holder": "Qui prend le Bouton ?",
+    "ui.name.tribord": "À TRIBORD !",
+    "ui.deal.tribord": plural("Donne {start_tokens} jeton à\nchacun. SELECT",
+                              "Donne {start_tokens} jetons à\nchacun. SELECT", "start_tokens"),
+    "ui.badge.pot": "Pot {pot} M{round}",
+    # its house rules and their values, as the menus name them
+    "opt.button": "Bouton",
+    "opt.hints": "Indices",
+    "opt.initial_pair": "1re paire",
+    "opt.last_player_rule": "Dernier pirate",
+    "opt.start_tokens": "Jetons départ",
+    "opt.tie_rule": "Égalité",
+    "opt.zero_token": "0 jeton",
+    "opt.value.discard": "défausse",
+    "opt.value.fixed": "fixe",
+    "opt.value.last_not_out": "en jeu",
+    "opt.value.last_open": "libre",
+    "opt.value.must_block": "doit bloquer",
+    "opt.value.none": "sans gagnant",
+    "opt.value.redeal": "redonne",
+    "opt.value.rotate": "tourne",
+    "opt.value.shared": "partagée",
 })

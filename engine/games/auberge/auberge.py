@@ -24,13 +24,13 @@ from ...core.outcomes import (
     Rejected,
 )
 from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.registry import register
 from ...core.seats import add, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec, Look
-from ...core.text import Msg, add_catalog, msg
-from ...text import en_auberge, fr_auberge
-from .auberge_prompts import event_words, hint, invariants, prompt, result, tally
-from .auberge_state import (
+from ...core.text import Msg, msg
+from . import texts_en, texts_fr
+from .deck import COMPONENTS, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair, pairs_with, value
+from .prompts import event_words, hint, invariants, prompt, result, tally
+from .state import (
     ACCUSE_TAPS,
     ACTIONS,
     ATTACK_CARD,
@@ -54,7 +54,6 @@ from .auberge_state import (
     on_table,
     players_in,
 )
-from .deck import COMPONENTS, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair, pairs_with, value
 
 
 def check_face_down(state: State, card: str) -> Rejected | None:
@@ -279,10 +278,7 @@ TABLE = PhaseTable({
 })
 
 
-add_catalog("en", en_auberge.TEXT)
-add_catalog("fr", fr_auberge.TEXT)
-
-SPEC = register(GameSpec(
+GAME = GameSpec(
     id="auberge", title="L'Auberge des pirates", deck=DECK_FAMILY,
     min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
@@ -290,4 +286,5 @@ SPEC = register(GameSpec(
     result=result, invariants=invariants, max_events=1500, event_words=event_words,
     look=Look(name=msg("ui.name.auberge"), deal=msg("ui.deal.auberge")), order=2,
     player_limits=lambda options: (MIN_PLAYERS, option(options, "max_players")),
-))
+    home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
+)

@@ -1,6 +1,6 @@
 """Textes français de L'Auberge des pirates. Lignes de 21 caractères au plus."""
-from ..core.text import plural
-from .fr_typeset import typeset
+from ...core.text import plural
+from ...text.fr_typeset import typeset
 
 TEXT = typeset({
     "la.prompt.opening": "Chacun pose 1 carte\nvisible. {name} :\npasse la tienne",
@@ -51,4 +51,21 @@ TEXT = typeset({
     "la.hint.reshuffle": "Mélange, puis SELECT",
     "la.hint.accuse": "Passe les cartes de\nta main, puis SELECT",
     "la.hint.tap": "Passe la carte",
+    # the game's name and its deck's
+    "game.auberge": "L'Auberge des pirates",
+    "deck.pirates": "Pirates",
+    # how it looks on the screen: header name, badge, setup steps
+    "ui.name.auberge": "AUBERGE",
+    "ui.deal.auberge": "Mélange les 55, donne\n3 à chacun. SELECT",
+    # its house rules and their values, as the menus name them
+    "opt.accuse_verdict": "Accusation",
+    "opt.empty_pile": "Pioche vide",
+    "opt.illegal_attack": "Attaque paire",
+    "opt.max_players": "Joueurs max",
+    "opt.value.buttons": "boutons",
+    "opt.value.disable": "bloquée",
+    "opt.value.eliminate": "éliminé",
+    "opt.value.reject": "refusée",
+    "opt.value.reshuffle_discards": "remélange",
+    "opt.value.taps": "cartes",
 })

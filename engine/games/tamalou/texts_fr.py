@@ -1,6 +1,6 @@
 """Textes français de Tamalou. Lignes de 21 caractères au plus."""
-from ..core.text import plural
-from .fr_typeset import typeset
+from ...core.text import plural
+from ...text.fr_typeset import typeset
 
 TEXT = typeset({
     # cartes
@@ -89,4 +89,30 @@ TEXT = typeset({
     "tm.hint.reveal": "Passe tes cartes,\npuis SELECT",
     "tm.hint.mismatch": "SELECT=accepter\nBACK=continuer",
     "tm.hint.deal": "Distribue, puis\nSELECT",
+    # the game's name and its deck's
+    "game.tamalou": "Tamalou",
+    "deck.tamalou": "Tamalou",
+    # how it looks on the screen: header name, badge, setup steps
+    "ui.name.tamalou": "TAMALOU",
+    "ui.deal.tamalou": "Mélange, donne 4\ncachées en carré 2x2.\nRegarde tes 2 plus\nproches. SELECT",
+    "ui.badge.reveal": "Carré {i}/{n}",
+    "ui.badge.round": "M{round}",
+    # its house rules and their values, as the menus name them
+    "opt.all_must_be_le5": "Tous à 5 max",
+    "opt.black_king_swap": "Roi noir",
+    "opt.call_timing": "Annonce",
+    "opt.caller_fail_penalty": "Annonce ratée +",
+    "opt.last_snap_s": "Dernières (s)",
+    "opt.lock_caller": "Annonceur bloqué",
+    "opt.match": "Match",
+    "opt.snap_match": "Même valeur",
+    "opt.value.after_own_turn": "après tour",
+    "opt.value.instead_of_turn": "en début",
+    "opt.value.mandatory": "échange",
+    "opt.value.optional": "au choix",
+    "opt.value.points": "points",
+    "opt.value.rank": "rang",
+    "opt.value.rounds": plural("{n} manche", "{n} manches"),
+    "opt.value.single": "1 manche",
+    "opt.value.threshold": "jusqu'à {n}",
 })

@@ -27,13 +27,12 @@ from ...core.outcomes import (
     Tally,
 )
 from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.registry import register
 from ...core.seats import add, next_seat, of, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec, Look
 from ...core.table import Table
-from ...core.text import Msg, add_catalog, msg
-from ...text import en_tribord, fr_tribord
-from .deck import (
+from ...core.text import Msg, msg
+from .. import auberge
+from ..auberge.deck import (
     COMPONENTS,
     DECK,
     DECK_FAMILY,
@@ -44,6 +43,7 @@ from .deck import (
     pairs_with,
     values,
 )
+from . import texts_en, texts_fr
 
 # Phases (§3.4); each is also its prompt id, but AWAIT_DRAW's prompt is "draw".
 COMMON, DECIDE, AWAIT_DRAW, RESHUFFLE, OVER = "common", "decide", "await_draw", "reshuffle", "over"
@@ -338,10 +338,7 @@ def invariants(state: State) -> list[str]:
     return problems
 
 
-add_catalog("en", en_tribord.TEXT)
-add_catalog("fr", fr_tribord.TEXT)
-
-SPEC = register(GameSpec(
+GAME = GameSpec(
     id="tribord", title="A tribord!", deck=DECK_FAMILY,
     min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
@@ -349,4 +346,6 @@ SPEC = register(GameSpec(
     result=result, invariants=invariants, max_events=3000, order=3,
     look=Look(name=msg("ui.name.tribord"), badge=badge, asks_first=msg("ui.button_holder"),
               deal=msg("ui.deal.tribord")),
-))
+    home=__package__, manifest_from=auberge.__name__,
+    texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
+)

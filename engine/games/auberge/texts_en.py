@@ -1,5 +1,5 @@
 """English texts of L'Auberge des pirates. Lines of at most 21 characters."""
-from ..core.text import plural
+from ...core.text import plural
 
 TEXT = {
     "la.prompt.opening": "All: 1 card face up\n{name}: tap your card",
@@ -50,4 +50,21 @@ TEXT = {
     "la.hint.reshuffle": "Shuffle, then SELECT",
     "la.hint.accuse": "Tap the hand cards,\nthen SELECT",
     "la.hint.tap": "Tap the card",
+    # the game's name and its deck's
+    "game.auberge": "L'Auberge des pirates",
+    "deck.pirates": "Pirates",
+    # how it looks on the screen: header name, badge, setup steps
+    "ui.name.auberge": "AUBERGE",
+    "ui.deal.auberge": "Shuffle 55, deal 3\neach. SELECT",
+    # its house rules and their values, as the menus name them
+    "opt.accuse_verdict": "Accusation",
+    "opt.empty_pile": "Empty pile",
+    "opt.illegal_attack": "Pair attack",
+    "opt.max_players": "Max players",
+    "opt.value.buttons": "buttons",
+    "opt.value.disable": "no draw",
+    "opt.value.eliminate": "out",
+    "opt.value.reject": "refused",
+    "opt.value.reshuffle_discards": "reshuffle",
+    "opt.value.taps": "taps",
 }

@@ -1,1 +1,0 @@
-"""The two games of the pirates deck and the deck they share (deck.py)."""
