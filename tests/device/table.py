@@ -7,6 +7,7 @@ each Screen and at the session between lines.
 from __future__ import annotations
 
 import argparse
+import importlib
 import textwrap
 
 from device.app import Companion
@@ -19,8 +20,23 @@ from device.table import open_registry, start_from_flags
 from device.ui.screen import COLUMNS
 from device.ui.wizard import Instruction
 from engine.core.codec import dumps
+from engine.core.registry import all_specs
 
 WALL_CLOCK = "2024-05-04T12:40:00+02:00"      # a fixed wall clock: the game select shows 12:40
+
+
+def to_game(game: str) -> str:
+    """The presses that pick `game` on the game select, from its first item: DOWN to the game's
+    place in the menu (GameSpec.order), then SELECT."""
+    menu = [spec.id for spec in sorted(all_specs(), key=lambda spec: spec.order)]
+    return "press down\n" * menu.index(game) + "press select\n"
+
+
+def whole_games() -> dict:
+    """game id -> its test_sim_<id> module (SETUP through the menus, PLAY to the game's end), for
+    every game of this repository the registry holds."""
+    ours = [spec.id for spec in all_specs() if spec.home.startswith("engine.games.")]
+    return {game: importlib.import_module(f"{__package__}.test_sim_{game}") for game in ours}
 
 
 class Table:

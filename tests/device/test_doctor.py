@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from device import parts as appliance
 from device.cli import doctor_checks, main
 from device.decks.registry import DeckRegistry
@@ -59,7 +60,7 @@ def test_the_simulated_table_is_ready(tmp_path, capsys, config):
     assert code == 0 and lines[-1] == "Ready to play."
     assert not [line for line in lines if not line.startswith("OK") and line != lines[-1]]
     assert found(lines, "OK", "reader") and found(lines, "OK", "display")
-    assert len(found(lines, "OK", "decks")) == 5         # one a game, sim decks complete
+    assert len(found(lines, "OK", "decks")) == len(engine.all_specs())   # one a game, sim decks complete
 
 
 def test_a_config_that_does_not_load_fails_and_names_the_key(tmp_path, capsys, config):

@@ -13,7 +13,7 @@ from PIL import Image
 from device.ui.render import render
 
 from . import test_sim_flouk
-from .table import Table
+from .table import Table, to_game
 
 FRAMES_DIR = Path(__file__).parent / "frames"
 SHEET = Path(__file__).parents[2] / "docs" / "screens.png"
@@ -60,7 +60,7 @@ FLOUK_TURN_2 = """
 # name: (game flags or None for the menus, simulator lines up to the screen)
 FRAMES = {
     "game_select": (None, ""),
-    "house_rules": (None, "press down\npress down\npress select\npress down\npress select"),
+    "house_rules": (None, to_game("tribord") + "press down\npress select"),
     "palourde_flip": (PALOURDE, "tap clam#1\ntap clam#2\nwait 2"),
     "palourde_pair": (PALOURDE, "tap clam#1\ntap clam#2"),
     "palourde_crab_victim": (PALOURDE, "tap clam#1\ntap clam#2\nwait 2\ntap crab#1\ntap crab#2\n"

@@ -24,8 +24,7 @@ from device.ui.font import covers
 from device.ui.screen import COLUMNS
 from engine.core.text import catalog, forms, msg, render
 
-from . import test_sim_auberge, test_sim_flouk, test_sim_palourde, test_sim_tamalou, test_sim_tribord
-from .table import Table, too_wide
+from .table import Table, to_game, too_wide, whole_games
 
 # every module that registers texts
 for module in pkgutil.walk_packages(device.__path__, "device."):
@@ -41,8 +40,7 @@ WRAPPED = {"fleet.offer_deck", "fleet.offer_staff", "ui.journal_damaged", "ui.jo
 # that wrap, and two prompts and a reminder left to the English texts' owners.
 # The rules word these (PA-11, PA-12, LA-04); with a long name the screen wraps them.
 ENGLISH_WIDER = {"pa.golden_clam", "pa.peek_reminder", "la.pairs_with"}
-GAMES = {"palourde": test_sim_palourde, "auberge": test_sim_auberge, "tribord": test_sim_tribord,
-         "tamalou": test_sim_tamalou, "flouk": test_sim_flouk}
+GAMES = whole_games()
 
 
 def screen_keys(language: str) -> list[str]:
@@ -178,7 +176,7 @@ def test_game_menu_switches_mid_game(tmp_path):
 
 
 def test_french_house_rules(tmp_path):
-    table = Table(tmp_path, "fr").run("press down\npress down\npress select\npress down")
+    table = Table(tmp_path, "fr").run(to_game("tribord") + "press down")
     assert table.screen.lines[:3] == ("Variantes", "Lancer la partie", f"{'Jetons départ':<19}10")
 
 

@@ -1,13 +1,11 @@
-"""Every frame of the five full games fits the display: nothing is cut at 21 characters."""
+"""Every frame of each full game fits the display: nothing is cut at 21 characters."""
 from __future__ import annotations
 
 import pytest
 
-from . import test_sim_auberge, test_sim_flouk, test_sim_palourde, test_sim_tamalou, test_sim_tribord
-from .table import Table, too_wide
+from .table import Table, too_wide, whole_games
 
-GAMES = {"palourde": test_sim_palourde, "auberge": test_sim_auberge, "tribord": test_sim_tribord,
-         "tamalou": test_sim_tamalou, "flouk": test_sim_flouk}
+GAMES = whole_games()
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -6,10 +6,10 @@ import pytest
 import engine
 from device.ui.screen import wrap
 
-from .table import Table, too_wide
+from .table import Table, to_game, too_wide
 
-FLOUK = "press up\npress up\npress select\n"   # the game select wraps round: Language, Flouk
-TRIBORD = "press down\npress down\npress select\n"
+FLOUK = to_game("flouk")
+TRIBORD = to_game("tribord")
 
 
 def test_house_rules_set_the_player_range(tmp_path):

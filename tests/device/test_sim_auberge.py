@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from .simpty import final_scores
 from .simrun import sim, status
+from .table import to_game
 
-SETUP = """
-press down
-press select
+SETUP = to_game("auberge") + """
 press select
 press down
 press select

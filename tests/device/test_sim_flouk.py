@@ -11,11 +11,9 @@ from device.storage.card_data import learned_details, learned_file
 
 from .simpty import final_scores
 from .simrun import sim, status
+from .table import to_game
 
-SETUP = """
-press up
-press up
-press select
+SETUP = to_game("flouk") + """
 press select
 press select
 press select

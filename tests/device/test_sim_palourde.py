@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from .simpty import final_scores
 from .simrun import sim, status
+from .table import to_game
 
-SETUP = """
-press select
+SETUP = to_game("palourde") + """
 press select
 tap basket#1
 tap basket#2

@@ -3,12 +3,9 @@ from __future__ import annotations
 
 from .simpty import final_scores
 from .simrun import sim, status
+from .table import to_game
 
-SETUP = """
-press up
-press up
-press up
-press select
+SETUP = to_game("tamalou") + """
 press select
 press down
 press select

@@ -3,11 +3,9 @@ from __future__ import annotations
 
 from .simpty import final_scores
 from .simrun import sim, status
+from .table import to_game
 
-SETUP = """
-press down
-press down
-press select
+SETUP = to_game("tribord") + """
 press down
 press select
 press select
