@@ -43,8 +43,8 @@ class Moment:
 
 
 def moment(spec, state) -> Moment:
-    details = dict(spec.tally(state).details)
-    return Moment(details.get("current"), details.get("round"), spec.result(state) is not None)
+    tally = spec.tally(state)
+    return Moment(tally.current, tally.round, spec.result(state) is not None)
 
 
 def tone_for(before: Moment, after: Moment) -> str:

@@ -4,6 +4,11 @@ import os
 import pytest
 from hypothesis import settings
 
+from engine.core import text
+
+# A text a catalog lacks fails the test that renders it, rather than show its key on the screen.
+text.strict()
+
 # `make test` and CI: the same examples every run, nothing kept between runs, no deadline
 # (a loaded 2-core machine is slow, not wrong). Explore with random seeds on purpose:
 # HYPOTHESIS_PROFILE=explore make test

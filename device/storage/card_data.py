@@ -156,7 +156,7 @@ class LearnedCards(Plugin):
 
 
 def _learned(spec: GameSpec, state) -> Details:
-    return dict(spec.tally(state).details).get("learned") or {}
+    return spec.tally(state).learned or {}
 
 
 def _minus(a: Details, b: Details) -> Details:

@@ -20,5 +20,5 @@ def summary(spec: GameSpec, state, language: str = DEFAULT_LANGUAGE, seen=None) 
         "players": [{"name": p.name, "score": p.score, "out": p.out} for p in tally.players],
         "prompt": {"id": prompt.id, "text": prompt.text.text(language), "options": list(prompt.keys())},
         "rejected": [],
-        "details": dict(tally.details),
+        "details": tally.public(),
     }

@@ -2,6 +2,7 @@
 ranking. Each game declares its look in its GameSpec; nothing here names a game."""
 from __future__ import annotations
 
+from engine.core.outcomes import Tally
 from engine.core.registry import all_specs
 from engine.core.spec import Look
 from engine.core.text import Msg, msg
@@ -17,9 +18,9 @@ def header_name(spec) -> Msg:
     return spec.look.name or msg("core.name", name=spec.title.upper())
 
 
-def badge(game: str, details: dict) -> Msg | None:
+def badge(game: str, tally: Tally) -> Msg | None:
     """The header's right side: the figure a table glances at most."""
-    return view(game).badge(details)
+    return view(game).badge(tally)
 
 
 def ranking(game: str, tally, winners: tuple[str, ...]) -> list[tuple[int, str, int | None, bool]]:

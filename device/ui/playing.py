@@ -27,7 +27,7 @@ STEPPER = ("plus", "minus")       # option keys of a number set with UP/DOWN (a 
 
 def header(app) -> tuple[str, str]:
     spec = app.session.spec
-    right = badge(spec.id, dict(app.view()[1].details))
+    right = badge(spec.id, app.view()[1])
     return app.t(header_name(spec)), app.t(right) if right else ""
 
 
@@ -73,7 +73,7 @@ def undo_question(app, event: Event) -> Msg:
     words = spec.event_words(before, event) if spec.event_words else None
     if words is not None:
         return msg("ui.undo.event", event=words)
-    name = dict(spec.tally(before).details).get("current")
+    name = spec.tally(before).current
     args: dict = {"name": name} if name else {}
     if isinstance(event, Tap):
         kind, args["card"] = "played", card_words(spec, event.card)

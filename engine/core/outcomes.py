@@ -1,6 +1,7 @@
 """What a step returns, and what a game shows: prompts, tallies, results."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,10 +94,27 @@ class PlayerLine:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """The public picture of a game: one line per seat, and game-specific details."""
+    """The public picture of a game: one line per seat, the fields the device reads (typed, the
+    same in every game), and the game's own details, which only the game itself and the JSON
+    form (`details`, DESIGN §6.2) read."""
 
     players: tuple[PlayerLine, ...]
     details: tuple[tuple[str, Any], ...] = ()
+    current: str | None = None          # whom the prompt addresses; None before anyone
+    round: int | None = None            # the round in play; None in a game without rounds
+    # card details the table was asked for and answered (Flouk's white numbers): the device
+    # keeps them for the café's next games; None where a game learns nothing
+    learned: Mapping[str, Mapping[str, object]] | None = None
+
+    def detail(self, key: str, default: Any = None) -> Any:
+        """One of the game's own details, for the game's own badge."""
+        return dict(self.details).get(key, default)
+
+    def public(self) -> dict[str, Any]:
+        """The `details` of the JSON form: the game's own, then the typed fields it fills."""
+        typed = {"current": self.current, "round": self.round, "learned": self.learned}
+        return {**dict(self.details), "current": self.current,
+                **{k: v for k, v in typed.items() if k != "current" and v is not None}}
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .options import ConfigError, Options, OptionSpec, resolve_options
+from .outcomes import Tally
 from .text import DEFAULT_LANGUAGE, Msg, Template, catalog, msg
 
 
-def current_badge(details: dict) -> Msg | None:
+def current_badge(tally: Tally) -> Msg | None:
     """The badge of a game with no figure of its own: whose turn it is."""
-    current = details.get("current")
-    return msg("core.name", name=current) if current else None
+    return msg("core.name", name=tally.current) if tally.current else None
 
 
 @dataclass(frozen=True)
@@ -20,11 +20,11 @@ class Look:
     """How a game shows on the table's screen beyond its prompts.
 
     The device reads this and never branches on a game's id. `badge` turns the
-    tally's details into the header's right side: the figure a table glances at most.
+    tally into the header's right side: the figure a table glances at most.
     """
 
     name: Msg | None = None             # the header's name: the title in capitals, or shorter
-    badge: Callable[[dict], Msg | None] = current_badge
+    badge: Callable[[Tally], Msg | None] = current_badge
     asks_first: Msg | None = None       # the setup asks who starts (or who holds the Button)
     deal: Msg | None = None             # the instruction shown before the first prompt
     lowest_wins: bool = False           # the ranking puts the lowest score first

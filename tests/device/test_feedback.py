@@ -43,11 +43,11 @@ class Recorder:
 
 
 class Spec:
-    """A game reduced to what feedback reads: a state is a dict of tally details."""
+    """A game reduced to what feedback reads: a state is a dict of the tally's fields."""
 
     @staticmethod
     def tally(state: dict) -> Tally:
-        return Tally((), tuple(state.items()))
+        return Tally((), current=state.get("current"), round=state.get("round"))
 
     @staticmethod
     def result(state: dict):

@@ -7,6 +7,7 @@ import device.texts  # noqa: F401  (registers the texts shown below)
 import engine
 from device.ui.game_view import badge, header_name
 from device.ui.screen import COLUMNS
+from engine.core.outcomes import Tally
 
 
 @pytest.mark.parametrize("spec", engine.all_specs(), ids=lambda s: s.id)
@@ -15,10 +16,10 @@ def test_every_name_leaves_room_for_a_badge(spec):
 
 
 def test_tamalou_reveal_says_whose_square_of_how_many():
-    details = {"phase": "reveal", "counts": {"P1": 4, "P2": 3, "P3": 4}, "current": "P2", "round": 1}
-    assert badge("tamalou", details).text() == "Reveal 2/3"
+    details = (("phase", "reveal"), ("counts", {"P1": 4, "P2": 3, "P3": 4}))
+    assert badge("tamalou", Tally((), details, current="P2", round=1)).text() == "Reveal 2/3"
 
 
 def test_flouk_names_the_resolution_step():
-    assert badge("flouk", {"round": 2, "turn": 3, "step": "chief"}).text() == "R2 T3 Chiefs"
-    assert badge("flouk", {"round": 2, "turn": 3, "step": None}).text() == "R2 T3"
+    assert badge("flouk", Tally((), (("turn", 3), ("step", "chief")), round=2)).text() == "R2 T3 Chiefs"
+    assert badge("flouk", Tally((), (("turn", 3), ("step", None)), round=2)).text() == "R2 T3"

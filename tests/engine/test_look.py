@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+from engine.core.outcomes import Tally
 from engine.core.spec import Look
 from engine.core.text import catalog
 
@@ -18,7 +19,7 @@ def test_every_game_declares_its_look(spec):
     for message in (look.name, look.asks_first, look.deal):
         if message is not None:
             assert message.key in catalog("en") and message.key in catalog("fr"), message.key
-    badge = look.badge({})
+    badge = look.badge(Tally(()))
     assert badge is None or badge.text()
 
 

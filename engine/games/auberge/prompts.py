@@ -84,8 +84,8 @@ def tally(state: State) -> Tally:
     details = (("pile", state.pile), ("discard", state.discard),
                ("discard_seen", sorted(state.out_uids, key=card_order)),
                ("hands", dict(state.hands)), ("fronts", {s: list(row) for s, row in state.fronts}),
-               ("current", state.current), ("accused_tapped", len(state.accused_taps)))
-    return Tally(players, details)
+               ("accused_tapped", len(state.accused_taps)))
+    return Tally(players, details, current=state.current)
 
 
 def invariants(state: State) -> list[str]:

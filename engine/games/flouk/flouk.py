@@ -15,6 +15,7 @@ from ...core.events import Cancel, Choose, Confirm, Tap
 from ...core.options import Options, OptionSpec, option
 from ...core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
 from ...core.phases import PhaseTable, on_button, on_card, on_option
+from ...core.results import SHARED, TIE_RULES
 from ...core.seats import per_seat
 from ...core.spec import GameConfig, GameSpec, Look
 from ...core.text import msg
@@ -74,7 +75,7 @@ OPTIONS = (
                note="AMB-F7"),
     OptionSpec("round_turns", "fixed3", kind="choice", choices=("fixed3", "until_hands_le1"),
                note="AMB-F10"),
-    OptionSpec("tie_rule", "shared", kind="choice", choices=("shared", "none"), note="AMB-F12"),
+    OptionSpec("tie_rule", SHARED, kind="choice", choices=TIE_RULES, note="AMB-F12"),
     OptionSpec("final_census", False, note="§5.4 FINAL"),
 )
 

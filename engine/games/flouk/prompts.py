@@ -146,8 +146,8 @@ def tally(state: State) -> Tally:
     """`score` is the population under the Decree in force (§5.4)."""
     lines = tuple(PlayerLine(s, population(state, s)) for s in state.seats)
     details = (
-        ("pile", state.pile), ("round", state.round), ("turn", state.turn),
-        ("lead", lead(state)), ("step", step_asked(state)), ("current", state.current),
+        ("pile", state.pile), ("turn", state.turn),
+        ("lead", lead(state)), ("step", step_asked(state)),
         ("villages", {s: list(village(state, s)) for s in state.seats}),
         ("decrees", {s: decree(state, s) for s in state.seats}),
         ("hands", {s: hand(state, s) for s in state.seats}),
@@ -155,9 +155,8 @@ def tally(state: State) -> Tally:
         ("chief_power_used", sorted(state.chief_power_used)),
         ("revealed", [[s, c] for s, c in state.revealed]),
         ("resolving", state.card), ("queue", [c for group in state.queue for _, c in group]),
-        ("learned", learned_details(state)),
     )
-    return Tally(lines, details)
+    return Tally(lines, details, current=state.current, round=state.round, learned=learned_details(state))
 
 
 def step_asked(state: State) -> str | None:
@@ -170,9 +169,9 @@ def step_asked(state: State) -> str | None:
     return state.step
 
 
-def badge(details: dict) -> Msg:
+def badge(tally: Tally) -> Msg:
     """Round and turn; while a reveal resolves, the step too ("R2 T3 Chiefs")."""
-    round_, turn, step = details.get("round", 1), details.get("turn", 1), details.get("step")
+    round_, turn, step = tally.round or 1, tally.detail("turn", 1), tally.detail("step")
     if step:
         return msg("ui.badge.round_turn_step", round=round_, turn=turn, step=msg(f"fl.step.{step}"))
     return msg("ui.badge.round_turn", round=round_, turn=turn)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.outcomes import E_ILLEGAL, E_NOT_EXPECTED, E_SAME_CARD, Rejected, Result
+from ...core.results import rank
 from ...core.seats import add, of
 from ...core.text import msg
 from .cards import ACTION, CHIEF, DECREE, FLOUK, MANUAL, Scoring, people_of_id, type_of
@@ -170,9 +171,7 @@ def result(state: State) -> Result | None:
     """The largest population wins; a tie gives co-winners (AMB-F12, opt tie_rule)."""
     if state.phase != OVER:
         return None
-    pops = {s: population(state, s) for s in state.seats}
-    best = max(pops.values())
-    winners = tuple(s for s in state.seats if pops[s] == best)
-    if len(winners) > 1 and flag(state, "tie_rule") == "none":
-        return Result((), msg("fl.no_winner", n=best))
-    return Result(winners, msg("fl.winners", names=winners, n=best))
+    ranking = rank(((s, population(state, s)) for s in state.seats), flag(state, "tie_rule"))
+    if not ranking.winners:
+        return Result((), msg("fl.no_winner", n=ranking.best))
+    return Result(ranking.winners, msg("fl.winners", names=ranking.winners, n=ranking.best))

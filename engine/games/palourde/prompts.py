@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...core.options import option
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
+from ...core.results import rank
 from ...core.spec import kind_of
 from ...core.text import Msg, msg
 from .state import FIRST, FLIP2, JOIN, OVER, SETUP_BEACH, STORM, VICTIM, State, clams_of, eligible_victims
@@ -51,25 +52,24 @@ def beach_counts(state: State) -> tuple[tuple[str, int], ...]:
 def tally(state: State) -> Tally:
     players = tuple(PlayerLine(s, clams_of(state, s)) for s in state.seats)
     details = [("high_tides_up", len(state.ht_up)), ("beach_down", len(state.beach_down)),
-               ("current", state.current), ("peek_reminder", state.peek_reminder)]
+               ("peek_reminder", state.peek_reminder)]
     if option(state.options, "show_beach_counts"):
         details.append(("beach_counts", dict(beach_counts(state))))
-    return Tally(players, tuple(details))
+    return Tally(players, tuple(details), current=state.current)
 
 
-def badge(details: dict) -> Msg:
+def badge(tally: Tally) -> Msg:
     """The header counts the High Tides up: the third ends the game (§1.5)."""
-    return msg("ui.badge.tide", n=details.get("high_tides_up", 0))
+    return msg("ui.badge.tide", n=tally.detail("high_tides_up", 0))
 
 
 def result(state: State) -> Result | None:
     """§1.5 OVER: the most clams wins; ties share the Golden Clam (AMB-P16)."""
     if state.phase != OVER:
         return None
-    best = max(clams_of(state, s) for s in state.seats)
-    winners = tuple(s for s in state.seats if clams_of(state, s) == best)
-    if len(winners) > 1 and option(state.options, "tie_rule") == "none":
+    ranking = rank(((s, clams_of(state, s)) for s in state.seats), option(state.options, "tie_rule"))
+    if not ranking.winners:
         return Result((), msg("pa.no_winner"))
-    return Result(winners, msg("pa.golden_clam", names=winners, n=best))
+    return Result(ranking.winners, msg("pa.golden_clam", names=ranking.winners, n=ranking.best))
 
 

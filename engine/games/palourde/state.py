@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ...core.options import OptionSpec
+from ...core.results import SHARED, TIE_RULES
 from ...core.seats import PerSeat, next_seat, of
 from ...core.spec import card_ids, kind_of
 from ...core.table import Table
@@ -30,7 +31,7 @@ OPTIONS = (
     OptionSpec("storm_ends_turn", True, note="AMB-P7"),
     OptionSpec("storm_resets_high_tides", False, note="AMB-P8"),
     OptionSpec("peek_reminder", True, note="AMB-P15"),
-    OptionSpec("tie_rule", "shared", kind="choice", choices=("shared", "none"), note="AMB-P16"),
+    OptionSpec("tie_rule", SHARED, kind="choice", choices=TIE_RULES, note="AMB-P16"),
     OptionSpec("show_beach_counts", False, note="§1.6"),
 )
 

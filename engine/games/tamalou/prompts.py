@@ -8,10 +8,11 @@ from __future__ import annotations
 from ...core.events import Choose, Tap
 from ...core.options import option
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
+from ...core.results import rank
 from ...core.seats import next_seat, of
 from ...core.spec import current_badge
 from ...core.text import Msg, msg
-from .scoring import LOOK_AND_SWAP, label, lowest, points, round_winners
+from .scoring import LOOK_AND_SWAP, label, points, round_winners
 from .state import (
     CALL,
     DEAL,
@@ -136,24 +137,24 @@ def tally(state: State) -> Tally:
     scores = dict(round_scores(state))
     lines = tuple(PlayerLine(s, scores.get(s)) for s in state.seats)
     details = [("pile", state.pile), ("top", top(state)), ("discard", list(state.discard)),
-               ("counts", dict(state.counts)), ("current", state.current),
+               ("counts", dict(state.counts)),
                ("caller", state.caller), ("final_queue", list(state.final_queue)),
-               ("phase", stage(state)), ("round", state.round)]
+               ("phase", stage(state))]
     if state.phase in (REVEAL, MISMATCH):
         details.append(("tapped", len(state.tapping)))
     if match_mode(state):
         details += [("match", option(state.options, "match")), ("totals", dict(state.totals))]
-    return Tally(lines, tuple(details))
+    return Tally(lines, tuple(details), current=state.current, round=state.round)
 
 
-def badge(details: dict) -> Msg | None:
+def badge(tally: Tally) -> Msg | None:
     """The header: which square is being revealed, else the round."""
-    if details.get("phase") == "reveal":
-        seats = list(details["counts"])         # squares are revealed in seat order
-        return msg("ui.badge.reveal", i=seats.index(details["current"]) + 1, n=len(seats))
-    if details.get("round"):
-        return msg("ui.badge.round", round=details["round"])
-    return current_badge(details)
+    if tally.detail("phase") == "reveal":
+        seats = list(tally.detail("counts"))         # squares are revealed in seat order
+        return msg("ui.badge.reveal", i=seats.index(tally.current) + 1, n=len(seats))
+    if tally.round:
+        return msg("ui.badge.round", round=tally.round)
+    return current_badge(tally)
 
 
 def round_headline(state: State):
@@ -172,8 +173,8 @@ def result(state: State) -> Result | None:
     if state.phase != OVER:
         return None
     if match_mode(state):
-        winners, best = lowest(state.totals)
-        return Result(winners, msg("tm.match_won", names=winners, n=best))
+        ranking = rank(state.totals, lowest=True)
+        return Result(ranking.winners, msg("tm.match_won", names=ranking.winners, n=ranking.best))
     scores = round_scores(state)
     return Result(round_winners(scores, state.caller, option(state.options, "all_must_be_le5")),
                   round_headline(state))

@@ -5,6 +5,7 @@ only the id; the winner rules read only the revealed scores and who called.
 """
 from __future__ import annotations
 
+from ...core.results import rank
 from ...core.text import Msg, msg
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -72,10 +73,10 @@ def round_winners(scores: tuple[tuple[str, int], ...], caller: str,
     others = tuple((seat, score) for seat, score in scores if seat != caller)
     if called <= CALL_LIMIT and all(called < score for _, score in others):
         return (caller,)
-    best = min(score for _, score in others)
-    if all_must_be_le5 and best > CALL_LIMIT:
+    ranking = rank(others, lowest=True)
+    if all_must_be_le5 and ranking.best > CALL_LIMIT:
         return ()
-    return tuple(seat for seat, score in others if score == best)
+    return ranking.leaders
 
 
 # ---- match mode (AMB-TA19): match=single|rounds:N|threshold:T -------------------
@@ -108,8 +109,3 @@ def match_over(text: str, rounds_played: int, totals: tuple[tuple[str, int], ...
         return any(total >= limit for _, total in totals)
     return True
 
-
-def lowest(table: tuple[tuple[str, int], ...]) -> tuple[tuple[str, ...], int]:
-    """The seats with the lowest value (co-winners on a tie), and that value."""
-    best = min(value for _, value in table)
-    return tuple(seat for seat, value in table if value == best), best

@@ -27,6 +27,7 @@ from ...core.outcomes import (
     Tally,
 )
 from ...core.phases import PhaseTable, on_button, on_card, on_option
+from ...core.results import SHARED, TIE_RULES, rank
 from ...core.seats import add, next_seat, of, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec, Look
 from ...core.table import Table
@@ -58,7 +59,7 @@ OPTIONS = (
                note="AMB-T3"),
     OptionSpec("button", "rotate", kind="choice", choices=("rotate", "fixed"), note="AMB-T7"),
     OptionSpec("zero_token", "must_block", kind="choice", choices=("must_block",), note="AMB-T8"),
-    OptionSpec("tie_rule", "shared", kind="choice", choices=("shared", "none"), note="AMB-T10"),
+    OptionSpec("tie_rule", SHARED, kind="choice", choices=TIE_RULES, note="AMB-T10"),
     OptionSpec("hints", False, note="AMB-T12"),
 )
 
@@ -266,9 +267,9 @@ def hint(state: State) -> Msg:
 
 # ---- what the table sees (§3.5) -----------------------------------------------
 
-def badge(details: dict) -> Msg:
+def badge(tally: Tally) -> Msg:
     """The header shows the pot and the round."""
-    return msg("ui.badge.pot", pot=details.get("pot", 0), round=details.get("round", 1))
+    return msg("ui.badge.pot", pot=tally.detail("pot", 0), round=tally.round or 1)
 
 
 def prompt(state: State) -> Prompt:
@@ -299,24 +300,22 @@ def decide_text(state: State) -> Msg:
 def tally(state: State) -> Tally:
     """§6.2: scores are tokens; `out` is out of the current round."""
     players = tuple(PlayerLine(s, tokens(state, s), status(state, s) == OUT) for s in state.seats)
-    details = (("pot", state.pot), ("pile", state.pile), ("round", state.round),
-               ("button", state.button), ("current", state.current),
+    details = (("pot", state.pot), ("pile", state.pile), ("button", state.button),
                ("common", list(state.common)), ("discard", len(state.discard)),
                ("status", dict(state.rstatus)))
-    return Tally(players, details)
+    return Tally(players, details, current=state.current, round=state.round)
 
 
 def result(state: State) -> Result | None:
     """The most tokens wins; equal leaders share the win, or nobody does (AMB-T10)."""
     if state.phase != OVER:
         return None
-    best = max(n for _, n in state.tokens)
-    leaders = tuple(s for s in state.seats if tokens(state, s) == best)
-    if len(leaders) == 1:
-        return Result(leaders, msg("at.wins", name=leaders[0], n=best))
-    if option(state.options, "tie_rule") == "none":
-        return Result((), msg("at.no_winner", names=leaders, n=best))
-    return Result(leaders, msg("at.wins_shared", names=leaders, n=best))
+    ranking = rank(((s, tokens(state, s)) for s in state.seats), option(state.options, "tie_rule"))
+    if not ranking.tied:
+        return Result(ranking.winners, msg("at.wins", name=ranking.winners[0], n=ranking.best))
+    if not ranking.winners:
+        return Result((), msg("at.no_winner", names=ranking.leaders, n=ranking.best))
+    return Result(ranking.winners, msg("at.wins_shared", names=ranking.winners, n=ranking.best))
 
 
 def invariants(state: State) -> list[str]:
