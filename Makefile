@@ -23,6 +23,7 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check --quiet .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 clean:

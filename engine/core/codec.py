@@ -34,7 +34,8 @@ def to_plain(value: Any) -> Any:
     """Plain JSON values; frozensets become sorted lists so the form is canonical."""
     if type(value) in _SCALARS:
         return value
-    names = _field_names(type(value))
+    kind: type = type(value)
+    names = _field_names(kind)
     if names is not None:
         fields = [getattr(value, name) for name in names]
         return dict(zip(names, [v if type(v) in _SCALARS else to_plain(v) for v in fields]))
@@ -60,7 +61,7 @@ def from_plain(tp: Any, data: Any) -> Any:
         return _freeze(data)
     if origin in (Union, types.UnionType):
         return _from_union(typing.get_args(tp), data)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _from_dataclass(tp, data)
     if origin is tuple:
         args = typing.get_args(tp)

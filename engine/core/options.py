@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 _TRUE = {"true", "on", "yes", "1"}
 _FALSE = {"false", "off", "no", "0"}
@@ -81,6 +82,7 @@ class OptionSpec:
 
 
 Options = tuple[tuple[str, object], ...]
+T = TypeVar("T")
 
 
 def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, object]) -> Options:
@@ -94,6 +96,14 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, object]) -> 
     for key, raw in given.items():
         values[key] = by_key[key].parse(raw)
     return tuple(sorted(values.items()))
+
+
+def option_of(options: Options, key: str, kind: type[T]) -> T:
+    """The value of option `key`, which its OptionSpec makes a `kind` (bool, int or str)."""
+    value = option(options, key)
+    if not isinstance(value, kind):
+        raise TypeError(f"option {key} is {value!r}, not {kind.__name__}")
+    return value
 
 
 def option(options: Options, key: str) -> object:

@@ -41,7 +41,8 @@ def register(spec: GameSpec) -> GameSpec:
     for language, entries in spec.texts.items():
         add_catalog(language, entries)
     _GAMES[spec.id] = spec
-    _CARD_INDEX.clear()
+    _DECKS_OF.clear()
+    _FOLDED.clear()
     return spec
 
 
@@ -120,33 +121,30 @@ def decks() -> dict[str, GameSpec]:
     return owners
 
 
-# canonical card id -> deck families that hold it; plus a case-folded lookup.
-_CARD_INDEX: dict[str, dict[str, object]] = {}
+# canonical card id -> deck families that hold it, and a case-folded id -> canonical id; both
+# filled on first use after a registration.
+_DECKS_OF: dict[str, set[str]] = {}
+_FOLDED: dict[str, str] = {}
 
 
-def _index() -> dict[str, dict[str, object]]:
-    if not _CARD_INDEX:
-        exact: dict[str, set[str]] = {}
-        folded: dict[str, str] = {}
-        for spec in all_specs():
-            for card in spec.card_ids():
-                exact.setdefault(card, set()).add(spec.deck)
-                folded[card.lower()] = card
-                if "#" not in card:
-                    folded[f"{card.lower()}#1"] = card   # a single-copy kind also accepts #1
-        _CARD_INDEX["exact"] = exact   # type: ignore[assignment]
-        _CARD_INDEX["folded"] = folded  # type: ignore[assignment]
-    return _CARD_INDEX
+def _index() -> None:
+    if _DECKS_OF:
+        return
+    for spec in all_specs():
+        for card in spec.card_ids():
+            _DECKS_OF.setdefault(card, set()).add(spec.deck)
+            _FOLDED[card.lower()] = card
+            if "#" not in card:
+                _FOLDED[f"{card.lower()}#1"] = card   # a single-copy kind also accepts #1
 
 
 def canonical_card(card: str) -> str | None:
     """The canonical id of a card of any registered game, or None if no game knows it."""
-    index = _index()
-    if card in index["exact"]:
-        return card
-    return index["folded"].get(card.lower())  # type: ignore[union-attr]
+    _index()
+    return card if card in _DECKS_OF else _FOLDED.get(card.lower())
 
 
 def decks_of(card: str) -> frozenset[str]:
     """The deck families a canonical card id belongs to."""
-    return frozenset(_index()["exact"].get(card, ()))  # type: ignore[union-attr]
+    _index()
+    return frozenset(_DECKS_OF.get(card, ()))

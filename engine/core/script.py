@@ -102,7 +102,7 @@ def _step(number: int, words: list[str]) -> ScriptStep:
         if len(args) != 1:
             raise ScriptError(number, f"'{verb}' takes one argument")
         return ScriptStep(number, "event", Tap(args[0]) if verb == "tap" else Choose(args[0]))
-    simple = {"select": Confirm(), "back": Cancel()}
+    simple: dict[str, Event] = {"select": Confirm(), "back": Cancel()}
     if verb not in simple and verb not in ("undo", "redo"):
         raise ScriptError(number, f"unknown word {shown(verb)}")
     if args:

@@ -24,23 +24,23 @@ def clockwise_from(seats: tuple[str, ...], seat: str) -> tuple[str, ...]:
     return seats[start:] + seats[:start]
 
 
-def per_seat(seats: tuple[str, ...], value: V) -> PerSeat:
+def per_seat(seats: tuple[str, ...], value: V) -> PerSeat[V]:
     return tuple((s, value) for s in seats)
 
 
-def of(table: PerSeat, seat: str) -> V:
+def of(table: PerSeat[V], seat: str) -> V:
     for s, v in table:
         if s == seat:
             return v
     raise KeyError(seat)
 
 
-def with_value(table: PerSeat, seat: str, value: V) -> PerSeat:
+def with_value(table: PerSeat[V], seat: str, value: V) -> PerSeat[V]:
     """A copy of `table` with `seat` set to `value`."""
     if seat not in (s for s, _ in table):
         raise KeyError(seat)
     return tuple((s, value if s == seat else v) for s, v in table)
 
 
-def add(table: PerSeat, seat: str, delta: int) -> PerSeat:
+def add(table: PerSeat[int], seat: str, delta: int) -> PerSeat[int]:
     return with_value(table, seat, of(table, seat) + delta)

@@ -105,6 +105,6 @@ class Session:
         for n, op in enumerate(ops, 1):
             outcome = session.apply_op(op)
             if not isinstance(outcome, Accepted):
-                raise ValueError(f"op {n} ({op.kind} {op.event or ''}) was refused on replay: "
-                                 f"{outcome.code}")
+                why = outcome.code if isinstance(outcome, Rejected) else "not an input"
+                raise ValueError(f"op {n} ({op.kind} {op.event or ''}) was refused on replay: {why}")
         return session

@@ -138,7 +138,7 @@ def choose_form(template: Template, args: Mapping[str, object], language: str) -
     """The form of `template` that fits its count; a count that is not a number is plural."""
     if isinstance(template, str):
         return template
-    value = args[count_of(template)]
+    value = args[template.get(COUNT, "n")]
     try:
         number = int(str(value))
     except ValueError:

@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable
 
 from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.options import option
+from ...core.options import option, option_of
 from ...core.outcomes import (
     E_ILLEGAL,
     E_IN_PLAY,
@@ -26,6 +26,7 @@ from ...core.outcomes import (
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.seats import add, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec, Look
+from ...core.table import given
 from ...core.text import Msg, msg
 from . import texts_en, texts_fr
 from .deck import COMPONENTS, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair, pairs_with, value
@@ -94,8 +95,8 @@ def open_card(state: State, card: str):
     problem = check_face_down(state, card)
     if problem:
         return problem
-    state = place(state, state.current, card)
-    state = dataclasses.replace(state, hands=add(state.hands, state.current, -1))
+    state = place(state, state.to_play, card)
+    state = dataclasses.replace(state, hands=add(state.hands, state.to_play, -1))
     waiting = [s for s in state.seats if not front(state, s)]
     if waiting:
         return dataclasses.replace(state, current=waiting[0]), ()
@@ -141,7 +142,7 @@ def reshuffle(state: State):
 
 def draw(state: State):
     """Draw 1; the device never hints whether it makes a pair."""
-    p = state.current
+    p = state.to_play
     state = dataclasses.replace(state, pile=state.pile - 1, hands=add(state.hands, p, 1))
     following = next_active(state, p)
     return start_turn(state, following), (msg("la.draw", next=following),)
@@ -167,7 +168,7 @@ def attack_card(state: State, card: str):
     problem = check_face_down(state, card)
     if problem:
         return problem
-    p, t = state.current, state.target
+    p, t = state.to_play, given(state.target)
     if pairs_with(card, front(state, t)):
         if option(state.options, "illegal_attack") == "reject":      # AMB-L4
             return Rejected(E_ILLEGAL, msg("la.pairs_with", name=t, v=value(card)))
@@ -182,7 +183,7 @@ def challenge_card(state: State, card: str):
     problem = check_face_down(state, card)
     if problem:
         return problem
-    p, t = state.current, state.target
+    p, t = state.to_play, given(state.target)
     state = dataclasses.replace(state, pile=state.pile - 1)
     if pairs_with(card, front(state, t)):
         return eliminate(to_discard(state, card), p, lambda s: next_active(s, p),
@@ -193,7 +194,7 @@ def challenge_card(state: State, card: str):
 # ---- the accusation (§2.4, AMB-L6, AMB-L11) ------------------------------------
 
 def open_accusation(state: State):
-    t = state.target
+    t = given(state.target)
     if hand(state, t) == 0:             # front cards never pair with each other (AMB-L6)
         return verdict(state, False, (msg("la.empty_hand", name=t),))
     if option(state.options, "accuse_verdict") == "buttons":
@@ -203,7 +204,7 @@ def open_accusation(state: State):
 
 def accused_tap(state: State, card: str):
     """A private tap of the accused's hand: checked, counted, never shown."""
-    need = hand(state, state.target)
+    need = hand(state, given(state.target))
     if card in state.accused_taps:
         return Rejected(E_SAME_CARD, msg("core.same_card"))
     problem = check_face_down(state, card)
@@ -216,7 +217,7 @@ def accused_tap(state: State, card: str):
 
 def judge_taps(state: State):
     """SELECT: with the whole hand tapped, any two equal values among hand and row is a pair."""
-    t = state.target
+    t = given(state.target)
     missing = hand(state, t) - len(state.accused_taps)
     if missing > 0:
         return Rejected(E_ILLEGAL, msg("la.tap_more", n=missing))
@@ -231,7 +232,7 @@ def choose_verdict(state: State, key: str):
 
 def verdict(state: State, pair: bool, effects: tuple[Msg, ...] = ()):
     """Pair: the accused is out, play goes on after the accuser. No pair: the accuser is out."""
-    p, t = state.current, state.target
+    p, t = state.to_play, given(state.target)
     state = dataclasses.replace(state, accused_taps=())      # forget the hidden hand at once
     if pair:
         return eliminate(state, t, lambda s: next_active(s, p), effects + (msg("la.accuse_pair", name=t),))
@@ -261,7 +262,7 @@ def eliminate(state: State, loser: str, successor: Callable[[State], str], effec
 
 def back_to_turn(state: State):
     """BACK returns to TURN until the action commits."""
-    return start_turn(state, state.current), ()
+    return start_turn(state, state.to_play), ()
 
 
 TABLE = PhaseTable({
@@ -285,6 +286,6 @@ GAME = GameSpec(
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, max_events=1500, event_words=event_words,
     look=Look(name=msg("ui.name.auberge"), deal=msg("ui.deal.auberge")), order=2,
-    player_limits=lambda options: (MIN_PLAYERS, option(options, "max_players")),
+    player_limits=lambda options: (MIN_PLAYERS, option_of(options, "max_players", int)),
     home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
 )

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...core.events import Confirm, Tap
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
+from ...core.table import given
 from ...core.text import Msg, msg
 from .deck import DECK, DECK_SIZE, card_order, has_pair
 from .state import (
@@ -48,7 +49,7 @@ def result(state: State) -> Result | None:
     """§2.4: the last pirate in wins; nobody else scores and there is no tie."""
     if state.phase != OVER:
         return None
-    return Result((state.current,), msg("la.wins", name=state.current))
+    return Result((state.to_play,), msg("la.wins", name=state.current))
 
 
 def prompt(state: State) -> Prompt:
@@ -64,13 +65,13 @@ def prompt(state: State) -> Prompt:
     if state.phase == TARGET:
         return Prompt(TARGET, msg(f"la.prompt.{state.action}_whom", name=p), name_options(targets(state)))
     if state.phase == ACCUSE_TAPS:
-        return Prompt(ACCUSE_TAPS, msg("la.prompt.accuse_taps", name=p, target=t, n=hand(state, t),
+        return Prompt(ACCUSE_TAPS, msg("la.prompt.accuse_taps", name=p, target=t, n=hand(state, given(t)),
                                        k=len(state.accused_taps)))
     if state.phase == VERDICT:
         return Prompt(VERDICT, msg("la.prompt.verdict", name=p, target=t),
                       tuple(Option(v, msg(f"la.opt.{v}")) for v in VERDICTS))
     if state.phase == OVER:
-        return Prompt(OVER, result(state).headline)
+        return Prompt(OVER, given(result(state)).headline)
     return Prompt(state.phase, msg(f"la.prompt.{state.phase}", name=p, target=t))
 
 
@@ -105,7 +106,7 @@ def invariants(state: State) -> list[str]:
     if any(front(state, s) or hand(state, s) for s in state.out):
         problems.append("an eliminated pirate still holds cards")
     taps = state.accused_taps
-    if taps and (state.phase != ACCUSE_TAPS or len(taps) > hand(state, state.target)
+    if taps and (state.phase != ACCUSE_TAPS or len(taps) > hand(state, given(state.target))
                  or set(taps) & set(seen)):
         problems.append("accused hand taps kept outside an open accusation")
     if state.phase not in PHASES or state.current in state.out:

@@ -83,7 +83,7 @@ def can_draw(state: State) -> bool:
 
 def legal_actions(state: State) -> tuple[str, ...]:
     """§2.4 TURN: Attack needs a hand card (AMB-L9); Accuse is always possible."""
-    legal = {"attack": hand(state, state.current) >= 1, "challenge": can_draw(state),
+    legal = {"attack": hand(state, state.to_play) >= 1, "challenge": can_draw(state),
              "accuse": True, "draw": can_draw(state)}
     return tuple(a for a in ACTIONS if legal[a])
 

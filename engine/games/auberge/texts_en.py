@@ -1,7 +1,7 @@
 """English texts of L'Auberge des pirates. Lines of at most 21 characters."""
-from ...core.text import plural
+from ...core.text import Template, plural
 
-TEXT = {
+TEXT: dict[str, Template] = {
     "la.prompt.opening": "All: 1 card face up\n{name}: tap your card",
     "la.prompt.oldest": "Tie for lowest!\nOldest of:\n{names}?",
     "la.prompt.turn": "{name}: your move\nPile {pile}",

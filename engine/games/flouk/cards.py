@@ -160,7 +160,11 @@ def detail_problem(card: str, detail: str, value: object) -> str | None:
 
 def with_detail(info: CardInfo, detail: str, value: object) -> CardInfo:
     """The card's data with one learned detail filled in (checked by `detail_problem`)."""
-    return dataclasses.replace(info, **{detail: value})
+    if detail == WHITE and (value is None or type(value) is int):
+        return dataclasses.replace(info, white=value)
+    if detail == PEOPLE and (value is None or isinstance(value, str)):
+        return dataclasses.replace(info, people=value)
+    raise ValueError(f"{info.card}: {detail}: not a detail a table learns")
 
 
 # ---- checking the data ---------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.outcomes import E_ILLEGAL, E_NOT_ELIGIBLE, E_NOT_EXPECTED, Rejected
+from ...core.table import given
 from ...core.text import msg
 from .cards import CHIEF, FLOUK, MANUAL, Effect, people_of_id, type_of
 from .state import (
@@ -43,7 +44,7 @@ SKIP, FACE_DOWN = "skip", "face_down"
 
 
 def effect_of(state: State) -> Effect:
-    return info(state, state.card).effect or Effect()
+    return info(state, given(state.card)).effect or Effect()
 
 
 def finish(state: State, effects: tuple):
@@ -81,7 +82,7 @@ def source_seats(state: State) -> tuple[str, ...]:
     """The villages a move or discard may pick from."""
     effect = effect_of(state)
     if effect.whose == "self":
-        return (state.current,)
+        return (state.to_play,)
     if state.target is not None:
         return (state.target,)
     return tuple(s for s in state.seats if s != state.current)
@@ -167,7 +168,8 @@ def report_choose(state: State, key: str):
 
 def destinations(state: State) -> tuple[str, ...]:
     """Where the tapped card can go: a village (Flouks only), the discard, a hand, the pile."""
-    card, here = state.moving, where(state, state.moving)
+    card = given(state.moving)
+    here = where(state, card)
     villages = tuple(f"village:{s}" for s in state.seats) if type_of(card) in (FLOUK, CHIEF) else ()
     places = villages + (DISCARD,) + tuple(f"hand:{s}" for s in state.seats) + (PILE,)
     return tuple(p for p in places if p != here)
@@ -181,15 +183,16 @@ def sources(state: State) -> tuple[str, ...]:
 def choose_destination(state: State, key: str):
     if key not in destinations(state):
         return Rejected(E_NOT_EXPECTED, msg("fl.choose_destination"))
-    if where(state, state.moving) is None:     # from a hand or the pile: ask which
+    card = given(state.moving)
+    if where(state, card) is None:     # from a hand or the pile: ask which
         return dataclasses.replace(state, phase=REPORT_FROM, place=key), ()
-    return _moved(put(take(state, state.moving), state.moving, key), state.moving, key)
+    return _moved(put(take(state, card), card, key), card, key)
 
 
 def choose_source(state: State, key: str):
     if key not in sources(state):
         return Rejected(E_NOT_EXPECTED, msg("fl.choose_source"))
-    card, dest = state.moving, state.place
+    card, dest = given(state.moving), given(state.place)
     return _moved(put(add_hidden(state, key, -1), card, dest), card, dest)
 
 
@@ -211,7 +214,7 @@ def face_down_destinations(state: State) -> tuple[str, ...]:
 def face_down_to(state: State, key: str):
     if key not in face_down_destinations(state):
         return Rejected(E_NOT_EXPECTED, msg("fl.choose_destination"))
-    state = add_hidden(add_hidden(state, state.place, -1), key, 1)
+    state = add_hidden(add_hidden(state, given(state.place), -1), key, 1)
     state = dataclasses.replace(state, phase=REPORT, place=None, moves=state.moves + 1)
     return state, (msg("fl.face_down_moved", to=place_label(key)),)
 

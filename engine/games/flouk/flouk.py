@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.options import Options, OptionSpec, option
+from ...core.options import Options, OptionSpec, option_of
 from ...core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.results import SHARED, TIE_RULES
@@ -81,7 +81,7 @@ OPTIONS = (
 
 def player_limits(options: Options) -> tuple[int, int]:
     """AMB-F1: 3-5 by default; 2 and 6 with the options."""
-    return option(options, "min_players"), option(options, "max_players")
+    return option_of(options, "min_players", int), option_of(options, "max_players", int)
 
 
 # ---- setup and the deal (§5.2, §5.4 ROUND_START) ---------------------------------
@@ -128,7 +128,7 @@ def reveal(state: State, card: str):
         return Rejected(E_OUT_OF_PLAY, msg("core.out_of_play"))
     if kind == "pending":
         return Rejected(E_SAME_CARD, msg("core.same_card"))
-    seat = state.current
+    seat = state.to_play
     if hand(state, seat) > 0:
         return record(add_hidden(state, f"hand:{seat}", -1), card, ())
     # The count was wrong (an unreported effect): the card most likely came from the pile.
@@ -140,14 +140,14 @@ def no_card(state: State, key: str):
     """The menu's "no card": asked to be sure while the count says the player holds some."""
     if key != NO_CARD:
         return Rejected(E_NOT_EXPECTED, msg("fl.hint.reveal"))
-    if hand(state, state.current) > 0:
+    if hand(state, state.to_play) > 0:
         return dataclasses.replace(state, phase=SURE), ()
     return record(state, None, ())
 
 
 def sure_no_card(state: State):
     """AMB-F10: the player holds nothing after all; their counted cards were lost track of."""
-    seat, held = state.current, hand(state, state.current)
+    seat, held = state.to_play, hand(state, state.to_play)
     state = add_hidden(add_hidden(state, DISCARD, held), f"hand:{seat}", -held)
     return record(dataclasses.replace(state, phase=REVEAL), None, ())
 
@@ -158,7 +158,7 @@ def not_sure(state: State):
 
 def record(state: State, card: str | None, effects: tuple):
     """Note the reveal; the last one of the turn starts the resolution."""
-    state = dataclasses.replace(state, revealed=state.revealed + ((state.current, card),))
+    state = dataclasses.replace(state, revealed=state.revealed + ((state.to_play, card),))
     if len(state.revealed) == len(state.seats):
         return resolve.start(state, effects)
     return dataclasses.replace(state, current=state.seats[len(state.revealed)]), effects

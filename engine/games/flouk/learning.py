@@ -15,6 +15,7 @@ import dataclasses
 
 from ...core.events import Choose
 from ...core.outcomes import E_NOT_EXPECTED, Option, Prompt, Rejected
+from ...core.table import given
 from ...core.text import msg
 from .cards import (
     ACTION,
@@ -58,9 +59,9 @@ def ask(state: State, seat: str, card: str, detail: str) -> State:
 
 def answer(state: State, key: str):
     """The table's answer: `neutral` or a people, or a white number; applied at once."""
-    card, detail = state.asking
+    card, detail = given(state.asking)
     value: int | str | None = WHITE_KEYS.get(key) if detail == WHITE else key
-    if detail_problem(card, detail, value):
+    if value is None or detail_problem(card, detail, value):
         return Rejected(E_NOT_EXPECTED, msg("core.not_a_choice"))
     card_data = tuple(c for c in state.card_data if c.card != card)
     state = dataclasses.replace(
@@ -77,7 +78,7 @@ def event_words(state: State, event):
     told what is printed on it, the player whose card it is did not choose."""
     if state.phase != LEARN or not isinstance(event, Choose) or state.asking is None:
         return None
-    card, detail = state.asking
+    card, detail = given(state.asking)
     value = WHITE_KEYS.get(event.option) if detail == WHITE else event.option
     if value is None:
         return None
@@ -90,7 +91,7 @@ def people_name(people: str):
 
 
 def shown(detail: str, value: int | str):
-    return people_name(value) if detail == PEOPLE else str(value)
+    return people_name(str(value)) if detail == PEOPLE else str(value)
 
 
 def reorder(state: State) -> State:
@@ -102,7 +103,7 @@ def reorder(state: State) -> State:
 
 
 def prompt(state: State) -> Prompt:
-    card, detail = state.asking
+    card, detail = given(state.asking)
     if detail == PEOPLE:
         options = tuple(Option(p, people_name(p)) for p in PEOPLE_KEYS)
     else:

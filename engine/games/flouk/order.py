@@ -15,7 +15,7 @@ def ordered(state: State, entries: list[tuple[str, str]]) -> list[tuple[tuple[st
     whites = [info(state, card).white for _, card in entries]
     unknown = any(w is None for w in whites)
     key = {e: (0 if unknown else w, distance_from_lead(state, e[0])) for e, w in zip(entries, whites)}
-    entries = sorted(entries, key=key.get)
+    entries = sorted(entries, key=lambda entry: key[entry])
     if flag(state, "white_tie") != "prompt":
         return [(e,) for e in entries]
     groups: list[tuple[tuple[str, str], ...]] = []

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...core.outcomes import Option, PlayerLine, Prompt, Tally
+from ...core.table import given
 from ...core.text import Msg, msg
 from .effects import (
     FACE_DOWN,
@@ -63,7 +64,7 @@ def deal_text(state: State):
 
 def prompt(state: State) -> Prompt:
     builder = _PROMPTS.get(state.phase)
-    return builder(state) if builder else Prompt("over", result(state).headline)
+    return builder(state) if builder else Prompt("over", given(result(state)).headline)
 
 
 def _reveal(state: State) -> Prompt:
@@ -73,7 +74,7 @@ def _reveal(state: State) -> Prompt:
 
 
 def _effect_target(state: State) -> Prompt:
-    text = msg(f"fl.prompt.target.{effect_mode(state)}", name=state.current, card=label(state.card))
+    text = msg(f"fl.prompt.target.{effect_mode(state)}", name=state.to_play, card=label(given(state.card)))
     return Prompt("effect_target", text,
                   players(state, targets(state)) + (Option(SKIP, msg("fl.option.skip")),))
 
@@ -87,14 +88,14 @@ def _effect_card(state: State) -> Prompt:
 def _report(state: State) -> Prompt:
     options = (Option(FACE_DOWN, msg("fl.option.face_down")),) \
         if state.moves < MAX_REPORT_MOVES else ()
-    return Prompt("report", msg("fl.prompt.report", card=label(state.card), n=state.moves,
+    return Prompt("report", msg("fl.prompt.report", card=label(given(state.card)), n=state.moves,
                                 max=MAX_REPORT_MOVES), options, done=True,
                   done_first=True)
 
 
 def _adjust(state: State) -> Prompt:
-    text = msg("fl.prompt.adjust", name=state.current, base=base_population(state, state.current),
-               pop=population(state, state.current))
+    text = msg("fl.prompt.adjust", name=state.to_play, base=base_population(state, state.to_play),
+               pop=population(state, state.to_play))
     return Prompt("decree_adjust", text,
                   (Option(PLUS, msg("fl.option.plus")), Option(MINUS, msg("fl.option.minus"))),
                   done=True)

@@ -11,6 +11,7 @@ import dataclasses
 from ...core.outcomes import E_ILLEGAL, E_NOT_EXPECTED, E_SAME_CARD, Rejected, Result
 from ...core.results import rank
 from ...core.seats import add, of
+from ...core.table import given
 from ...core.text import msg
 from .cards import ACTION, CHIEF, DECREE, FLOUK, MANUAL, Scoring, people_of_id, type_of
 from .state import (
@@ -99,7 +100,7 @@ def next_adjust(state: State, after: str | None, effects: tuple):
         if is_manual(state, seat):
             return dataclasses.replace(state, phase=ADJUST, current=seat), effects
     state = dataclasses.replace(state, phase=OVER, current=None)
-    return state, effects + (result(state).headline,)
+    return state, effects + (given(result(state)).headline,)
 
 
 def adjust_done(state: State):
@@ -111,7 +112,7 @@ def adjust(state: State, key: str):
     """UP/DOWN on the manual Decree screen: `plus` or `minus` one inhabitant."""
     if key not in ("plus", "minus"):
         return Rejected(E_NOT_EXPECTED, msg("fl.hint.adjust"))
-    seat = state.current
+    seat = state.to_play
     delta = 1 if key == "plus" else -1
     if population(state, seat) + delta < 0:
         return Rejected(E_ILLEGAL, msg("fl.not_below_zero"))
@@ -135,7 +136,7 @@ def census_tap(state: State, card: str):
 
 def census_done(state: State):
     """The census counts (§5.4): untapped cards leave the village, tapped ones join it."""
-    seat, tapped = state.current, state.census
+    seat, tapped = state.to_play, state.census
     cards = [c for c in tapped if type_of(c) != DECREE]
     slip = [c for c in tapped if type_of(c) == DECREE]
     missing = [c for c in village(state, seat) if c not in cards]

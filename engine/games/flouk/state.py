@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ...core.options import option
 from ...core.seats import add, clockwise_from, of, with_value
-from ...core.table import Table
+from ...core.table import Table, given
 from ...core.text import Msg, msg
 from .cards import CHIEF, DECK_SIZE, DECREE, FLOUK, MANUAL, CardInfo, default_info, people_of_id, type_of
 
@@ -69,7 +69,7 @@ def info(state: State, card: str) -> CardInfo:
 
 def effect_mode(state: State) -> str:
     """The mode of the power or effect running now."""
-    effect = info(state, state.card).effect
+    effect = info(state, given(state.card)).effect
     return effect.mode if effect else MANUAL
 
 
@@ -118,7 +118,7 @@ def decree(state: State, seat: str) -> str | None:
     return of(state.decrees, seat)
 
 
-def has_member(state: State, seat: str, people: str) -> bool:
+def has_member(state: State, seat: str, people: str | None) -> bool:
     """§5.4: some village card has this people; a Chief counts too (AMB-F4 option)."""
     chiefs = flag(state, "chief_counts_as_member")
     return any(people_of_id(c) == people and (chiefs or type_of(c) == FLOUK)

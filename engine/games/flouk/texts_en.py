@@ -1,7 +1,7 @@
 """English texts of Flouk. Lines of at most 21 characters for typical names."""
-from ...core.text import plural
+from ...core.text import Template, plural
 
-TEXT = {
+TEXT: dict[str, Template] = {
     # cards and places
     "fl.people.mouta": "Mouta", "fl.people.faar": "Faar", "fl.people.bloup": "Bloup",
     "fl.people.napil": "Napil", "fl.people.parok": "Parok",

@@ -24,6 +24,7 @@ from ...core.outcomes import (
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.seats import add, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec, Look, kind_of
+from ...core.table import given
 from ...core.text import msg
 from . import texts_en, texts_fr
 from .prompts import badge, prompt, reminder, result, tally
@@ -126,7 +127,7 @@ def flip(state: State, card: str):
         return resolve_event(dataclasses.replace(state, first_flip=None), card)
     if state.phase == FLIP1:
         return dataclasses.replace(state, phase=FLIP2, first_flip=card), ()
-    return resolve_pair(state, state.first_flip, card)
+    return resolve_pair(state, given(state.first_flip), card)
 
 
 def resolve_event(state: State, card: str):
@@ -145,20 +146,20 @@ def high_tide(state: State, card: str):
     up = len(state.ht_up)
     if up >= HIGH_TIDES_TO_END:
         state = dataclasses.replace(state, phase=OVER, first_flip=None)
-        return state, (msg("pa.high_tide_end", n=up), result(state).headline)
+        return state, (msg("pa.high_tide_end", n=up), given(result(state)).headline)
     state = pass_turn(state)
     return state, (msg("pa.high_tide", n=up, next=state.current),)
 
 
 def basket_overboard(state: State, card: str):
     """AMB-P9, AMB-P10: lose every clam (those cards stay out), then a fresh turn."""
-    lost = clams_of(state, state.current)
+    lost = clams_of(state, state.to_play)
     state = dataclasses.replace(state, beach_down=state.beach_down - {card},
                                 removed=state.removed | {card},
-                                clams=with_value(state.clams, state.current, 0))
+                                clams=with_value(state.clams, state.to_play, 0))
     text = msg("pa.overboard", n=lost, name=state.current) if lost else \
         msg("pa.overboard_empty", name=state.current)
-    return new_turn(state, state.current), (text,)
+    return new_turn(state, state.to_play), (text,)
 
 
 def storm(state: State, card: str):
@@ -174,26 +175,26 @@ def storm(state: State, card: str):
 def storm_done(state: State):
     if option(state.options, "storm_ends_turn"):
         return pass_turn(state), ()
-    return new_turn(state, state.current), ()
+    return new_turn(state, state.to_play), ()
 
 
 def bank(state: State, cards: tuple[str, str], gain: int = 0) -> State:
     """The pair's cards leave the Beach (into a basket or the discard); `gain` clams scored."""
     return dataclasses.replace(state, beach_down=state.beach_down - set(cards),
                                removed=state.removed | set(cards),
-                               clams=add(state.clams, state.current, gain), first_flip=None)
+                               clams=add(state.clams, state.to_play, gain), first_flip=None)
 
 
 def resolve_pair(state: State, c1: str, c2: str):
     """§1.4 pair table; the order of the two flips does not matter."""
-    p = state.current
+    p = state.to_play
     kinds = sorted((kind_of(c1), kind_of(c2)))
     name1, name2 = kind_name(c1), kind_name(c2)
     if kinds == ["clam", "clam"]:
         state = bank(state, (c1, c2), 2)
         replay = option(state.options, "replay_after_clam_pair")    # AMB-P11
         state = new_turn(state, p) if replay else pass_turn(state)
-        return state, (msg("pa.clam_pair", name=p, n=clams_of(state, p), next=state.current),)
+        return state, (msg("pa.clam_pair", name=p, n=clams_of(state, p), next=state.to_play),)
     if kinds == ["clam", "rake"]:
         state = bank(state, (c1, c2), 1)                      # AMB-P10: a fresh turn
         return new_turn(state, p), (msg("pa.clam_rake", name=p, n=clams_of(state, p)),)
@@ -226,7 +227,7 @@ def rob(state: State, victim: str | None):
         return Rejected(E_NOT_ELIGIBLE, msg("pa.rob_yourself"))
     if victim not in eligible_victims(state):
         return Rejected(E_NOT_ELIGIBLE, msg("pa.no_clams", name=victim))
-    clams = add(add(state.clams, victim, -1), state.current, 1)
+    clams = add(add(state.clams, victim, -1), state.to_play, 1)
     state = pass_turn(dataclasses.replace(state, clams=clams))
     return state, (msg("pa.stolen", name=victim, next=state.current),)
 

@@ -6,6 +6,7 @@ from ...core.options import option
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.results import rank
 from ...core.spec import kind_of
+from ...core.table import given
 from ...core.text import Msg, msg
 from .state import FIRST, FLIP2, JOIN, OVER, SETUP_BEACH, STORM, VICTIM, State, clams_of, eligible_victims
 
@@ -29,7 +30,7 @@ def prompt(state: State) -> Prompt:
             "pa.prompt.storm"
         return Prompt("storm", msg(tides))
     if state.phase == OVER:
-        return Prompt("over", result(state).headline)
+        return Prompt("over", given(result(state)).headline)
     if state.phase == FLIP2:
         return Prompt("flip2", msg("pa.prompt.flip2", name=p))
     return Prompt("flip1", msg("pa.prompt.flip1", name=p))
@@ -51,7 +52,7 @@ def beach_counts(state: State) -> tuple[tuple[str, int], ...]:
 
 def tally(state: State) -> Tally:
     players = tuple(PlayerLine(s, clams_of(state, s)) for s in state.seats)
-    details = [("high_tides_up", len(state.ht_up)), ("beach_down", len(state.beach_down)),
+    details: list[tuple[str, object]] = [("high_tides_up", len(state.ht_up)), ("beach_down", len(state.beach_down)),
                ("peek_reminder", state.peek_reminder)]
     if option(state.options, "show_beach_counts"):
         details.append(("beach_counts", dict(beach_counts(state))))

@@ -67,7 +67,7 @@ def clams_of(state: State, seat: str) -> int:
 
 
 def next_player(state: State) -> str:
-    return next_seat(state.seats, state.current)
+    return next_seat(state.seats, state.to_play)
 
 
 def new_turn(state: State, seat: str) -> State:

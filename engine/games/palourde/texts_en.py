@@ -1,7 +1,7 @@
 """English texts of Palourde. Lines of at most 21 characters."""
-from ...core.text import plural
+from ...core.text import Template, plural
 
-TEXT = {
+TEXT: dict[str, Template] = {
     "pa.kind.basket": "Basket", "pa.kind.clam": "Clam", "pa.kind.rake": "Rake",
     "pa.kind.crab": "Crab", "pa.kind.shrimp": "Shrimp", "pa.kind.bird": "Bird",
     "pa.kind.beach": "Beach", "pa.kind.shell": "Shell", "pa.kind.high_tide": "High Tide",

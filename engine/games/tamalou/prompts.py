@@ -6,11 +6,12 @@ instructions, and reveal taps show only how many cards and their sum.
 from __future__ import annotations
 
 from ...core.events import Choose, Tap
-from ...core.options import option
+from ...core.options import option, option_of
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.results import rank
 from ...core.seats import next_seat, of
 from ...core.spec import current_badge
+from ...core.table import given
 from ...core.text import Msg, msg
 from .scoring import LOOK_AND_SWAP, label, points, round_winners
 from .state import (
@@ -57,16 +58,16 @@ def turn_prompt(state: State) -> Prompt:
 
 def power_prompt(state: State) -> Prompt:
     """AMB-TA7: the black King's swap is worded as part of the power, or as a choice."""
-    kind = usable_power(state, state.played)
+    kind = usable_power(state, given(state.played))
     if kind == LOOK_AND_SWAP:
         kind = f"{kind}_{option(state.options, 'black_king_swap')}"
-    return Prompt("power", msg(f"tm.power.{kind}", card=label(state.played)),
+    return Prompt("power", msg(f"tm.power.{kind}", card=label(given(state.played))),
                   players(swap_targets(state)), done=True)
 
 
 def reveal_prompt(state: State) -> Prompt:
     text = msg("tm.prompt.reveal", name=state.current, k=len(state.tapping),
-               n=count_of(state, state.current), sum=sum(points(c) for c in state.tapping))
+               n=count_of(state, state.to_play), sum=sum(points(c) for c in state.tapping))
     return Prompt("reveal", text)
 
 
@@ -84,13 +85,13 @@ PROMPTS = {
     CALL: lambda s: Prompt("call", msg("tm.prompt.call", name=s.current),
                            (Option("no", msg("tm.no")), Option("yes", msg("tm.yes")))),
     LAST_SNAPS: lambda s: Prompt("last_snaps", msg("tm.prompt.last_snaps", top=label(top(s) or "")),
-                                 closes_after_s=option(s.options, "last_snap_s") or None),
+                                 closes_after_s=option_of(s.options, "last_snap_s", int) or None),
     REVEAL: reveal_prompt,
     MISMATCH: lambda s: Prompt("mismatch", msg("tm.prompt.mismatch", n=count_of(s, s.current),
                                                 m=len(s.tapping))),
     DEAL: lambda s: Prompt("deal", msg("tm.prompt.deal", round=s.round,
                                         name=next_seat(s.seats, s.first))),
-    OVER: lambda s: Prompt("over", result(s).headline),
+    OVER: lambda s: Prompt("over", given(result(s)).headline),
 }
 
 HINTS = {
@@ -136,7 +137,7 @@ def tally(state: State) -> Tally:
     """`score` is a square's points once revealed, null before."""
     scores = dict(round_scores(state))
     lines = tuple(PlayerLine(s, scores.get(s)) for s in state.seats)
-    details = [("pile", state.pile), ("top", top(state)), ("discard", list(state.discard)),
+    details: list[tuple[str, object]] = [("pile", state.pile), ("top", top(state)), ("discard", list(state.discard)),
                ("counts", dict(state.counts)),
                ("caller", state.caller), ("final_queue", list(state.final_queue)),
                ("phase", stage(state))]
@@ -160,9 +161,9 @@ def badge(tally: Tally) -> Msg | None:
 def round_headline(state: State):
     """§4.5 for the round just revealed: the caller's win, the others' win, or no winner."""
     scores = round_scores(state)
-    winners = round_winners(scores, state.caller, option(state.options, "all_must_be_le5"))
+    winners = round_winners(scores, given(state.caller), option_of(state.options, "all_must_be_le5", bool))
     if winners == (state.caller,):
-        return msg("tm.won_call", name=state.caller, n=of(scores, state.caller))
+        return msg("tm.won_call", name=state.caller, n=of(scores, given(state.caller)))
     if not winners:
         return msg("tm.no_winner", caller=state.caller)
     return msg("tm.failed_call", caller=state.caller, names=winners, n=of(scores, winners[0]))
@@ -176,7 +177,7 @@ def result(state: State) -> Result | None:
         ranking = rank(state.totals, lowest=True)
         return Result(ranking.winners, msg("tm.match_won", names=ranking.winners, n=ranking.best))
     scores = round_scores(state)
-    return Result(round_winners(scores, state.caller, option(state.options, "all_must_be_le5")),
+    return Result(round_winners(scores, given(state.caller), option_of(state.options, "all_must_be_le5", bool)),
                   round_headline(state))
 
 
@@ -189,7 +190,7 @@ def event_words(state: State, event) -> Msg | None:
     if isinstance(event, Tap) and state.phase == REVEAL:
         return msg("tm.undo.revealed", name=state.current, card=label(event.card))
     if isinstance(event, Choose) and state.phase == SNAP_WHO:
-        return msg("tm.undo.snapped", name=event.option, card=label(state.snapped))
+        return msg("tm.undo.snapped", name=event.option, card=label(given(state.snapped)))
     if isinstance(event, Choose) and state.phase == PENALTY_WHO:
         return msg("tm.undo.penalty", name=event.option)
     return None

@@ -98,7 +98,7 @@ def round_scores(state: State) -> tuple[tuple[str, int], ...]:
 def turn_actions(state: State) -> tuple[str, ...]:
     """§4.4 TURN menu. Take discard needs a card to give up; Tamalou! once per round (AMB-TA10)."""
     actions = ["draw"] if can_draw(state) else []
-    if count_of(state, state.current) > 0:
+    if count_of(state, state.to_play) > 0:
         actions.append("take_discard")
     if state.caller is None and option(state.options, "call_timing") == "instead_of_turn":
         actions.append("tamalou")
@@ -109,13 +109,13 @@ def turn_actions(state: State) -> tuple[str, ...]:
 
 def drawn_actions(state: State) -> tuple[str, ...]:
     """AMB-TA15: with an empty square the drawn card can only be played."""
-    return ("keep", "play") if count_of(state, state.current) > 0 else ("play",)
+    return ("keep", "play") if count_of(state, state.to_play) > 0 else ("play",)
 
 
 def usable_power(state: State, card: str) -> str | None:
     """The power the played card has now. AMB-TA15: nobody looks at or swaps with an empty square."""
     kind = power(card)
-    own = count_of(state, state.current) > 0
+    own = count_of(state, state.to_play) > 0
     opponents = any(count_of(state, s) > 0 for s in state.seats if s != state.current)
     if kind == LOOK_OWN:
         return kind if own else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.options import option
+from ...core.options import option, option_of
 from ...core.outcomes import (
     E_ILLEGAL,
     E_IN_PLAY,
@@ -27,6 +27,7 @@ from ...core.outcomes import (
 from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.seats import add, clockwise_from, next_seat, of, per_seat
 from ...core.spec import GameConfig, GameSpec, Look, kind_of
+from ...core.table import given
 from ...core.text import Msg, msg
 from . import texts_en, texts_fr
 from .prompts import badge, event_words, hint, prompt, reminder, result, round_headline, tally
@@ -204,7 +205,7 @@ def end_turn(state: State, effects: tuple):
 def pass_turn(state: State, effects: tuple = ()):
     """The next seat; in the last round the next in the final queue, then the reveal."""
     if state.caller is None:
-        return replace(state, phase=TURN, current=next_seat(state.seats, state.current)), effects
+        return replace(state, phase=TURN, current=next_seat(state.seats, state.to_play)), effects
     queue = tuple(seat for seat in state.final_queue if seat != state.current)
     if not queue:
         if option(state.options, "last_snap_s") == 0:
@@ -224,7 +225,7 @@ def call(state: State):
 
     AMB-TA12: the claim is not checked now; AMB-TA15: an empty square may call too.
     """
-    queue = clockwise_from(state.seats, state.current)[1:]
+    queue = clockwise_from(state.seats, state.to_play)[1:]
     state = replace(state, phase=TURN, caller=state.current, final_queue=queue, current=queue[0])
     return state, (msg("tm.called", name=state.caller),)
 
@@ -255,8 +256,8 @@ def judge_snap(state: State, who: str):
         if who in state.seats:
             return Rejected(E_NOT_ELIGIBLE, msg("tm.has_no_cards", name=who))
         return Rejected(E_NOT_EXPECTED, msg("core.not_a_choice"))
-    card, state = state.snapped, replace(state, phase=snap_phase(state), snapped=None)
-    if snap_matches(card, top(state), option(state.options, "snap_match")):
+    card, state = given(state.snapped), replace(state, phase=snap_phase(state), snapped=None)
+    if snap_matches(card, given(top(state)), option_of(state.options, "snap_match", str)):
         state = replace(push(state, card), counts=add(state.counts, who, -1))
         return state, (msg("tm.good_snap", name=who, n=count_of(state, who)),)
     if not can_draw(state):
@@ -288,7 +289,7 @@ def reveal_tap(state: State, card: str):
 
 def reveal_done(state: State):
     """A count that differs from the inferred one asks first; nothing is committed until then."""
-    if len(state.tapping) != count_of(state, state.current):
+    if len(state.tapping) != count_of(state, state.to_play):
         return replace(state, phase=MISMATCH), ()
     return commit_reveal(state)
 
@@ -296,7 +297,7 @@ def reveal_done(state: State):
 def commit_reveal(state: State):
     revealed = state.revealed + ((state.current, state.tapping),)
     state = replace(state, revealed=revealed, tapping=())
-    effects = (msg("tm.scored", name=state.current, n=of(round_scores(state), state.current)),)
+    effects = (msg("tm.scored", name=state.to_play, n=of(round_scores(state), state.to_play)),)
     if len(revealed) < len(state.seats):
         return replace(state, phase=REVEAL, current=state.seats[len(revealed)]), effects
     return end_round(state, effects)
@@ -306,14 +307,14 @@ def end_round(state: State, effects: tuple):
     """§4.5: add the round to the totals; a caller who did not win pays caller_fail_penalty."""
     scores = round_scores(state)
     added = scores
-    winners = round_winners(scores, state.caller, option(state.options, "all_must_be_le5"))
+    winners = round_winners(scores, given(state.caller), option_of(state.options, "all_must_be_le5", bool))
     if winners != (state.caller,):
-        added = add(scores, state.caller, option(state.options, "caller_fail_penalty"))
+        added = add(scores, given(state.caller), option_of(state.options, "caller_fail_penalty", int))
     totals = tuple((seat, total + of(added, seat)) for seat, total in state.totals)
     state = replace(state, totals=totals, history=state.history + (added,))
-    if match_over(option(state.options, "match"), state.round, totals):
+    if match_over(option_of(state.options, "match", str), state.round, totals):
         state = replace(state, phase=OVER)
-        final = (result(state).headline,) if match_mode(state) else ()
+        final = (given(result(state)).headline,) if match_mode(state) else ()
         return state, effects + (round_headline(state),) + final
     return replace(state, phase=DEAL), effects + (round_headline(state),)
 

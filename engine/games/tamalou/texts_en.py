@@ -1,7 +1,7 @@
 """English texts of Tamalou. Lines of at most 21 characters."""
-from ...core.text import plural
+from ...core.text import Template, plural
 
-TEXT = {
+TEXT: dict[str, Template] = {
     # cards, in words from their rank and suit: `KS` is the King of spades
     "tm.card": "{rank} of {suit}",
     "tm.rank.A": "Ace", "tm.rank.2": "2", "tm.rank.3": "3", "tm.rank.4": "4", "tm.rank.5": "5",

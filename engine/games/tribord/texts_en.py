@@ -1,7 +1,7 @@
 """English texts of A tribord!. Lines of at most 21 characters."""
-from ...core.text import plural
+from ...core.text import Template, plural
 
-TEXT = {
+TEXT: dict[str, Template] = {
     "at.prompt.common": "Round {round}: deal 2\ncards face up to the\ncentre, tap both\ntapped {k}/2",
     "at.prompt.decide": "{name}: Draw or Block?\nPot {pot}",
     "at.prompt.decide_hint": "{name}: Draw or Block?\nPot {pot}\n{hint}",

@@ -13,7 +13,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.options import Options, OptionSpec, option
+from ...core.options import Options, OptionSpec, option, option_of
 from ...core.outcomes import (
     E_ILLEGAL,
     E_IN_PLAY,
@@ -30,7 +30,7 @@ from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.results import SHARED, TIE_RULES, rank
 from ...core.seats import add, next_seat, of, per_seat, with_value
 from ...core.spec import GameConfig, GameSpec, Look
-from ...core.table import Table
+from ...core.table import Table, given
 from ...core.text import Msg, msg
 from .. import auberge
 from ..auberge.deck import (
@@ -115,7 +115,7 @@ def need_card(state: State, phase: str) -> State:
 
 
 def total_tokens(options: Options, players: int) -> int:
-    return option(options, "start_tokens") * players
+    return option_of(options, "start_tokens", int) * players
 
 
 # ---- the round setup (§3.4 ROUND_SETUP) -------------------------------------
@@ -126,7 +126,7 @@ def initial(config: GameConfig) -> State:
     button = config.first or players[0]
     return State(seq=0, phase=COMMON, options=config.options, seats=players, current=button,
                  button=button, round=1,
-                 tokens=per_seat(players, option(config.options, "start_tokens")), pot=0,
+                 tokens=per_seat(players, option_of(config.options, "start_tokens", int)), pot=0,
                  common=(), discard=frozenset(), pile=DECK_SIZE, rstatus=per_seat(players, OPEN))
 
 
@@ -156,7 +156,7 @@ def ante(state: State, effects: tuple[Msg, ...]):
 # ---- decisions (§3.4 DECIDE) -------------------------------------------------
 
 def decide(state: State, key: str):
-    p = state.current
+    p = state.to_play
     if key == "block":
         return after_decision(with_status(state, (p,), BLOCKED), (msg("at.blocks", name=p),))
     if key != "draw":
@@ -171,7 +171,7 @@ def drawn_card(state: State, card: str):
     problem = check_unseen(state, card)
     if problem:
         return problem
-    p = state.current
+    p = state.to_play
     state = dataclasses.replace(state, tokens=add(state.tokens, p, -1), pot=state.pot + 1,
                                 pile=state.pile - 1)
     if pairs_with(card, state.common):
@@ -191,7 +191,7 @@ def after_decision(state: State, effects: tuple[Msg, ...]):
         effects = effects + (msg("at.must_block", name=forced),)
     if not seats_in(state, OPEN):
         return round_end(state, effects)
-    following = next_seat(state.seats, state.current, lambda s: status(state, s) == OPEN)
+    following = next_seat(state.seats, state.to_play, lambda s: status(state, s) == OPEN)
     return dataclasses.replace(state, phase=DECIDE, current=following, resume=None), effects
 
 
@@ -221,7 +221,7 @@ def round_end(state: State, effects: tuple[Msg, ...]):
                                               for s, n in state.tokens)),)
     if any(n == 0 for _, n in state.tokens):                  # AMB-T10
         state = dataclasses.replace(state, phase=OVER, resume=None)
-        return state, effects + (result(state).headline,)
+        return state, effects + (given(result(state)).headline,)
     holder = state.button
     state = next_round(state)
     button = "at.button_moves" if state.button != holder else "at.button_stays"
@@ -241,7 +241,7 @@ def next_round(state: State) -> State:
 def reshuffle(state: State):
     """AMB-T11: the discards (not the common hand) become the new pile."""
     state = dataclasses.replace(state, pile=state.pile + len(state.discard), discard=frozenset())
-    return dataclasses.replace(state, phase=state.resume, resume=None), (msg("at.reshuffled", n=state.pile),)
+    return dataclasses.replace(state, phase=given(state.resume), resume=None), (msg("at.reshuffled", n=state.pile),)
 
 
 # ---- the reducer -----------------------------------------------------------
@@ -277,18 +277,18 @@ def prompt(state: State) -> Prompt:
     if state.phase == COMMON:
         return Prompt(COMMON, msg("at.prompt.common", round=state.round, k=len(state.common)))
     if state.phase == DECIDE:
-        choices = ("draw", "block") if tokens(state, p) > 0 else ("block",)
+        choices = ("draw", "block") if tokens(state, state.to_play) > 0 else ("block",)
         return Prompt(DECIDE, decide_text(state), tuple(Option(c, msg(f"at.opt.{c}")) for c in choices))
     if state.phase == AWAIT_DRAW:
         return Prompt("draw", msg("at.prompt.draw", name=p))
     if state.phase == RESHUFFLE:
         return Prompt(RESHUFFLE, msg("at.prompt.reshuffle"))
-    return Prompt(OVER, result(state).headline)
+    return Prompt(OVER, given(result(state)).headline)
 
 
 def decide_text(state: State) -> Msg:
     """AMB-T12: hints (off by default) say when a draw cannot fail, or cannot succeed."""
-    p, pot = state.current, state.pot
+    p, pot = state.to_play, state.pot
     if tokens(state, p) == 0:
         return msg("at.prompt.decide_broke", name=p, pot=pot)
     if option(state.options, "hints") and len(values(state.common)) in (0, 10):
