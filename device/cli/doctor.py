@@ -7,11 +7,11 @@
 Python and packages, the config, pin conflicts, the board (which Pi, its GPIO
 chip, the PN532's UART), the device nodes and their permissions, group
 membership, the reader's self test (opened and polled once), the display, the
-buttons (none down before anyone pressed), each game's decks and the state
-dir's free space. Exit 1
-when a check FAILs, else 0. `--sim` runs the same checks on the simulated
-parts. The installed service holds the reader and the panel, so while it runs
-they are left alone (stop it to test them).
+buttons (none down before anyone pressed), any game plug-in refused, each game's
+decks and the state dir's free space. Exit 1 when a check FAILs, else 0.
+`--sim` runs the same checks on the simulated parts. The installed service holds
+the reader and the panel, so while it runs they are left alone (stop it to test
+them).
 """
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def examine(config_file: Path | None, state_dir: Path | None, sim: bool) -> list
             found += [checks.reader_check(config, sim), checks.display_check(config, sim),
                       buttons_check(config, sim)]
     where = state_dir_for(state_dir, config)
-    return found + checks.deck_checks(where, sim) + [checks.space_check(where)]
+    return found + checks.game_checks() + checks.deck_checks(where, sim) + [checks.space_check(where)]
 
 
 def report(found: list[Check], out: TextIO, language: str = DEFAULT_LANGUAGE) -> int:

@@ -265,7 +265,13 @@ def display_check(config: Config, sim: bool) -> Check:
     return ok("display", f"{d.kind} on {where} answers")
 
 
-# ---- the state dir -----------------------------------------------------------------------
+# ---- the games and the state dir ---------------------------------------------------------
+
+def game_checks() -> list[Check]:
+    """A game plug-in the registry refused (see engine.problems()): the others play without it."""
+    return [Check("WARN", "games", problem, "reinstall the package that adds it, or remove it")
+            for problem in engine.problems()]
+
 
 def deck_checks(state_dir: Path, sim: bool) -> list[Check]:
     from device.decks.registry import DeckRegistry

@@ -63,6 +63,14 @@ def test_the_simulated_table_is_ready(tmp_path, capsys, config):
     assert len(found(lines, "OK", "decks")) == len(engine.all_specs())   # one a game, sim decks complete
 
 
+def test_a_refused_game_plugin_is_a_warning_and_the_table_still_plays(tmp_path, capsys, config,
+                                                                     monkeypatch):
+    refused = "game plug-in x9 refused: game x9: no texts in fr"
+    monkeypatch.setattr(engine, "problems", lambda: (refused,))
+    code, lines = doctor(capsys, "--sim", "--config", config(""), "--state-dir", str(tmp_path))
+    assert code == 0 and refused in found(lines, "WARN", "games")[0]
+
+
 def test_a_config_that_does_not_load_fails_and_names_the_key(tmp_path, capsys, config):
     path = config('[reader]\nkind = "rc523"\n')
     code, lines = doctor(capsys, "--sim", "--config", path, "--state-dir", str(tmp_path))
