@@ -19,6 +19,8 @@ from typing import Any
 from engine.core.registry import all_specs
 from engine.core.registry import decks as owners
 
+from .card_files import check_card_file, check_learned
+
 
 class ManifestError(ValueError):
     """A manifest that does not match the rules; the text names the kind and both numbers."""
@@ -108,19 +110,19 @@ def game_data(game: str, deck: str, text: str | None = None) -> dict | None:
 def card_file_problems(deck: str, text: str) -> list[str]:
     """What is wrong with a café's card file for `deck`, each problem naming the card and field.
     Only a deck whose cards carry printed details (Flouk's) has such a file."""
-    if deck != "flouk":
+    judge = next((s.card_problems for s in all_specs() if s.deck == deck and s.card_problems), None)
+    if judge is None:
         return [f"the {deck} deck has no card data file"]
-    from .flouk_check import check_card_file  # the Flouk rules load only for Flouk's file
-    return check_card_file(text)
+    return check_card_file(judge, text)
 
 
 def learned_problems(deck: str, details) -> tuple[dict, list[str]]:
     """The good part of a deck's learned card details, and what is wrong with the rest.
-    Only Flouk's cards have printed details a table learns."""
-    if deck != "flouk":
+    Only a deck whose cards carry printed details (Flouk's) has details a table learns."""
+    judge = next((s.detail_problem for s in all_specs() if s.deck == deck and s.detail_problem), None)
+    if judge is None:
         return {}, [f"the {deck} deck has no details to learn"]
-    from .flouk_check import check_learned
-    return check_learned(details)
+    return check_learned(judge, details)
 
 
 def with_learned(data: dict, details: dict) -> dict:

@@ -21,6 +21,11 @@ from engine.core.text import DEFAULT_LANGUAGE
 from .refusal import first_and_more, refuse, unreadable, unwritable
 
 
+def _printed_deck() -> str | None:
+    """The default deck: the first whose cards carry printed details a card file gives."""
+    return next((spec.deck for spec in engine.all_specs() if spec.card_problems), None)
+
+
 def add_commands(subparsers) -> None:
     parser = subparsers.add_parser("cards", help="cli.help.cards")
     actions = parser.add_subparsers(dest="cards_action", required=True)
@@ -28,7 +33,7 @@ def add_commands(subparsers) -> None:
         action = actions.add_parser(name, help=f"cli.help.cards_{name}")
         if name not in ("show", "export"):
             action.add_argument("file", type=Path)
-        action.add_argument("--deck", default="flouk", help="cli.help.cards_deck")
+        action.add_argument("--deck", default=_printed_deck(), help="cli.help.cards_deck")
         action.add_argument("--state-dir", type=Path)
     parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 

@@ -71,6 +71,10 @@ class GameSpec:
     joins_by_tap: bool = False                # players may be collected by the game itself
     player_limits: Callable[[Options], tuple[int, int]] | None = field(default=None, compare=False)
     data_check: Callable[[Any], Any] | None = field(default=None, compare=False)
+    # a deck whose cards carry printed details (Flouk's): what is wrong with a café's card file,
+    # parsed ({"cards": {id: table}}), and with one detail a table learned (card, detail, value)
+    card_problems: Callable[[Any], list[str]] | None = field(default=None, compare=False)
+    detail_problem: Callable[[str, str, object], str | None] | None = field(default=None, compare=False)
     reminder: Callable[[Any], Any] | None = field(default=None, compare=False)  # -> Msg | None
     look: Look = field(default=Look(), compare=False)
     card_name: Callable[[str], Msg | None] | None = field(default=None, compare=False)  # a kind's name

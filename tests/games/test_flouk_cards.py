@@ -26,7 +26,6 @@ from engine.games.flouk.cards import (
     read_cards,
     unknown_details,
 )
-from seeds.flouk_check import check_card_file
 
 SPEC = engine.get("flouk")
 SHIPPED = seeds.game_data("flouk", "flouk")
@@ -53,7 +52,7 @@ def test_shipped_file_holds_what_the_rulebook_states():
     # §5.1: the rulebook says neither which Actions belong to a people nor any white number
     assert all(by_id[f"action#{n}"] == CardInfo(f"action#{n}", UNKNOWN, None, Effect()) for n in range(1, 34))
     assert all(unknown_details(c) == ("white",) for c in cards if c.card.startswith("chief_"))
-    assert check_card_file(seeds.read_text("flouk")) == []
+    assert seeds.card_file_problems("flouk", seeds.read_text("flouk")) == []
 
 
 def test_state_keeps_only_the_data_that_differs_from_the_rulebook():
@@ -107,11 +106,11 @@ def test_replay_reports_bad_card_data_as_a_script_error():
 def test_check_card_file_lists_every_problem():
     text = seeds.read_text("flouk").replace('[cards."decree#7"]', '[cards."decree#8"]')
     text = text.replace('people = "parok"\n\n[cards."parok#2"]', 'people = "bloup"\n\n[cards."parok#2"]')
-    assert check_card_file(text) == [
+    assert seeds.card_file_problems("flouk", text) == [
         "'decree#8': unknown card id (ids: mouta#1..10, chief_mouta#1..2, decree#1..7, action#1..33)",
         'parok#1: people: \'bloup\' does not match the card id ("parok")',
         "decree#7: missing: every one of the 100 cards needs a table"]
-    assert check_card_file("[cards")[0].startswith("not a valid TOML file")
+    assert seeds.card_file_problems("flouk", "[cards")[0].startswith("not a valid TOML file")
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 1000) | st.text(max_size=8)

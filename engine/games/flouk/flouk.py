@@ -20,7 +20,7 @@ from ...core.seats import per_seat
 from ...core.spec import GameConfig, GameSpec, Look
 from ...core.text import msg
 from . import learning, resolve, scoring, texts_en, texts_fr
-from .cards import COMPONENTS, card_name, check_data, default_info, read_cards
+from .cards import COMPONENTS, card_name, card_problems, check_data, default_info, detail_problem, read_cards
 from .effects import (
     choose_destination,
     choose_source,
@@ -202,6 +202,7 @@ GAME = GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=play, prompt=prompt, tally=tally,
     result=scoring.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
+    card_problems=card_problems, detail_problem=detail_problem,
     max_events=3000, look=Look(name=msg("ui.name.flouk"), badge=badge, deal=msg("ui.deal.flouk")),
     order=5, card_name=card_name, event_words=learning.event_words,
     home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},

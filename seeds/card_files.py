@@ -1,13 +1,18 @@
-"""Check a café's Flouk card file (docs/flouk-cards.md) before a game reads it."""
+"""A café's card file and the details a table learned, checked before a game reads them.
+
+Only a deck whose cards carry printed details has either (Flouk's: a Chief's white number, an
+Action's people); its game says what is wrong with them (GameSpec.card_problems and
+.detail_problem), each problem naming the card and the field.
+"""
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
+from typing import Any
 
-from engine.games.flouk.cards import card_problems
 
-
-def check_card_file(text: str) -> list[str]:
-    """Every problem of a Flouk card file's text, each naming the card and the field; [] if good."""
+def check_card_file(card_problems: Callable[[Any], list[str]], text: str) -> list[str]:
+    """Every problem of a card file's text, each naming the card and the field; [] if good."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -19,11 +24,10 @@ def check_card_file(text: str) -> list[str]:
     return card_problems({"cards": data.get("cards")})
 
 
-def check_learned(details) -> tuple[dict, list[str]]:
-    """Split learned details ({card id: {"people"|"white": value}}) into the good ones and one
-    problem line for each bad one, naming the card and the detail."""
-    from engine.games.flouk.cards import detail_problem
-
+def check_learned(detail_problem: Callable[[str, str, object], str | None],
+                  details) -> tuple[dict, list[str]]:
+    """Split learned details ({card id: {detail: value}}) into the good ones and one problem
+    line for each bad one, naming the card and the detail."""
     if not isinstance(details, dict):
         return {}, ["learned details must be a table of card ids"]
     good: dict = {}
