@@ -10,27 +10,20 @@ richest wins.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.options import Options, OptionSpec, option, option_of
+from ...core.options import option, option_of
 from ...core.outcomes import (
     E_ILLEGAL,
     E_IN_PLAY,
     E_NOT_EXPECTED,
     E_OUT_OF_PLAY,
-    Option,
-    PlayerLine,
-    Prompt,
     Rejected,
-    Result,
-    Tally,
 )
 from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.results import SHARED, TIE_RULES, rank
-from ...core.seats import add, next_seat, of, per_seat, with_value
+from ...core.seats import add, next_seat, per_seat
 from ...core.spec import GameConfig, GameSpec, Look
-from ...core.table import Table, given
+from ...core.table import given
 from ...core.text import Msg, msg
 from .. import auberge
 from ..auberge.deck import (
@@ -42,61 +35,29 @@ from ..auberge.deck import (
     MIN_PLAYERS,
     has_pair,
     pairs_with,
-    values,
 )
 from . import texts_en, texts_fr
-
-# Phases (§3.4); each is also its prompt id, but AWAIT_DRAW's prompt is "draw".
-COMMON, DECIDE, AWAIT_DRAW, RESHUFFLE, OVER = "common", "decide", "await_draw", "reshuffle", "over"
-
-OPEN, BLOCKED, OUT = "open", "blocked", "out"       # a pirate's status in the round
-COMMON_CARDS = 2                                   # §3.4 ROUND_SETUP step 2
-
-OPTIONS = (
-    OptionSpec("start_tokens", 10, kind="int", minimum=1, maximum=99, note="§3.1"),
-    OptionSpec("initial_pair", "discard", kind="choice", choices=("discard", "redeal"), note="AMB-T6"),
-    OptionSpec("last_player_rule", "last_not_out", kind="choice", choices=("last_not_out", "last_open"),
-               note="AMB-T3"),
-    OptionSpec("button", "rotate", kind="choice", choices=("rotate", "fixed"), note="AMB-T7"),
-    OptionSpec("zero_token", "must_block", kind="choice", choices=("must_block",), note="AMB-T8"),
-    OptionSpec("tie_rule", SHARED, kind="choice", choices=TIE_RULES, note="AMB-T10"),
-    OptionSpec("hints", False, note="AMB-T12"),
+from .prompts import badge, hint, prompt, result, tally
+from .state import (
+    AWAIT_DRAW,
+    BLOCKED,
+    COMMON,
+    COMMON_CARDS,
+    DECIDE,
+    OPEN,
+    OPTIONS,
+    OUT,
+    OVER,
+    RESHUFFLE,
+    State,
+    seats_in,
+    status,
+    tokens,
+    total_tokens,
+    with_status,
 )
 
-
-@dataclass(frozen=True, slots=True)
-class State(Table):
-    button: str
-    round: int
-    tokens: tuple[tuple[str, int], ...]
-    pot: int
-    common: tuple[str, ...]                   # face up in the centre
-    discard: frozenset[str]                   # every card is seen, so ids, not a count
-    pile: int
-    rstatus: tuple[tuple[str, str], ...]      # open | blocked | out, for this round only
-    resume: str | None = None                 # the phase a reshuffle returns to
-
-
 # ---- helpers ---------------------------------------------------------------
-
-def tokens(state: State, seat: str) -> int:
-    return of(state.tokens, seat)
-
-
-def status(state: State, seat: str) -> str:
-    return of(state.rstatus, seat)
-
-
-def with_status(state: State, seats, new: str) -> State:
-    rstatus = state.rstatus
-    for seat in seats:
-        rstatus = with_value(rstatus, seat, new)
-    return dataclasses.replace(state, rstatus=rstatus)
-
-
-def seats_in(state: State, wanted: str) -> tuple[str, ...]:
-    return tuple(s for s in state.seats if status(state, s) == wanted)
-
 
 def check_unseen(state: State, card: str) -> Rejected | None:
     """Every card in play is face up, so the device knows where each tapped card is."""
@@ -112,10 +73,6 @@ def need_card(state: State, phase: str) -> State:
     if state.pile == 0:
         return dataclasses.replace(state, phase=RESHUFFLE, resume=phase)
     return dataclasses.replace(state, phase=phase, resume=None)
-
-
-def total_tokens(options: Options, players: int) -> int:
-    return option_of(options, "start_tokens", int) * players
 
 
 # ---- the round setup (§3.4 ROUND_SETUP) -------------------------------------
@@ -258,64 +215,6 @@ TABLE = PhaseTable({
     RESHUFFLE: {Confirm: on_button(reshuffle)},
     OVER: {},
 })
-
-
-def hint(state: State) -> Msg:
-    return msg({DECIDE: "at.hint.decide", COMMON: "at.hint.common", AWAIT_DRAW: "at.hint.draw",
-                RESHUFFLE: "at.hint.reshuffle"}.get(state.phase, "core.use_buttons"))
-
-
-# ---- what the table sees (§3.5) -----------------------------------------------
-
-def badge(tally: Tally) -> Msg:
-    """The header shows the pot and the round."""
-    return msg("ui.badge.pot", pot=tally.detail("pot", 0), round=tally.round or 1)
-
-
-def prompt(state: State) -> Prompt:
-    p = state.current
-    if state.phase == COMMON:
-        return Prompt(COMMON, msg("at.prompt.common", round=state.round, k=len(state.common)))
-    if state.phase == DECIDE:
-        choices = ("draw", "block") if tokens(state, state.to_play) > 0 else ("block",)
-        return Prompt(DECIDE, decide_text(state), tuple(Option(c, msg(f"at.opt.{c}")) for c in choices))
-    if state.phase == AWAIT_DRAW:
-        return Prompt("draw", msg("at.prompt.draw", name=p))
-    if state.phase == RESHUFFLE:
-        return Prompt(RESHUFFLE, msg("at.prompt.reshuffle"))
-    return Prompt(OVER, given(result(state)).headline)
-
-
-def decide_text(state: State) -> Msg:
-    """AMB-T12: hints (off by default) say when a draw cannot fail, or cannot succeed."""
-    p, pot = state.to_play, state.pot
-    if tokens(state, p) == 0:
-        return msg("at.prompt.decide_broke", name=p, pot=pot)
-    if option(state.options, "hints") and len(values(state.common)) in (0, 10):
-        return msg("at.prompt.decide_hint", name=p, pot=pot,
-                   hint=msg("at.hint.safe" if not state.common else "at.hint.all_fail"))
-    return msg("at.prompt.decide", name=p, pot=pot)
-
-
-def tally(state: State) -> Tally:
-    """§6.2: scores are tokens; `out` is out of the current round."""
-    players = tuple(PlayerLine(s, tokens(state, s), status(state, s) == OUT) for s in state.seats)
-    details = (("pot", state.pot), ("pile", state.pile), ("button", state.button),
-               ("common", list(state.common)), ("discard", len(state.discard)),
-               ("status", dict(state.rstatus)))
-    return Tally(players, details, current=state.current, round=state.round)
-
-
-def result(state: State) -> Result | None:
-    """The most tokens wins; equal leaders share the win, or nobody does (AMB-T10)."""
-    if state.phase != OVER:
-        return None
-    ranking = rank(((s, tokens(state, s)) for s in state.seats), option(state.options, "tie_rule"))
-    if not ranking.tied:
-        return Result(ranking.winners, msg("at.wins", name=ranking.winners[0], n=ranking.best))
-    if not ranking.winners:
-        return Result((), msg("at.no_winner", names=ranking.leaders, n=ranking.best))
-    return Result(ranking.winners, msg("at.wins_shared", names=ranking.winners, n=ranking.best))
 
 
 def invariants(state: State) -> list[str]:
