@@ -78,7 +78,8 @@ def parse(deck: str, text: str) -> Manifest:
 def check(manifest: Manifest) -> Manifest:
     """Compare the manifest's counts with every game that plays this deck."""
 
-    specs = [s for s in all_specs() if s.deck == manifest.deck]
+    owner = owners().get(manifest.deck)      # named first: its package holds the manifest
+    specs = sorted((s for s in all_specs() if s.deck == manifest.deck), key=lambda s: s is not owner)
     counts = manifest.counts()
     for spec in specs:
         expected = dict(spec.components)
