@@ -21,6 +21,7 @@ GROUP = "tabletop.games"
 LANGUAGES = ("en", "fr")      # every game speaks both
 
 _GAMES: dict[str, GameSpec] = {}
+_IN_ORDER: list[tuple[GameSpec, ...]] = []       # all_specs(), kept: the screen asks each frame
 _PROBLEMS: list[str] = []
 _discovered = False
 
@@ -41,6 +42,7 @@ def register(spec: GameSpec) -> GameSpec:
     for language, entries in spec.texts.items():
         add_catalog(language, entries)
     _GAMES[spec.id] = spec
+    _IN_ORDER.clear()
     _DECKS_OF.clear()
     _FOLDED.clear()
     return spec
@@ -107,7 +109,9 @@ def get(game_id: str) -> GameSpec:
 def all_specs() -> tuple[GameSpec, ...]:
     """Every game taken in, in the game menu's order."""
     discover()
-    return tuple(sorted(_GAMES.values(), key=lambda spec: (spec.order, spec.id)))
+    if not _IN_ORDER:
+        _IN_ORDER.append(tuple(sorted(_GAMES.values(), key=lambda spec: (spec.order, spec.id))))
+    return _IN_ORDER[0]
 
 
 def decks() -> dict[str, GameSpec]:
