@@ -112,9 +112,9 @@ class Tally:
 
     def public(self) -> dict[str, Any]:
         """The `details` of the JSON form: the game's own, then the typed fields it fills."""
-        typed = {"current": self.current, "round": self.round, "learned": self.learned}
-        return {**dict(self.details), "current": self.current,
-                **{k: v for k, v in typed.items() if k != "current" and v is not None}}
+        filled = {key: value for key, value in (("round", self.round), ("learned", self.learned))
+                  if value is not None}
+        return {**dict(self.details), "current": self.current, **filled}
 
 
 @dataclass(frozen=True, slots=True)
