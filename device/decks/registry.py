@@ -3,11 +3,12 @@
 One deck file (device/decks/deck_file.py) per physical deck in `<state_dir>/decks/<name>.toml`,
 and the staff cards in `<state_dir>/staff.toml` (`[staff]` UID = label). A UID
 belongs to one deck or one staff card at most, so a tap names one card. Files
-are written atomically, and re-read when another process (`tabletop deck learn`
-beside the running device) changes them. A file that does not read is reported
-in `problems` and left out, so one bad file never stops the device; the running
-device also moves it aside (device/storage/quarantine.py). A tag claimed by two
-files is only reported: each file reads well on its own.
+are written atomically, and read again only when they changed, by this registry or
+by another process (`tabletop deck learn` beside the running device): while nothing
+did, a tap costs a stat of the folder and one of each file. A file that does not
+read is reported in `problems` and left out, so one bad file never stops the
+device; the running device also moves it aside (device/storage/quarantine.py). A
+tag claimed by two files is only reported: each file reads well on its own.
 """
 from __future__ import annotations
 
@@ -84,7 +85,9 @@ class DeckRegistry:
 
     def __init__(self, state_dir: Path):
         self.state_dir = Path(state_dir)
-        self._stamp: object = None
+        self._folder: object = None            # the decks folder's stat when last listed
+        self._files: list[Path] = []           # its deck files then, and the staff list
+        self._stamp: object = None             # their stats when last read; None: read again
         self._decks: dict[str, Deck] = {}
         self._staff: dict[str, str] = {}
         self._owners: dict[str, CardRef | StaffRef] = {}
@@ -148,7 +151,7 @@ class DeckRegistry:
     def remove(self, deck: str) -> None:
         self.deck(deck)
         (self.decks_dir / f"{deck}.toml").unlink()
-        self._stamp = None
+        self._forget()
 
     def export(self, deck: str) -> str:
         return deck_text(self.deck(deck))
@@ -191,25 +194,39 @@ class DeckRegistry:
 
     def _save(self, deck: Deck) -> None:
         write_atomic(self.decks_dir / f"{deck.name}.toml", deck_text(deck))
-        self._stamp = None
+        self._forget()
 
     def _save_staff(self, staff: dict[str, str]) -> None:
         head = "# Staff cards: tag UID = label. They open the admin menu in kiosk mode.\n"
         write_atomic(self.staff_file, head + tomli_w.dumps({"staff": dict(sorted(staff.items()))}))
-        self._stamp = None
+        self._forget()
 
     # -- loading --------------------------------------------------------------------------------
+    def _forget(self) -> None:
+        """This registry changed a file: the next look lists and reads again."""
+        self._folder = self._stamp = None
+
     def _fresh(self) -> DeckRegistry:
-        """Re-read the files if any changed since the last look (one stat per file)."""
-        files = sorted(self.decks_dir.glob("*.toml")) if self.decks_dir.is_dir() else []
-        files += [self.staff_file] if self.staff_file.exists() else []
-        stamps = {f: _stat(f) for f in files}      # a file set aside meanwhile is gone
-        files = [f for f in files if stamps[f] is not None]
-        stamp = tuple((f.name, *stamps[f]) for f in files)
+        """Read the files again if any changed since the last look.
+
+        A deck file added, replaced (every writer replaces it whole), set aside or removed
+        changes the folder's stat, and only then is the folder listed; a file edited in place
+        changes its own. So while nothing changed a look is a stat of the folder and one of
+        each file, and reads nothing."""
+        folder = _stat(self.decks_dir)
+        if folder is None or folder != self._folder:
+            self._folder, self._files = folder, self._listed()
+        stamps = [_stat(path) for path in self._files]
+        stamp = tuple(zip((path.name for path in self._files), stamps, strict=True))
         if stamp != self._stamp:
-            self._load(files)
+            self._load([path for path, found in zip(self._files, stamps, strict=True) if found])
             self._stamp = stamp
         return self
+
+    def _listed(self) -> list[Path]:
+        """The deck files, by name, and the staff list (which may or may not be there)."""
+        decks = sorted(self.decks_dir.glob("*.toml")) if self.decks_dir.is_dir() else []
+        return [*decks, self.staff_file]
 
     def _load(self, files: Iterable[Path]) -> None:
         self._decks, self._staff, self._owners, self._unread = {}, {}, {}, {}

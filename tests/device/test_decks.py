@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import argparse
 import tomllib
+from pathlib import Path
 
 import pytest
 
 from device.cli import deck as cli_deck
-from device.decks.deck_file import DeckError, families, normalize_uid
+from device.decks.deck_file import Deck, DeckError, deck_text, families, normalize_uid
 from device.decks.registry import CardRef, CardTaken, DeckRegistry, StaffRef, TagTaken
 from device.decks.simulated import SIM_STAFF, SimDecks, sim_uid
 from engine.core.registry import decks_of
@@ -65,6 +66,62 @@ def test_a_change_by_another_process_is_seen(tmp_path):
     assert device.lookup(A) == CardRef("cafe", "palourde", "clam#1")
     learner.remove("cafe")
     assert device.lookup(A) is None and device.decks() == []
+
+
+class Reads:
+    """Counts what the registry takes from the disk: the folder listed, each file read."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.listed, self.read = 0, []
+        glob, read_text = Path.glob, Path.read_text
+
+        def counted_glob(path, pattern):
+            self.listed += 1
+            return glob(path, pattern)
+
+        def counted_read(path, *args, **kwargs):
+            self.read.append(path.name)
+            return read_text(path, *args, **kwargs)
+
+        monkeypatch.setattr(Path, "glob", counted_glob)
+        monkeypatch.setattr(Path, "read_text", counted_read)
+
+    def since(self) -> tuple[int, list[str]]:
+        """What was listed and read since the last call."""
+        found, self.listed, self.read = (self.listed, self.read), 0, []
+        return found
+
+
+def test_taps_read_the_files_only_when_they_changed(tmp_path, monkeypatch):
+    device = DeckRegistry(tmp_path)
+    device.add_tag("cafe", "palourde", A, "clam#1")
+    device.add_staff(C, "Alice")
+    reads = Reads(monkeypatch)
+    for _ in range(100):
+        assert device.lookup(A) == CardRef("cafe", "palourde", "clam#1")
+    assert reads.since() == (1, ["cafe.toml", "staff.toml"])      # once, after its own write
+    for _ in range(100):
+        device.lookup(B)
+    assert reads.since() == (0, [])
+
+    # `tabletop deck import` in another process: the folder changed, so it is listed and read
+    DeckRegistry(tmp_path).import_text(deck_text(Deck("pub", "pirates", {B: "7#3"})))
+    reads.since()
+    assert device.lookup(B) == CardRef("pub", "pirates", "7#3")
+    assert device.lookup(B) == CardRef("pub", "pirates", "7#3")
+    assert reads.since() == (1, ["cafe.toml", "pub.toml", "staff.toml"])
+
+    # a file edited in place, as an editor may: its own stat tells
+    cafe = tmp_path / "decks" / "cafe.toml"
+    cafe.write_text(cafe.read_text().replace("clam#1", "clam#2") + "# moved\n")
+    reads.since()
+    assert device.lookup(A) == CardRef("cafe", "palourde", "clam#2")
+    assert reads.since() == (0, ["cafe.toml", "pub.toml", "staff.toml"])
+
+    # the staff list appears or goes without touching the decks folder
+    (tmp_path / "staff.toml").unlink()
+    assert device.lookup(C) is None
+    assert reads.since() == (0, ["cafe.toml", "pub.toml"])
 
 
 def test_completeness_counts_play_cards_not_extras(tmp_path):
