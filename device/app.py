@@ -1,27 +1,47 @@
 """The companion: one object that takes inputs and tells what the screen shows.
 
 Inputs come from one queue (tags, buttons, timers, part faults). A tag is
-mapped to a card through the deck registry, the card goes to the engine, an
-accepted event is journaled before anything is shown, and the current mode
-(game select, setup, play, menus, result) builds the next Screen. Nothing here
-touches hardware: the loop draws the screen and owns the parts.
+mapped to a card through the deck registry, and the input goes one way: the
+plugins, then the current mode (game select, setup, play, menus, result) decide
+what is to be done and return it as actions (device/actions.py); only the app
+carries them out. A game input is proposed to the engine, journaled if accepted,
+and only then committed and shown. Nothing here touches hardware: the loop draws
+the screen and owns the parts.
 """
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import device.texts  # noqa: F401  (registers the texts shown below)
 from device.storage.store import GameStore
+from device.texts.language import next_language, remember_language
 from device.ui.game_select import GameSelect
+from device.ui.overlay import Overlay
 from device.ui.playing import GameOver, Playing
-from device.ui.screen import BODY_LINES, Screen, wrap
-from engine import Accepted, Info, Rejected, Session
+from device.ui.screen import Screen, wrap
+from engine import Accepted, Info, Prompt, Rejected, Session, Tally
 from engine.core.session import Op
 from engine.core.text import Msg, msg, render
 
+from .actions import (
+    MESSAGE_SECONDS,
+    Action,
+    Actions,
+    Dismiss,
+    EndGame,
+    Fault,
+    Home,
+    Mode,
+    NextLanguage,
+    Play,
+    SetBrightness,
+    Show,
+    StartGame,
+    Switch,
+    Undo,
+)
 from .inputs import (
     ButtonHeld,
     ButtonPressed,
@@ -38,47 +58,8 @@ from .plugin import Outcome, Plugin
 
 log = logging.getLogger(__name__)
 
-MESSAGE_SECONDS = 2.0
 DISK_RETRY_SECONDS = 5.0       # while the disk refuses, how often it is tried again
 E_NOT_SAVED = "E_NOT_SAVED"    # the device's own refusal: the engine took it, the disk did not
-BUTTON_WORD = re.compile(r"\b(UP|DOWN|SELECT|BACK)\b")     # as the buttons are labelled
-
-
-@dataclass
-class Overlay:
-    """Messages over the current mode, a screenful (page) at a time.
-
-    Each page stays `seconds` (or until a button); a message is never split across
-    pages unless it alone is longer than a screen.
-    """
-
-    pages: list[list[str]]
-    until: float
-    seconds: float
-
-    @classmethod
-    def of(cls, blocks: list[list[str]], now: float, seconds: float) -> Overlay | None:
-        pages: list[list[str]] = []
-        for block in blocks:
-            for start in range(0, len(block), BODY_LINES):
-                chunk = block[start:start + BODY_LINES]
-                if pages and len(pages[-1]) + len(chunk) <= BODY_LINES:
-                    pages[-1] = pages[-1] + chunk
-                else:
-                    pages.append(chunk)
-        return cls(pages, now + seconds, seconds) if pages else None
-
-    @property
-    def lines(self) -> list[str]:
-        return self.pages[0]
-
-    def names(self, button: str) -> bool:
-        """Does the page shown name this button ("SELECT when done", "BACK=no")?"""
-        return button.upper() in BUTTON_WORD.findall(" ".join(self.lines))
-
-    def turn(self, until: float) -> Overlay | None:
-        """The next page, shown until `until`; None after the last one."""
-        return Overlay(self.pages[1:], until, self.seconds) if len(self.pages) > 1 else None
 
 
 class Companion:
@@ -96,15 +77,38 @@ class Companion:
         self.overlay: Overlay | None = None
         self.faults: dict[str, Msg] = {}
         self.notice: Msg | None = None         # header note until the next tap or press
-        self.mode = GameSelect()
-        self.plugins: list[Plugin] = []
-        self.display_level = "normal"          # normal | dim | off: the loop sets the contrast
+        self.mode: Mode = GameSelect()
+        self._plugins: list[Plugin] = []
         self.brightness: int | None = None     # contrast chosen by staff over the config's
         self.last_input = clock()              # last tap or press: idle timers count from it
-        self.staff_only: frozenset[str] = frozenset()   # global menu items kept for staff cards
         self.input_no: int | None = None       # the simulator's input line, journaled with ops
         self._view: tuple = (None, None, None)  # (state, prompt, tally) of the last state asked
         self._disk_retry: float | None = None   # when the refusing disk is tried again
+
+    # ---- plugins ----------------------------------------------------------------
+
+    @property
+    def plugins(self) -> tuple[Plugin, ...]:
+        """The table's plugins in their declared order (equals in the order attached)."""
+        return tuple(self._plugins)
+
+    def attach(self, *plugins: Plugin) -> None:
+        self._plugins = sorted([*self._plugins, *plugins], key=lambda plugin: plugin.order)
+
+    def detach(self, plugin: Plugin) -> None:
+        self._plugins.remove(plugin)
+
+    @property
+    def staff_only(self) -> frozenset[str]:
+        """The global menu's items the plugins keep for staff cards (the kiosk's admin menu)."""
+        return frozenset().union(*(plugin.staff_only for plugin in self._plugins))
+
+    @property
+    def display_level(self) -> str:
+        """normal | dim | off, as the first plugin that cares asks (screen care): the loop sets
+        the panels' contrast from it."""
+        levels = (plugin.display_level(self) for plugin in self._plugins)
+        return next((level for level in levels if level is not None), "normal")
 
     # ---- text -----------------------------------------------------------------
 
@@ -114,12 +118,19 @@ class Companion:
             message = msg(message, **args)
         return render(message, self.language)
 
-    def view(self):
+    def game(self) -> Session:
+        """The running game: asked only where one runs (its modes, its plugins' outcomes)."""
+        if self.session is None:
+            raise RuntimeError("no game runs at this table")
+        return self.session
+
+    def view(self) -> tuple[Prompt, Tally]:
         """The running game's prompt and tally, worked out once per state: a frame reads them
         for its header, body and scores, and every plugin may read them again."""
-        state = self.session.state
+        session = self.game()
+        state = session.state
         if self._view[0] is not state:
-            spec = self.session.spec
+            spec = session.spec
             self._view = (state, spec.prompt(state), spec.tally(state))
         return self._view[1], self._view[2]
 
@@ -132,9 +143,14 @@ class Companion:
             self.last_input = self.clock()
             if "disk" in self.faults:          # every input tries the disk again
                 self.check_disk()
-        if not any(plugin.on_input(self, event) for plugin in self.plugins):
-            self._take(event)                   # (the first press after sleep only wakes)
-        for plugin in self.plugins:
+        for plugin in self._plugins:
+            taken = plugin.on_input(self, event)
+            if taken is not None:              # (the first press after sleep only wakes)
+                self.apply(taken)
+                break
+        else:
+            self._take(event)
+        for plugin in self._plugins:
             plugin.after_input(self)
 
     def _take(self, event: Input) -> None:
@@ -147,10 +163,10 @@ class Companion:
             elif self.overlay is not None:     # a message that asks nothing: the page turns
                 self.overlay = self.overlay.turn(self.clock() + self.overlay.seconds)
                 return
-            self.mode.button(self, event.name.lower(), isinstance(event, ButtonHeld))
+            self.apply(self.mode.button(self, event.name.lower(), isinstance(event, ButtonHeld)))
         elif isinstance(event, Tapped):
             self.notice = None
-            self.mode.tap(self, event.uid, event.ref)
+            self.apply(self.mode.tap(self, event.uid, event.ref))
         elif isinstance(event, ReaderCrowded):  # cards the reader cannot tell apart
             self.notice = msg("ui.one_card")
         elif isinstance(event, ReaderOffline):
@@ -165,11 +181,11 @@ class Companion:
             self.check_disk()                  # the disk may take writes again
         while self.overlay is not None and self.clock() >= self.overlay.until:
             self.overlay = self.overlay.turn(self.overlay.until + self.overlay.seconds)
-        for plugin in self.plugins:
-            plugin.tick(self)
+        for plugin in self._plugins:
+            self.apply(plugin.tick(self))
 
     def next_deadline(self) -> float | None:
-        deadlines = [p.deadline(self) for p in self.plugins]
+        deadlines = [p.deadline(self) for p in self._plugins]
         deadlines.append(self.overlay.until if self.overlay else None)
         deadlines.append(self._disk_retry)
         due = [d for d in deadlines if d is not None]
@@ -183,6 +199,42 @@ class Companion:
         else:
             self.faults[event.part] = msg(key)
 
+    # ---- what modes and plugins ask for -------------------------------------------
+
+    def apply(self, actions: Actions) -> None:
+        """Carry out, in order, what a mode or a plugin returned."""
+        for action in actions:
+            self._do(action)
+
+    def _do(self, action: Action) -> None:
+        match action:
+            case Show(messages, seconds):
+                self.show(*messages, seconds=seconds)
+            case Switch(mode):
+                self.set_mode(mode)
+            case Home():
+                self.home()
+            case Play(event, then):
+                self.play(event, then)
+            case Undo():
+                self.undo()
+            case StartGame(session, deck):
+                self.start_game(session, deck)
+            case EndGame(abandoned):
+                self.end_game(abandoned)
+            case NextLanguage():               # at once, and kept for the next start
+                self.language = next_language(self.language)
+                remember_language(self.store.dir, self.language)
+            case SetBrightness(level):
+                self.brightness = level
+            case Dismiss():
+                self.overlay = None
+            case Fault(part, message):
+                if message is None:
+                    self.faults.pop(part, None)
+                else:
+                    self.faults[part] = message
+
     # ---- what the screen shows --------------------------------------------------
 
     def screen(self) -> Screen:
@@ -194,7 +246,7 @@ class Companion:
             screen = replace(screen, header_right=self.t(fault))
         elif self.notice is not None:
             screen = replace(screen, header_right=self.t(self.notice))
-        for plugin in self.plugins:
+        for plugin in self._plugins:
             screen = plugin.screen(self, screen)
         return screen
 
@@ -203,7 +255,7 @@ class Companion:
         blocks = [wrap(self.t(message)) for message in messages]
         self.overlay = Overlay.of(blocks, self.clock(), seconds) or self.overlay
 
-    def set_mode(self, mode) -> None:
+    def set_mode(self, mode: Mode) -> None:
         self.mode = mode
 
     def home(self) -> None:
@@ -241,36 +293,38 @@ class Companion:
         self.show(*resumed.effects)
         self.notice = msg("ui.torn") if resumed.torn else msg("ui.resumed")
 
-    def play(self, event) -> None:
-        """Send an event to the engine; journal it if accepted; show what it says."""
-        self._operate(Op("event", event))
+    def play(self, event, then: Mode | None = None) -> None:
+        """Send an event to the engine; journal it if accepted; show what it says. `then`: the
+        mode once it is taken and the game goes on (a fresh Playing unless the mode said)."""
+        self._operate(Op("event", event), then)
 
     def undo(self) -> None:
         self._operate(Op("undo"))
 
-    def _operate(self, op: Op) -> None:
+    def _operate(self, op: Op, then: Mode | None = None) -> None:
         """Ask the engine, save an accepted answer, and only then take it: an operation the
         disk refuses is refused on screen, the game stays as it was, and the player repeats it."""
-        before = self.session.state
-        answer = self.session.propose(op)
+        session = self.game()
+        before = session.state
+        answer = session.propose(op)
         if isinstance(answer, Accepted):
             error = self.store.record(op.kind, op.event, answer.state, self.input_no)
             self._disk(error)
             if error:
                 answer = Rejected(E_NOT_SAVED, msg("ui.not_saved"))
             else:
-                self.session.commit(op, answer)
-        self._after(Outcome(op.kind, op.event, answer, before, self.session.state))
+                session.commit(op, answer)
+        self._after(Outcome(op.kind, op.event, answer, before, session.state), then)
 
-    def _after(self, outcome: Outcome) -> None:
+    def _after(self, outcome: Outcome, then: Mode | None) -> None:
         answer = outcome.answer
-        for plugin in self.plugins:
+        for plugin in self._plugins:
             plugin.on_outcome(self, outcome)
         if isinstance(answer, (Rejected, Info)):
             self.show(answer.msg)
             return
-        over = self.session.spec.result(outcome.after) is not None
-        self.set_mode(GameOver() if over else Playing())
+        over = self.game().spec.result(outcome.after) is not None
+        self.set_mode(GameOver() if over else (then or Playing()))
         self.overlay = None                    # an older message never hangs over a new event
         self.show(*answer.effects)
 

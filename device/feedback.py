@@ -27,6 +27,7 @@ from device.config import TimeWindow
 from engine import Rejected
 from hardware.feedback import PrintedLed, PrintedTones, StatusLed, Tones
 
+from .actions import NOTHING, Actions
 from .inputs import ReaderBack, ReaderOffline, Removed, Tapped
 from .plugin import Outcome, Plugin
 
@@ -66,6 +67,8 @@ def _now() -> datetime.time:
 class Feedback(Plugin):
     """Tones on `tones` (anything with play(name)) and colours on `led` (show(name)); either may be None."""
 
+    order = 70            # after everything that may still change the table's state
+
     def __init__(self, tones: Any = None, led: Any = None, *, quiet_hours: TimeWindow | None = None,
                  local_time: Callable[[], datetime.time] = _now) -> None:
         self.tones, self.led = tones, led
@@ -84,7 +87,7 @@ class Feedback(Plugin):
 
     # ---- app hooks ----------------------------------------------------------------
 
-    def on_input(self, app, event) -> bool:
+    def on_input(self, app, event) -> None:
         if isinstance(event, Tapped):
             self._cards_on.add(event.uid)
         elif isinstance(event, Removed):
@@ -95,7 +98,6 @@ class Feedback(Plugin):
         self._light()
         if isinstance(event, Tapped) and event.ref is None:
             self._sound("rejected")
-        return False
 
     def on_outcome(self, app, outcome: Outcome) -> None:
         if not outcome.accepted:
@@ -111,8 +113,9 @@ class Feedback(Plugin):
     def after_input(self, app) -> None:
         self._watch_faults(app)
 
-    def tick(self, app) -> None:
+    def tick(self, app) -> Actions:
         self._watch_faults(app)
+        return NOTHING
 
     def _watch_faults(self, app) -> None:
         self._watch_disk(app)

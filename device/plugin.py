@@ -3,6 +3,9 @@
 The app core knows only this interface; which plugins a table has is chosen from its
 configuration (device.table). A plugin hears every input before the app does, the outcome of
 every game input after the engine answered, and time passing; it has the last word on the screen.
+Like a mode, a plugin never changes the app: what it wants done it returns as actions
+(device/actions.py), which the app carries out. Each plugin declares its `order`: the app asks
+them lowest first, and a later one has the last word on the screen.
 """
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from typing import Any
 
 from engine import Accepted, Info, Rejected
 from engine.core.events import Event
+
+from .actions import NOTHING, Actions
 
 
 @dataclass(frozen=True)
@@ -33,13 +38,16 @@ class Plugin:
     """A part of the appliance that watches the app. Every hook has a do-nothing default, so a
     plugin overrides only what it needs."""
 
+    order = 100      # where the app puts it among the others: lowest first; the table's own below
+    staff_only: frozenset[str] = frozenset()     # global menu items it keeps for staff cards
+
     def start(self, app) -> None:
         """The table is assembled and its game resumed or started: before its first input."""
 
-    def on_input(self, app, event) -> bool:
-        """Before the app sees an input (a tap comes looked up, as `Tapped`); True keeps it from
-        the app."""
-        return False
+    def on_input(self, app, event) -> Actions | None:
+        """Before the app sees an input (a tap comes looked up, as `Tapped`). None lets it
+        through; actions, even none, keep it from the app and the plugins after this one."""
+        return None
 
     def on_outcome(self, app, outcome: Outcome) -> None:
         """After the engine answered a game input, and the journal kept it if accepted."""
@@ -51,12 +59,17 @@ class Plugin:
         """When this plugin next wants `tick` (clock seconds), or None."""
         return None
 
-    def tick(self, app) -> None:
+    def tick(self, app) -> Actions:
         """Time passed; due timers fire."""
+        return NOTHING
 
     def screen(self, app, screen):
         """The last say on what the display shows (dim, screensaver, attract)."""
         return screen
+
+    def display_level(self, app) -> str | None:
+        """The panel's contrast this plugin asks for (normal, dim, off), or None."""
+        return None
 
     def close(self) -> None:
         """The table stops: let go of the plugin's parts and connections."""

@@ -20,8 +20,7 @@ from .decks.registry import DeckRegistry
 from .decks.simulated import SimDecks
 from .feedback import open_feedback
 from .fleet.plugin import open_fleet
-from .kiosk.plugin import attach
-from .kiosk.screen_care import ScreenCare
+from .kiosk.plugin import kiosk_plugins
 from .kiosk.system_actions import RecordedSystem, Systemctl
 from .paths import default_state_dir
 from .sim.clock import VirtualClock
@@ -32,7 +31,7 @@ from .texts import say
 from .texts.language import table_language
 from .ui.prompt_timer import PromptTimer
 from .ui.set_aside import SetAsideNotice
-from .ui.wizard import Setup, deal_first
+from .ui.wizard import Setup, deal_first, decks_for
 
 log = logging.getLogger(__name__)
 
@@ -76,18 +75,14 @@ def assemble(config, state_dir: Path, *, sim: bool, out=None,
     app = Companion(registry=open_registry(state_dir, sim), store=store,
                     clock=VirtualClock() if sim else time.monotonic, wall_clock=wall_clock,
                     language=table_language(state_dir, config.language, os.environ))
-    attach(app, config.kiosk, RecordedSystem() if sim else Systemctl())
-    # right after screen care: a press on a sleeping panel only wakes it, and the notice
-    # stands over the kiosk's screens, so the press that clears it is its own
-    care = next(n for n, plugin in enumerate(app.plugins) if isinstance(plugin, ScreenCare))
-    app.plugins.insert(care + 1, notice)
-    app.plugins += [LearnedCards(state_dir), PromptTimer()]   # learned card details, countdowns
+    app.attach(*kiosk_plugins(config.kiosk, RecordedSystem() if sim else Systemctl()),
+               notice, LearnedCards(state_dir), PromptTimer())   # each plugin knows its place
     feedback = open_feedback(config, sim=sim, out=out)
     if feedback is not None:
-        app.plugins.append(feedback)
+        app.attach(feedback)
     fleet = open_fleet(config, state_dir, wall_clock)
-    if fleet is not None:          # first: while it offers a shared deck, a staff tap answers it
-        app.plugins.insert(0, fleet)
+    if fleet is not None:
+        app.attach(fleet)
     return app
 
 
@@ -105,7 +100,7 @@ def start_from_flags(app: Companion, args) -> str | None:
         if not sep:
             return say(app.language, "cli.run.option_form", item=item)
         options[key] = value
-    decks = [d.name for d in app.registry.decks() if d.family == spec.deck]
+    decks = decks_for(app.registry, spec)
     try:
         data = game_data(spec, app.store.dir)
         config = make_config(spec, players, args.first, options, data)
@@ -114,5 +109,5 @@ def start_from_flags(app: Companion, args) -> str | None:
     deck = decks[0] if decks else None
     app.start_game(Session(spec, config), deck)
     if app.session is not None:
-        deal_first(app, Setup(spec, deck, options=dict(config.options)))
+        app.apply(deal_first(Setup(spec, deck, options=dict(config.options))))
     return None

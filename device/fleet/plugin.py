@@ -15,11 +15,13 @@ import re
 import socket
 
 import device.texts  # noqa: F401  (registers the texts shown below)
+from device.actions import NOTHING, Actions, Fault, Show, Switch
 from device.decks.registry import DeckRegistry, StaffRef
 from device.inputs import Tapped
 from device.plugin import Outcome, Plugin
 from device.storage.status import note_fleet
 from device.ui.game_select import GameSelect
+from engine import Accepted
 from engine.core.text import msg
 
 from .failures import failure
@@ -47,6 +49,8 @@ def table_name(settings) -> str:
 
 
 class FleetPlugin(Plugin):
+    order = 10            # first: while it offers a shared deck, a staff tap answers it
+
     def __init__(self, link, table: str, wall_clock, inbox: Inbox | None = None,
                  registry=None, feed=None) -> None:
         self.link, self.table, self.wall_clock = link, table, wall_clock
@@ -73,7 +77,7 @@ class FleetPlugin(Plugin):
 
     def on_outcome(self, app, outcome: Outcome) -> None:
         """The event itself leaves from the journal (journal_feed): this only wakes the feed."""
-        if outcome.accepted:
+        if isinstance(outcome.answer, Accepted):
             if app.session is not self._session:
                 self._session, self.seq = app.session, 0
             self.seq += 1
@@ -81,20 +85,18 @@ class FleetPlugin(Plugin):
             if self.feed is not None:
                 self.feed.poke()
 
-    def on_input(self, app, event) -> bool:
+    def on_input(self, app, event) -> Actions | None:
         """While an import is offered, a staff card's tap is its answer (a kiosk would
-        otherwise open its admin menu with it): so this plugin goes first in the list."""
+        otherwise open its admin menu with it): so this plugin goes first."""
         if isinstance(app.mode, ImportOffer) and isinstance(event, Tapped):
             if isinstance(event.ref, StaffRef):
-                app.mode.tap(app, event.uid, event.ref)
-                return True
+                return app.mode.tap(app, event.uid, event.ref)
         if isinstance(event, Tapped) and event.ref is None and self.inbox is not None \
                 and self.inbox.key and self.registry is not None:
             label = enrol_tapped(self.registry, self.inbox.key, event.uid)
             if label is not None:                # an imported staff card's first tap here
-                app.show(msg("fleet.staff_enrolled", label=label), seconds=3)
-                return True
-        return False
+                return [Show.of(msg("fleet.staff_enrolled", label=label), seconds=3)]
+        return None
 
     @property
     def offline_reason(self) -> str | None:
@@ -103,17 +105,12 @@ class FleetPlugin(Plugin):
         link = self.link
         return link.offline or link.refused or link.unreachable
 
-    def tick(self, app) -> None:
+    def tick(self, app) -> Actions:
         self.link.check()
-        if self.link.refused:
-            app.faults["fleet"] = msg("fleet.refused")
-        elif self.link.offline:
-            app.faults["fleet"] = msg("fleet.offline")
-        else:
-            app.faults.pop("fleet", None)
+        fault = msg("fleet.refused") if self.link.refused else \
+            msg("fleet.offline") if self.link.offline else None
         self._note_offline(app.store.dir)
-        if self.inbox is not None and self.registry is not None and idle(app):
-            self._offer(app)
+        return [Fault("fleet", fault), *self._offer(app)]
 
     def after_input(self, app) -> None:
         """The retained state follows the table after each input and tick, never while a
@@ -151,18 +148,22 @@ class FleetPlugin(Plugin):
         elif self._game is not None:
             self._game = None                    # undone from the result: not finished after all
 
-    def _offer(self, app) -> None:
+    def _offer(self, app) -> Actions:
+        """At idle, the next deck or staff list another table shares, if any."""
+        if self.inbox is None or self.registry is None or not idle(app):
+            return NOTHING
         shared = self.inbox.next_offer(self.registry, self.table)
-        if shared is not None:
-            app.set_mode(ImportOffer(shared, self.inbox, self.registry, app.mode))
+        if shared is None:
+            return NOTHING
+        return [Switch(ImportOffer(shared, self.inbox, self.registry, app.mode))]
 
-    def close(self) -> bool:
+    def close(self) -> None:
         if self._state_dir is not None:
             note_fleet(self._state_dir, None)    # no table runs: nothing is offline
         if self.feed is not None:
             self.feed.poke()
             self.feed.close()
-        return self.link.close()
+        self.link.close()
 
 
 def idle(app) -> bool:
@@ -178,7 +179,9 @@ def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
     if not settings.enabled:
         return None
     table = table_name(settings)
-    inbox, feeds = Inbox(settings.key), []
+    inbox = Inbox(settings.key)
+    feeds: list[JournalFeed] = []
+    link: Link | OfflineLink
     try:
         link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
                     subscriptions=(SHARED_FILTER,), on_message=inbox.receive,

@@ -7,6 +7,7 @@ shared it shares something new.
 from __future__ import annotations
 
 import device.texts  # noqa: F401  (registers the texts shown below)
+from device.actions import NOTHING, Actions, Show, Switch
 from device.decks.deck_file import DeckError
 from device.decks.registry import StaffRef
 from device.ui.modes import Mode
@@ -32,18 +33,17 @@ class ImportOffer(Mode):
         lines = wrap(text)[:BODY_LINES - 1] + [app.t("fleet.not_now")]
         return Screen(app.t("fleet.header"), "", tuple(lines))
 
-    def button(self, app, name: str, held: bool) -> None:
+    def button(self, app, name: str, held: bool) -> Actions:
         if name == "back":
             self.inbox.dismiss(self.shared)
-            app.set_mode(self.back_to)
+            return [Switch(self.back_to)]
+        return NOTHING
 
-    def tap(self, app, uid: str, ref) -> None:
+    def tap(self, app, uid: str, ref) -> Actions:
         if not isinstance(ref, StaffRef):
-            app.show(msg("fleet.staff_needed"))
-            return
+            return [Show.of(msg("fleet.staff_needed"))]
         self.inbox.dismiss(self.shared)       # done or failed, it is not offered again
-        app.set_mode(self.back_to)
-        app.show(self._import(), seconds=4)
+        return [Switch(self.back_to), Show.of(self._import(), seconds=4)]
 
     def _import(self) -> Msg:
         try:

@@ -9,10 +9,10 @@ Tapping a staff card again, BACK on the menu, or a long idle closes it.
 from __future__ import annotations
 
 import device.texts  # noqa: F401  (registers the texts shown below)
+from device.actions import NOTHING, Actions, EndGame, NextLanguage, SetBrightness, Show, Switch
 from device.decks.deck_file import DeckError, families
 from device.decks.learning import Enrollment
 from device.feedback import sound_switch
-from device.texts.language import switch_language
 from device.ui.modes import MenuMode, Mode
 from device.ui.playing import Confirmation, RulesView
 from device.ui.screen import BODY_LINES, Screen, wrap
@@ -60,32 +60,27 @@ class AdminMenu(MenuMode):
         self.menu.items = [(key, app.t(label)) for key, label in self.entries(app)]
         return super().screen(app)
 
-    def take(self, app, key: str) -> None:
+    def take(self, app, key: str) -> Actions:
         if key == "fleet":
-            app.show(msg("fleet.offline_why", why=fleet_offline(app) or "-"), seconds=10)
-        elif key == "abort":
-            app.set_mode(AdminConfirm(self, msg("ui.abort_confirm"),
-                                      lambda: app.end_game(abandoned=True)))
-        elif key == "rules":
-            app.set_mode(RulesView(self))
-        elif key == "learn":
-            app.set_mode(LearnChoice(self))
-        elif key == "brightness":
-            app.set_mode(Brightness(self, app.brightness))
-        elif key == "sound":
-            sound_switch(app).toggle_sound()
-        elif key == "language":
-            switch_language(app)
-        elif key in ("restart", "shutdown"):
-            app.set_mode(AdminConfirm(self, msg(f"kiosk.{key}_confirm"),
-                                      lambda: self.ask(app, key)))
-        else:
-            self.leave(app)
-
-    def ask(self, app, key: str) -> None:
-        why = self.system.restart() if key == "restart" else self.system.poweroff()
-        done = "kiosk.restarting" if key == "restart" else "kiosk.shutting_down"
-        app.show(msg(done) if why is None else msg("kiosk.failed", why=why), seconds=5)
+            return [Show.of(msg("fleet.offline_why", why=fleet_offline(app) or "-"), seconds=10)]
+        if key == "abort":
+            return [Switch(AdminConfirm(self, msg("ui.abort_confirm"), [EndGame(abandoned=True)]))]
+        if key == "rules":
+            return [Switch(RulesView(self))]
+        if key == "learn":
+            return [Switch(LearnChoice(self))]
+        if key == "brightness":
+            return [Switch(Brightness(self, app.brightness))]
+        if key == "sound":
+            switch = sound_switch(app)        # the buzzer's own setting, not the app's
+            if switch is not None:
+                switch.toggle_sound()
+            return NOTHING
+        if key == "language":
+            return [NextLanguage()]
+        if key in ("restart", "shutdown"):
+            return [Switch(SystemConfirm(self, key))]
+        return self.leave(app)
 
 
 class AdminConfirm(Confirmation):
@@ -93,6 +88,19 @@ class AdminConfirm(Confirmation):
 
     def screen(self, app) -> Screen:
         return Screen(app.t("kiosk.admin"), "", tuple(wrap(app.t(self.question))[:BODY_LINES]))
+
+
+class SystemConfirm(AdminConfirm):
+    """Restart the service or shut the machine down: asked of the system once SELECT says so."""
+
+    def __init__(self, admin: AdminMenu, key: str) -> None:
+        super().__init__(admin, msg(f"kiosk.{key}_confirm"))
+        self.system, self.key = admin.system, key
+
+    def confirmed(self) -> Actions:
+        why = self.system.restart() if self.key == "restart" else self.system.poweroff()
+        done = "kiosk.restarting" if self.key == "restart" else "kiosk.shutting_down"
+        return [Show.of(msg(done) if why is None else msg("kiosk.failed", why=why), seconds=5)]
 
 
 class Brightness(MenuMode):
@@ -109,9 +117,8 @@ class Brightness(MenuMode):
                            for percent, level in BRIGHTNESS]
         return super().screen(app)
 
-    def take(self, app, key: str) -> None:
-        app.brightness = int(key)
-        app.set_mode(self.back_to)
+    def take(self, app, key: str) -> Actions:
+        return [SetBrightness(int(key)), *self.leave(app)]
 
 
 def own_decks(registry):
@@ -146,14 +153,14 @@ class LearnChoice(MenuMode):
                            for family in families()]
         return super().screen(app)
 
-    def take(self, app, key: str) -> None:
+    def take(self, app, key: str) -> Actions:
         registry = own_decks(app.registry)
         try:
             walk = Enrollment(registry, key, deck_to_learn(registry, key), app.language)
         except DeckError as exc:
-            app.show(msg("kiosk.failed", why=str(exc)))
-            return
-        app.set_mode(LearnWalk(self.back_to, walk))
+            return [Show.of(msg("kiosk.failed", why=str(exc)))]
+        assert self.back_to is not None       # opened from the admin menu
+        return [Switch(LearnWalk(self.back_to, walk))]
 
 
 class LearnWalk(Mode):
@@ -167,9 +174,11 @@ class LearnWalk(Mode):
         lines = self.walk.prompt() + ([self.said] if self.said else [])
         return Screen(app.t("kiosk.admin"), "", tuple(lines[:BODY_LINES]))
 
-    def tap(self, app, uid: str, ref) -> None:
-        _, self.said = self.walk.offer(uid)
+    def tap(self, app, uid: str, ref) -> Actions:
+        _, self.said = self.walk.offer(uid)   # the walk enrols the tag in the state dir's decks
+        return NOTHING
 
-    def button(self, app, name: str, held: bool) -> None:
+    def button(self, app, name: str, held: bool) -> Actions:
         if name == "back" or (name == "select" and self.walk.done):
-            app.set_mode(self.back_to)
+            return [Switch(self.back_to)]
+        return NOTHING

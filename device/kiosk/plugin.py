@@ -9,11 +9,12 @@ With `[kiosk] enabled = true` the table looks after itself between groups:
   hold BACK to undo); aborting a game, the house rules and the sound belong to
   the admin menu, which only a staff card opens (`tabletop deck staff add`).
 
-OLED care (device/screen_care.py) runs with or without kiosk mode.
+OLED care (device/kiosk/screen_care.py) runs with or without kiosk mode.
 """
 from __future__ import annotations
 
 import device.texts  # noqa: F401  (registers the texts shown below)
+from device.actions import NOTHING, Actions, Dismiss, EndGame, Home, Switch
 from device.config import KioskConfig
 from device.decks.registry import StaffRef
 from device.inputs import Tapped
@@ -29,45 +30,44 @@ from .screen_care import ScreenCare
 STAFF_ONLY = frozenset({"rules", "abort", "sound"})
 
 
-def attach(app, kiosk: KioskConfig, system) -> None:
+def kiosk_plugins(kiosk: KioskConfig, system) -> list[Plugin]:
     """OLED care always; kiosk mode and its staff-only menus when the config turns it on."""
-    app.plugins.append(ScreenCare(kiosk))
-    if kiosk.enabled:
-        app.plugins.append(Kiosk(kiosk, system))
-        app.staff_only = STAFF_ONLY
+    return [ScreenCare(kiosk), *([Kiosk(kiosk, system)] if kiosk.enabled else [])]
 
 
 class Kiosk(Plugin):
+    order = 40            # after the set-aside notice: the notice stands over the admin menu
+    staff_only = STAFF_ONLY   # aborting, the house rules and the sound: in the admin menu
+
     def __init__(self, kiosk: KioskConfig, system) -> None:
         self.attract_after = kiosk.attract_after_s
         self.system = system
 
-    def on_input(self, app, event) -> bool:
+    def on_input(self, app, event) -> Actions | None:
         if not isinstance(event, Tapped) or not isinstance(event.ref, StaffRef):
-            return False
-        app.overlay = None
+            return None
         admin = admin_of(app.mode)            # a second tap of a staff card closes the menu
-        app.set_mode(admin.back_to if admin else AdminMenu(app.mode, self.system, event.ref.label))
-        return True
+        if admin is not None and admin.back_to is not None:
+            return [Dismiss(), Switch(admin.back_to)]
+        return [Dismiss(), Switch(AdminMenu(app.mode, self.system, event.ref.label))]
 
     def deadline(self, app) -> float | None:
         if not self.attract_after or self._on_idle(app) is None:
             return None
         return app.last_input + self.attract_after
 
-    def tick(self, app) -> None:
+    def tick(self, app) -> Actions:
         if self.attract_after and app.clock() - app.last_input >= self.attract_after:
-            action = self._on_idle(app)
-            if action is not None:
-                action()
+            return self._on_idle(app) or NOTHING
+        return NOTHING
 
-    def _on_idle(self, app):
+    def _on_idle(self, app) -> Actions | None:
         """What a long idle does here, or None when the table is already where it rests."""
         if app.session is not None and app.session.spec.result(app.session.state) is None:
-            return None if isinstance(app.mode, Attract) else lambda: app.set_mode(Attract())
+            return None if isinstance(app.mode, Attract) else [Switch(Attract())]
         if app.session is not None:
-            return lambda: app.end_game(abandoned=False)
-        return None if isinstance(app.mode, GameSelect) else lambda: app.set_mode(GameSelect())
+            return [EndGame(abandoned=False)]
+        return None if isinstance(app.mode, GameSelect) else [Home()]
 
 
 class Attract(MenuMode):
@@ -84,9 +84,7 @@ class Attract(MenuMode):
         self.menu.items = [("resume", app.t("kiosk.resume")), ("new", app.t("kiosk.new_game"))]
         return super().screen(app)
 
-    def take(self, app, key: str) -> None:
+    def take(self, app, key: str) -> Actions:
         if key == "resume":
-            app.set_mode(Playing())
-        else:
-            app.set_mode(Confirmation(self, msg("kiosk.new_confirm"),
-                                      lambda: app.end_game(abandoned=True)))
+            return [Switch(Playing())]
+        return [Switch(Confirmation(self, msg("kiosk.new_confirm"), [EndGame(abandoned=True)]))]

@@ -11,6 +11,7 @@ Everything follows from the idle time, so the simulator's `wait` gets it right.
 """
 from __future__ import annotations
 
+from device.actions import NOTHING, Actions
 from device.config import KioskConfig
 from device.inputs import ButtonHeld, ButtonPressed, Tapped
 from device.plugin import Plugin
@@ -35,6 +36,8 @@ def bounce(distance: int, span: int) -> int:
 
 
 class ScreenCare(Plugin):
+    order = 20            # before whatever shows over a screen: a sleeping panel wakes first
+
     def __init__(self, kiosk: KioskConfig) -> None:
         self.dim_after = kiosk.dim_after_s
         self.saver_after = kiosk.screensaver_after_s
@@ -43,15 +46,19 @@ class ScreenCare(Plugin):
 
     # ---- hooks --------------------------------------------------------------------
 
-    def on_input(self, app, event) -> bool:
+    def on_input(self, app, event) -> Actions | None:
         if not isinstance(event, (Tapped, ButtonPressed, ButtonHeld)):
-            return False
+            return None
         was_asleep = self.stage in ASLEEP
         self._update(app)                      # the app counted this input: awake again
-        return was_asleep
+        return NOTHING if was_asleep else None
 
-    def tick(self, app) -> None:
+    def tick(self, app) -> Actions:
         self._update(app)
+        return NOTHING
+
+    def display_level(self, app) -> str:
+        return LEVELS[self.stage]
 
     def deadline(self, app) -> float | None:
         idle = self._idle(app)
@@ -88,8 +95,8 @@ class ScreenCare(Plugin):
         return self.night.contains(int(hour), int(minute))
 
     def _update(self, app) -> None:
-        idle = self._idle(app)
-        if self._is_night(app) and idle >= self._night_after():
+        idle, night_after = self._idle(app), self._night_after()
+        if night_after is not None and self._is_night(app) and idle >= night_after:
             self.stage = "night"
         elif self.saver_after and idle >= self.saver_after:
             self.stage = "saver"
@@ -97,7 +104,6 @@ class ScreenCare(Plugin):
             self.stage = "dim"
         else:
             self.stage = "awake"
-        app.display_level = LEVELS[self.stage]
 
     def _drifts(self, app) -> int:
         return int((self._idle(app) - self.saver_after) // DRIFT_EVERY_S)

@@ -142,6 +142,8 @@ class LearnedCards(Plugin):
     """Keeps each detail a game learns (its tally's `learned`) in the café's card data as soon
     as the journal holds the answer; an undo of the answer takes it back out."""
 
+    order = 50
+
     def __init__(self, state_dir: Path) -> None:
         self.state_dir = state_dir
 

@@ -73,8 +73,7 @@ def remember_language(state_dir: Path, language: str) -> None:
         log.error("language not saved: %s", exc)
 
 
-def switch_language(app) -> None:
-    """The menu's Language item: the next language, at once, and remembered."""
-    current = LANGUAGES.index(app.language) if app.language in LANGUAGES else -1
-    app.language = LANGUAGES[(current + 1) % len(LANGUAGES)]
-    remember_language(app.store.dir, app.language)
+def next_language(language: str) -> str:
+    """The menu's Language item: the language after this one, round the list."""
+    current = LANGUAGES.index(language) if language in LANGUAGES else -1
+    return LANGUAGES[(current + 1) % len(LANGUAGES)]

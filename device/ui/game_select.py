@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import engine
-from device.texts.language import switch_language
-from engine.core.text import msg
+from device.actions import Actions, Home, NextLanguage, Show, Switch
+from engine.core.spec import GameSpec
 
-from .modes import MenuMode
+from .modes import MenuMode, refusal
 from .screen import BODY_LINES, Screen
 from .wizard import begin_setup
 
 
-def games() -> list:
+def games() -> list[GameSpec]:
     """The registered games in the menu order their specs declare."""
     return sorted(engine.all_specs(), key=lambda spec: spec.order)
 
@@ -35,19 +35,14 @@ class GameSelect(MenuMode):
         return self.menu.on_screen(Screen(left, right), [], BODY_LINES - 1,
                                    (app.t("ui.tap_to_start"),))
 
-    def take(self, app, key: str) -> None:
+    def take(self, app, key: str) -> Actions:
         if key == LANGUAGE_KEY:
-            switch_language(app)
-        else:
-            begin_setup(app, engine.get(key))
+            return [NextLanguage()]
+        return begin_setup(app, next(spec for spec in games() if spec.id == key))
 
-    def tap(self, app, uid: str, ref) -> None:
-        if ref is None:
-            app.show(msg("ui.unknown_card"))
-        elif not hasattr(ref, "card"):
-            app.show(msg("ui.staff_card"))
-        else:
-            app.set_mode(OfferGame(ref.family, ref.deck))
+    def tap(self, app, uid: str, ref) -> Actions:
+        why = refusal(ref)
+        return [Show.of(why)] if why is not None else [Switch(OfferGame(ref.family, ref.deck))]
 
 
 class OfferGame(MenuMode):
@@ -64,11 +59,10 @@ class OfferGame(MenuMode):
         self.prompt = app.t("ui.offer", deck=self.deck)
         return super().screen(app)
 
-    def take(self, app, key: str) -> None:
+    def take(self, app, key: str) -> Actions:
         if key == "cancel":
-            app.set_mode(GameSelect())
-        else:
-            begin_setup(app, engine.get(key), self.deck)
+            return [Home()]
+        return begin_setup(app, next(spec for spec in self.specs if spec.id == key), self.deck)
 
-    def leave(self, app) -> None:
-        app.set_mode(GameSelect())
+    def leave(self, app) -> Actions:
+        return [Home()]

@@ -1,25 +1,43 @@
-"""The base of the UI modes: each mode builds its Screen and takes buttons and taps."""
+"""The base of the UI modes: each mode builds its Screen and takes buttons and taps.
+
+A mode reads the table (the app) to build its screen and to decide what an input means, and
+returns what is to be done as actions (device/actions.py): it never changes the app itself.
+"""
 from __future__ import annotations
 
-from engine.core.text import msg
+from device.actions import NOTHING, Actions, Show, Switch
+from device.decks.registry import CardRef
+from engine.core.spec import GameSpec
+from engine.core.text import Msg, msg
 
 from .menu import Menu
 from .screen import BODY_LINES, Screen, wrap
+
+
+def refusal(ref, spec: GameSpec | None = None, deck: str | None = None) -> Msg | None:
+    """Why a tag is no card for this game, or None: no deck knows it, it is a staff card, or
+    it is of the game's family but of another physical deck than the one the game is played
+    with (docs/rules.md, "At every table"). Every mode that takes cards asks here."""
+    if ref is None:
+        return msg("ui.unknown_card")
+    if not isinstance(ref, CardRef):
+        return msg("ui.staff_card")
+    if spec is not None and deck is not None and ref.family == spec.deck and ref.deck != deck:
+        return msg("ui.wrong_deck")
+    return None
 
 
 class Mode:
     def screen(self, app) -> Screen:
         raise NotImplementedError
 
-    def button(self, app, name: str, held: bool) -> None:
+    def button(self, app, name: str, held: bool) -> Actions:
         """Buttons do nothing unless a mode says otherwise."""
+        return NOTHING
 
-    def tap(self, app, uid: str, ref) -> None:
+    def tap(self, app, uid: str, ref) -> Actions:
         """A tag while only buttons are expected."""
-        if ref is None:
-            app.show(msg("ui.unknown_card"))
-        else:
-            app.show(msg("core.use_buttons"))
+        return [Show.of(msg("ui.unknown_card") if ref is None else msg("core.use_buttons"))]
 
 
 class Page(Mode):
@@ -41,17 +59,17 @@ class Page(Mode):
         return Screen(left, right, self.window(app)).scrolled(
             self.top, BODY_LINES, len(self.lines(app)))
 
-    def button(self, app, name: str, held: bool) -> None:
+    def button(self, app, name: str, held: bool) -> Actions:
         if name == "down" and self.top + BODY_LINES < len(self.lines(app)):
             self.top += 1
         elif name == "up" and self.top > 0:
             self.top -= 1
         else:
-            app.set_mode(self.back_to)
+            return [Switch(self.back_to)]
+        return NOTHING
 
-    def tap(self, app, uid: str, ref) -> None:
-        app.set_mode(self.back_to)
-        self.back_to.tap(app, uid, ref)
+    def tap(self, app, uid: str, ref) -> Actions:
+        return [Switch(self.back_to), *self.back_to.tap(app, uid, ref)]
 
 
 class MenuMode(Mode):
@@ -73,20 +91,20 @@ class MenuMode(Mode):
         left, right = self.header(app)
         return self.menu.on_screen(Screen(left, right), top, BODY_LINES - len(top))
 
-    def button(self, app, name: str, held: bool) -> None:
+    def button(self, app, name: str, held: bool) -> Actions:
         if name == "up":
             self.menu.move(-1)
         elif name == "down":
             self.menu.move(1)
         elif name == "select" and self.menu.key is not None:
-            self.take(app, self.menu.key)
+            return self.take(app, self.menu.key)
         elif name == "back":
-            self.leave(app)
+            return self.leave(app)
+        return NOTHING
 
-    def take(self, app, key: str) -> None:
+    def take(self, app, key: str) -> Actions:
         raise NotImplementedError
 
-    def leave(self, app) -> None:
+    def leave(self, app) -> Actions:
         """BACK: to the mode this menu was opened from (the top menus have none)."""
-        if self.back_to is not None:
-            app.set_mode(self.back_to)
+        return NOTHING if self.back_to is None else [Switch(self.back_to)]

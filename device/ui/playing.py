@@ -7,8 +7,17 @@ sets a number (+1/-1) takes UP and DOWN as its steps.
 """
 from __future__ import annotations
 
+from device.actions import (
+    NOTHING,
+    Actions,
+    EndGame,
+    NextLanguage,
+    Play,
+    Show,
+    Switch,
+    Undo,
+)
 from device.feedback import sound_switch
-from device.texts.language import switch_language
 from engine import Cancel, Choose, Confirm, Tap
 from engine.core.events import Event
 from engine.core.spec import kind_of
@@ -17,7 +26,7 @@ from engine.core.text import Msg, msg
 from .game_view import badge, header_name, ranking
 from .house_rules import option_line
 from .menu import Menu
-from .modes import MenuMode, Mode, Page
+from .modes import MenuMode, Mode, Page, refusal
 from .screen import BODY_LINES, COLUMNS, Screen, fit, wrap
 from .statistics import Statistics
 
@@ -26,8 +35,8 @@ STEPPER = ("plus", "minus")       # option keys of a number set with UP/DOWN (a 
 
 
 def header(app) -> tuple[str, str]:
-    spec = app.session.spec
-    right = badge(spec.id, app.view()[1])
+    spec = app.game().spec
+    right = badge(spec, app.view()[1])
     return app.t(header_name(spec)), app.t(right) if right else ""
 
 
@@ -69,7 +78,8 @@ def card_words(spec, card: str) -> Msg:
 def undo_question(app, event: Event) -> Msg:
     """"Undo: Ann played 7 of clubs?": the last input in words, by the player its prompt asked;
     in the game's own words where it has them ("Undo: Bob snapped 7 of clubs?")."""
-    spec, before = app.session.spec, app.session.state_before_last()
+    session = app.game()
+    spec, before = session.spec, session.state_before_last()
     words = spec.event_words(before, event) if spec.event_words else None
     if words is not None:
         return msg("ui.undo.event", event=words)
@@ -85,31 +95,27 @@ def undo_question(app, event: Event) -> Msg:
     return msg(f"ui.undo.{kind}_by" if name else f"ui.undo.{kind}", **args)
 
 
-def ask_undo(app, back_to: Mode) -> None:
+def ask_undo(app, back_to: Mode) -> Actions:
     """Hold BACK: "Undo <last input>?" — or say there is nothing to undo."""
-    last = app.session.last_event()
+    last = app.game().last_event()
     if last is None:
-        app.show(msg("core.nothing_to_undo"))
-    else:
-        app.set_mode(Confirmation(back_to, undo_question(app, last), app.undo))
-
-
-def wrong_deck(app, ref) -> bool:
-    """RULES §0.1: a card of this game's family, but of another physical deck."""
-    return (app.deck is not None and ref.family == app.session.spec.deck and ref.deck != app.deck)
+        return [Show.of(msg("core.nothing_to_undo"))]
+    return [Switch(Confirmation(back_to, undo_question(app, last), [Undo()]))]
 
 
 class Playing(Mode):
-    def __init__(self) -> None:
+    def __init__(self, picked: frozenset[str] = frozenset(), prompt_id: str | None = None) -> None:
+        """`picked`, `prompt_id`: what a many-step prompt took so far, carried into the state
+        the last pick made."""
         self.menu: Menu | None = None
         self.stepper = False
         self._for_seq = -1
-        self._prompt_id: str | None = None
-        self.picked: set[str] = set()      # options taken so far in a many-step prompt
+        self._prompt_id = prompt_id
+        self.picked = picked               # options taken so far in a many-step prompt
 
     def _refresh_menu(self, app) -> None:
         """Rebuild the options menu when the state moved on; keep the highlight otherwise."""
-        state = app.session.state
+        state = app.game().state
         if self._for_seq == state.seq and self.menu is not None:
             return
         prompt = app.view()[0]
@@ -121,14 +127,14 @@ class Playing(Mode):
         same_prompt = prompt.done and prompt.id == self._prompt_id and self.picked
         self.menu = Menu(items) if items else None
         if not same_prompt:
-            self.picked = set()
+            self.picked = frozenset()
         elif self.menu is not None:        # a pick was taken: the next step is Done
             self.menu.select_key(CONFIRM_KEY)
         self._for_seq, self._prompt_id = state.seq, prompt.id
 
     def screen(self, app) -> Screen:
         self._refresh_menu(app)
-        spec, state = app.session.spec, app.session.state
+        spec, state = app.game().spec, app.game().state
         text = wrap(app.t(app.view()[0].text))
         left, right = header(app)
         if self.menu is not None:
@@ -142,48 +148,36 @@ class Playing(Mode):
             lines = lines[:BODY_LINES - 1] + [app.t(note)]
         return Screen(left, right, tuple(lines))
 
-    def button(self, app, name: str, held: bool) -> None:
+    def button(self, app, name: str, held: bool) -> Actions:
         self._refresh_menu(app)
         if held:
             if name == "select":
-                app.set_mode(GlobalMenu(self))
-            elif name == "back":
-                ask_undo(app, self)
-            return
+                return [Switch(GlobalMenu(self))]
+            return ask_undo(app, self) if name == "back" else NOTHING
         if name in ("up", "down") and self.stepper:
-            app.play(Choose(STEPPER[0 if name == "up" else 1]))
-        elif name in ("up", "down") and self.menu is not None:
+            return [Play(Choose(STEPPER[0 if name == "up" else 1]))]
+        if name in ("up", "down") and self.menu is not None:
             self.menu.move(-1 if name == "up" else 1)
         elif name == "down":
-            app.set_mode(Scores(self))
+            return [Switch(Scores(self))]
         elif name == "select":
-            self._select(app, self.menu.key if self.menu is not None else CONFIRM_KEY)
+            return self._select(self.menu.key if self.menu is not None else CONFIRM_KEY)
         elif name == "back":
-            app.play(Cancel())
+            return [Play(Cancel())]
+        return NOTHING
 
-    def _select(self, app, key: str) -> None:
+    def _select(self, key: str | None) -> Actions:
         """SELECT: Done, or a pick; a many-step prompt never takes the same pick twice."""
-        if key == CONFIRM_KEY:
-            app.play(Confirm())
-            return
+        if key is None or key == CONFIRM_KEY:
+            return [Play(Confirm())]
         if key in self.picked:
-            app.show(msg("ui.already_picked"))
-            return
-        seq = app.session.state.seq
-        app.play(Choose(key))
-        if app.session.state.seq != seq and isinstance(app.mode, Playing):
-            # the app gives each new state a fresh Playing: it carries what was picked
-            app.mode.picked, app.mode._prompt_id = self.picked | {key}, self._prompt_id
+            return [Show.of(msg("ui.already_picked"))]
+        # each new state gets a fresh Playing: this one carries what was picked
+        return [Play(Choose(key), then=Playing(self.picked | {key}, self._prompt_id))]
 
-    def tap(self, app, uid: str, ref) -> None:
-        if ref is None:
-            app.show(msg("ui.unknown_card"))
-        elif not hasattr(ref, "card"):
-            app.show(msg("ui.staff_card"))
-        elif wrong_deck(app, ref):
-            app.show(msg("ui.wrong_deck"))
-        else:
-            app.play(Tap(ref.card))
+    def tap(self, app, uid: str, ref) -> Actions:
+        why = refusal(ref, app.game().spec, app.deck)
+        return [Show.of(why)] if why is not None else [Play(Tap(ref.card))]
 
 
 class Scores(Page):
@@ -221,23 +215,25 @@ class GlobalMenu(MenuMode):
                            if k not in app.staff_only]     # in kiosk mode: the admin menu's
         return super().screen(app)
 
-    def take(self, app, key: str) -> None:
+    def take(self, app, key: str) -> Actions:
+        back_to = self.back_to
+        assert back_to is not None            # opened from the game, always
         if key == "scores":
-            app.set_mode(Scores(self.back_to))
-        elif key == "undo":
-            app.set_mode(self.back_to)
-            ask_undo(app, self.back_to)
-        elif key == "rules":
-            app.set_mode(RulesView(self.back_to))
-        elif key == "sound":
-            sound_switch(app).toggle_sound()
-        elif key == "language":
-            switch_language(app)
-        elif key == "stats":
-            app.set_mode(Statistics.of(app, self.back_to))
-        else:
-            app.set_mode(Confirmation(self.back_to, msg("ui.abort_confirm"),
-                                      lambda: app.end_game(abandoned=True)))
+            return [Switch(Scores(back_to))]
+        if key == "undo":
+            return [Switch(back_to), *ask_undo(app, back_to)]
+        if key == "rules":
+            return [Switch(RulesView(back_to))]
+        if key == "sound":
+            switch = sound_switch(app)        # the buzzer's own setting, not the app's
+            if switch is not None:
+                switch.toggle_sound()
+            return NOTHING
+        if key == "language":
+            return [NextLanguage()]
+        if key == "stats":
+            return [Switch(Statistics.of(app, back_to))]
+        return [Switch(Confirmation(back_to, msg("ui.abort_confirm"), [EndGame(abandoned=True)]))]
 
 
 class RulesView(MenuMode):
@@ -249,30 +245,32 @@ class RulesView(MenuMode):
         super().__init__([], back_to=back_to)
 
     def screen(self, app) -> Screen:
-        options = app.session.config.options
+        options = app.game().config.options
         self.menu.items = [(k, option_line(app, k, v)) for k, v in options]
         return super().screen(app)
 
-    def take(self, app, key: str) -> None:
-        app.set_mode(self.back_to)
+    def take(self, app, key: str) -> Actions:
+        return self.leave(app)
 
 
 class Confirmation(Mode):
-    """A yes/no question: SELECT does it, BACK goes back."""
+    """A yes/no question: SELECT does it (`then`), BACK goes back."""
 
-    def __init__(self, back_to: Mode, question, action) -> None:
-        self.back_to, self.question, self.action = back_to, question, action
+    def __init__(self, back_to: Mode, question: Msg, then: Actions = NOTHING) -> None:
+        self.back_to, self.question, self.then = back_to, question, then
 
     def screen(self, app) -> Screen:
         left, right = header(app)
         return Screen(left, right, tuple(wrap(app.t(self.question))[:BODY_LINES]))
 
-    def button(self, app, name: str, held: bool) -> None:
+    def confirmed(self) -> Actions:
+        """What SELECT does, after going back."""
+        return self.then
+
+    def button(self, app, name: str, held: bool) -> Actions:
         if name == "select":
-            app.set_mode(self.back_to)
-            self.action()
-        elif name == "back":
-            app.set_mode(self.back_to)
+            return [Switch(self.back_to), *self.confirmed()]
+        return [Switch(self.back_to)] if name == "back" else NOTHING
 
 
 class GameOver(Mode):
@@ -284,9 +282,10 @@ class GameOver(Mode):
 
     def body(self, app) -> list[str]:
         """The headline, then one line a player: winners first."""
-        spec, state = app.session.spec, app.session.state
+        spec, state = app.game().spec, app.game().state
         result = spec.result(state)
-        rows = ranking(spec.id, app.view()[1], result.winners)
+        assert result is not None             # the mode of a game with a result
+        rows = ranking(spec, app.view()[1], result.winners)
         unscored = {True: app.t("ui.out"), False: "-"}      # L'Auberge: no scores, only who is out
         lines = [app.t("ui.rank_line", rank=rank, name=name,
                        score=unscored[out] if score is None else score)
@@ -297,18 +296,19 @@ class GameOver(Mode):
         """The list in the lines above the last, which says what SELECT does next."""
         lines, rows = self.body(app), BODY_LINES - 1
         body = tuple(lines[self.top:self.top + rows]) + (app.t("ui.game_over_next"),)
-        return Screen(app.t("ui.game_over"), app.t(header_name(app.session.spec)), body,
+        return Screen(app.t("ui.game_over"), app.t(header_name(app.game().spec)), body,
                       footer=1).scrolled(self.top, rows, len(lines))
 
-    def button(self, app, name: str, held: bool) -> None:
+    def button(self, app, name: str, held: bool) -> Actions:
         if held and name == "back":
-            ask_undo(app, self)
-        elif name == "down":
+            return ask_undo(app, self)
+        if name == "down":
             self.top = min(self.top + 1, max(0, len(self.body(app)) - (BODY_LINES - 1)))
         elif name == "up":
             self.top = max(0, self.top - 1)
         elif name == "select":
-            app.end_game(abandoned=False)
+            return [EndGame(abandoned=False)]
+        return NOTHING
 
-    def tap(self, app, uid: str, ref) -> None:
-        app.show(msg("core.game_over"))
+    def tap(self, app, uid: str, ref) -> Actions:
+        return [Show.of(msg("core.game_over"))]

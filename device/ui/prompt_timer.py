@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from device.actions import NOTHING, Actions, Play
 from device.plugin import Plugin
 from device.ui.screen import Screen
 from engine.core.events import Confirm
@@ -19,6 +20,8 @@ from .playing import Playing
 
 
 class PromptTimer(Plugin):
+    order = 60              # after learned card data, before the sounds
+
     def __init__(self) -> None:
         self.due: float | None = None
         self.since: int | None = None        # the state (seq) the countdown started in
@@ -48,10 +51,11 @@ class PromptTimer(Plugin):
         left = max(0, math.ceil(self.due - app.clock()))
         return replace(screen, header_right=app.t("ui.seconds_left", n=left))
 
-    def tick(self, app) -> None:
+    def tick(self, app) -> Actions:
         if self.due is not None and app.clock() >= self.due and _waiting(app)[1] is not None:
             self.due = None
-            app.play(Confirm())
+            return [Play(Confirm())]
+        return NOTHING
 
 
 def _waiting(app):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from device.actions import NOTHING, Actions
 from device.inputs import ButtonHeld, ButtonPressed
 from device.plugin import Plugin
 from device.storage import quarantine
@@ -26,6 +27,10 @@ from .screen import BODY_LINES, Screen, wrap
 
 
 class SetAsideNotice(Plugin):
+    # right after screen care: a press on a sleeping panel only wakes it, and the notice
+    # stands over the kiosk's screens, so the press that clears it is its own
+    order = 30
+
     def __init__(self, state_dir: Path, config_unread: bool = False) -> None:
         """`config_unread`: the config file was not used as it stands (told once, first)."""
         self.state_dir = state_dir
@@ -37,11 +42,11 @@ class SetAsideNotice(Plugin):
                          for name in quarantine.news(self.state_dir)]
         return self.waiting
 
-    def on_input(self, app, event) -> bool:
+    def on_input(self, app, event) -> Actions | None:
         if isinstance(event, (ButtonPressed, ButtonHeld)) and self._waiting():
             self.waiting.pop(0)
-            return True
-        return False
+            return NOTHING
+        return None
 
     def close(self) -> None:
         quarantine.unwatch(self.state_dir)     # the table stops: its files are left as they are

@@ -44,10 +44,10 @@ class Statistics(Page):
 
     @classmethod
     def of(cls, app, back_to: Mode) -> Statistics:
-        return cls(back_to, stats_lines(app, app.session.spec.id))
+        return cls(back_to, stats_lines(app, app.game().spec.id))
 
     def lines(self, app) -> list[str]:
         return self._lines
 
     def screen(self, app) -> Screen:
-        return self.page(app.t(header_name(app.session.spec)), app.t("ui.statistics"), app)
+        return self.page(app.t(header_name(app.game().spec)), app.t("ui.statistics"), app)

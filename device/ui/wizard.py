@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from device.actions import NOTHING, Actions, Home, Show, StartGame, Switch
 from device.storage.card_data import game_data
 from engine import Session, make_config
 from engine.core.spec import GameSpec
 from engine.core.text import msg
 
-from .game_view import header_name, view
+from .game_view import header_name
 from .house_rules import option_line
 from .modes import MenuMode, Mode
 from .playing import Playing
@@ -41,40 +42,44 @@ class Setup:
         return self.spec.player_range(tuple(self.house_rules().items()))
 
 
-def begin_setup(app, spec: GameSpec, deck: str | None = None) -> None:
+def decks_for(registry, spec: GameSpec) -> list[str]:
+    """The names of the physical decks this game can be played with: its family's."""
+    return [d.name for d in registry.decks() if d.family == spec.deck]
+
+
+def begin_setup(app, spec: GameSpec, deck: str | None = None) -> Actions:
     setup = Setup(spec, deck)
     if deck is None:
-        decks = [d.name for d in app.registry.decks() if d.family == spec.deck]
+        decks = decks_for(app.registry, spec)
         if not decks:
-            app.show(msg("ui.no_deck", game=spec.name()))
-            return
+            return [Show.of(msg("ui.no_deck", game=spec.name()))]
         if len(decks) > 1:
-            app.set_mode(DeckChoice(setup, decks))
-            return
+            return [Switch(DeckChoice(setup, decks))]
         setup.deck = decks[0]
-    next_step(app, setup, DeckChoice)
+    return next_step(app, setup, DeckChoice)
 
 
-def next_step(app, setup: Setup, after: type) -> None:
-    """Move to the first step after `after` that this game needs."""
-    steps = [DeckChoice, HouseRules, PlayerCount, FirstPlayer, Instruction]
+def next_step(app, setup: Setup, after: type) -> Actions:
+    """The first step after `after` that this game needs; after the last, the game."""
+    steps: list[type[Step] | type[Instruction]] = [DeckChoice, HouseRules, PlayerCount,
+                                                   FirstPlayer, Instruction]
     for step in steps[steps.index(after) + 1:]:
         if step.needed(setup):
-            app.set_mode(step(setup))
-            return
-    start(app, setup)
+            return [Switch(step(setup))]
+    return start(app, setup)
 
 
-def start(app, setup: Setup) -> None:
+def start(app, setup: Setup) -> Actions:
     players = () if setup.spec.joins_by_tap else setup.names()
     data = game_data(setup.spec, app.store.dir)
     config = make_config(setup.spec, players, setup.first, setup.options, data)
-    app.start_game(Session(setup.spec, config), setup.deck)
+    return [StartGame(Session(setup.spec, config), setup.deck)]
 
 
 class Step(MenuMode):
-    def __init__(self, setup: Setup, items, prompt: str = "") -> None:
-        super().__init__(items, prompt)
+    def __init__(self, setup: Setup, items: list[tuple[str, str]] | None = None,
+                 prompt: str = "") -> None:
+        super().__init__(items or [], prompt)
         self.setup = setup
 
     @staticmethod
@@ -84,11 +89,11 @@ class Step(MenuMode):
     def header(self, app):
         return app.t(header_name(self.setup.spec)), ""
 
-    def leave(self, app) -> None:
-        app.home()
+    def leave(self, app) -> Actions:
+        return [Home()]
 
-    def done(self, app) -> None:
-        next_step(app, self.setup, type(self))
+    def done(self, app) -> Actions:
+        return next_step(app, self.setup, type(self))
 
 
 class DeckChoice(Step):
@@ -99,9 +104,9 @@ class DeckChoice(Step):
         self.prompt = app.t("ui.which_deck")
         return super().screen(app)
 
-    def take(self, app, key: str) -> None:
+    def take(self, app, key: str) -> Actions:
         self.setup.deck = key
-        self.done(app)
+        return self.done(app)
 
 
 class PlayerCount(Step):
@@ -118,9 +123,9 @@ class PlayerCount(Step):
         self.menu.items = [(k, app.t("ui.players_n", n=k)) for k, _ in self.menu.items]
         return super().screen(app)
 
-    def take(self, app, key: str) -> None:
+    def take(self, app, key: str) -> Actions:
         self.setup.players = int(key)
-        self.done(app)
+        return self.done(app)
 
 
 class HouseRules(Step):
@@ -140,21 +145,20 @@ class HouseRules(Step):
             (key, option_line(app, key, value)) for key, value in self.values.items()]
         return super().screen(app)
 
-    def take(self, app, key: str) -> None:
+    def take(self, app, key: str) -> Actions:
         if key == "__start__":
             spec = self.setup.spec
             self.setup.options = {k: v for k, v in self.values.items()
                                   if v != next(o.default for o in spec.options if o.key == k)}
             low, high = self.setup.player_range()
             if low > high:
-                app.show(msg("ui.no_player_count"))
-            else:
-                self.done(app)
-            return
+                return [Show.of(msg("ui.no_player_count"))]
+            return self.done(app)
         option = next(o for o in self.setup.spec.options if o.key == key)
         values = option.menu_values()
         current = values.index(self.values[key]) if self.values[key] in values else 0
         self.values[key] = values[(current + 1) % len(values)]
+        return NOTHING
 
 
 class FirstPlayer(Step):
@@ -163,22 +167,23 @@ class FirstPlayer(Step):
 
     @staticmethod
     def needed(setup: Setup) -> bool:
-        return view(setup.spec.id).asks_first is not None
+        return setup.spec.look.asks_first is not None
 
     def screen(self, app) -> Screen:
-        self.prompt = app.t(view(self.setup.spec.id).asks_first)
+        asks = self.setup.spec.look.asks_first
+        assert asks is not None               # needed() says so
+        self.prompt = app.t(asks)
         return super().screen(app)
 
-    def take(self, app, key: str) -> None:
+    def take(self, app, key: str) -> Actions:
         self.setup.first = key
-        self.done(app)
+        return self.done(app)
 
 
-def deal_first(app, setup: Setup) -> None:
+def deal_first(setup: Setup) -> Actions:
     """A game begun from the command line shows its deal instruction too, before its first
     prompt: the table must deal whichever way the game was started."""
-    if Instruction.needed(setup):
-        app.set_mode(Instruction(setup, begun=True))
+    return [Switch(Instruction(setup, begun=True))] if Instruction.needed(setup) else NOTHING
 
 
 class Instruction(Mode):
@@ -191,17 +196,18 @@ class Instruction(Mode):
 
     @staticmethod
     def needed(setup: Setup) -> bool:
-        return view(setup.spec.id).deal is not None
+        return setup.spec.look.deal is not None
 
     def screen(self, app) -> Screen:
+        deal = self.setup.spec.look.deal
+        assert deal is not None               # needed() says so
         # The instruction may quote a house rule ("Give {start_tokens} tokens each").
-        lines = wrap(app.t(view(self.setup.spec.id).deal.key, **self.setup.house_rules()))
+        lines = wrap(app.t(deal.key, **self.setup.house_rules()))
         return Screen(app.t(header_name(self.setup.spec)), "", tuple(lines[:4]))
 
-    def button(self, app, name: str, held: bool) -> None:
+    def button(self, app, name: str, held: bool) -> Actions:
         if name == "select" and self.begun:
-            app.set_mode(Playing())
-        elif name == "select":
-            start(app, self.setup)
-        elif name == "back" and not self.begun:
-            app.home()
+            return [Switch(Playing())]
+        if name == "select":
+            return start(app, self.setup)
+        return [Home()] if name == "back" and not self.begun else NOTHING

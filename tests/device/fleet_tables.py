@@ -67,7 +67,7 @@ class Table:
             self.feed = JournalFeed(link, name, folder, wall_clock)
             self.plugin = FleetPlugin(link.start(), name, wall_clock, self.inbox, self.registry,
                                       self.feed.start())
-            self.app.plugins.insert(0, self.plugin)
+            self.app.attach(self.plugin)
 
     def _heard(self, topic: str, payload: bytes) -> None:
         self.inbox.receive(topic, payload)

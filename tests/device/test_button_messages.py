@@ -7,8 +7,8 @@ import string
 
 import pytest
 
-from device.app import BUTTON_WORD
 from device.ui.modes import Mode
+from device.ui.overlay import BUTTON_WORD
 from engine.core.text import Msg, catalog, forms
 
 from .table import Table
@@ -24,8 +24,9 @@ class Recording(Mode):
         from device.ui.screen import Screen
         return Screen("T")
 
-    def button(self, app, name: str, held: bool) -> None:
+    def button(self, app, name: str, held: bool):
         self.pressed.append(name)
+        return ()
 
 
 class Blank(dict):

@@ -214,7 +214,7 @@ def test_the_simulator_prints_them_with_kiosk_quiet_hours():
 def companion(tmp_path, *plugins) -> Companion:
     app = Companion(registry=SimDecks(), store=GameStore(tmp_path), clock=VirtualClock(),
                     wall_clock=lambda: "2026-01-01T20:00:00+00:00")
-    app.plugins.extend(plugins)
+    app.attach(*plugins)
     spec = engine.get("auberge")
     app.start_game(Session(spec, make_config(spec, ["Ann", "Bob", "Cy"])), None)
     return app

@@ -58,7 +58,7 @@ def fake_table(tmp_path, name="t1") -> tuple[Table, FakeLink]:
     table.inbox = Inbox(FLEET_KEY)
     table.plugin = FleetPlugin(link, name, lambda: "2030-01-02T20:15:00+01:00", table.inbox,
                                table.registry)
-    table.app.plugins.insert(0, table.plugin)
+    table.app.attach(table.plugin)
     return table, link
 
 

@@ -72,9 +72,10 @@ def test_every_game_over_says_what_select_does_next(tmp_path, game, language, wo
 
 def test_co_winners_share_a_rank():
     from device.ui.game_view import ranking
+    from engine import get
     from engine.core.outcomes import PlayerLine, Tally
     tally = Tally((PlayerLine("Ann", 5), PlayerLine("Bob", 5), PlayerLine("Cy", 1),
                    PlayerLine("Dee", 1)))
-    assert ranking("palourde", tally, ("Ann", "Bob")) == [
+    assert ranking(get("palourde"), tally, ("Ann", "Bob")) == [
         (1, "Ann", 5, False), (1, "Bob", 5, False), (3, "Cy", 1, False), (3, "Dee", 1, False)]
-    assert [row[0] for row in ranking("tamalou", tally, ("Cy",))] == [1, 2, 3, 3]
+    assert [row[0] for row in ranking(get("tamalou"), tally, ("Cy",))] == [1, 2, 3, 3]

@@ -17,9 +17,10 @@ def test_every_name_leaves_room_for_a_badge(spec):
 
 def test_tamalou_reveal_says_whose_square_of_how_many():
     details = (("phase", "reveal"), ("counts", {"P1": 4, "P2": 3, "P3": 4}))
-    assert badge("tamalou", Tally((), details, current="P2", round=1)).text() == "Reveal 2/3"
+    assert badge(engine.get("tamalou"), Tally((), details, current="P2", round=1)).text() == "Reveal 2/3"
 
 
 def test_flouk_names_the_resolution_step():
-    assert badge("flouk", Tally((), (("turn", 3), ("step", "chief")), round=2)).text() == "R2 T3 Chiefs"
-    assert badge("flouk", Tally((), (("turn", 3), ("step", None)), round=2)).text() == "R2 T3"
+    flouk = engine.get("flouk")
+    assert badge(flouk, Tally((), (("turn", 3), ("step", "chief")), round=2)).text() == "R2 T3 Chiefs"
+    assert badge(flouk, Tally((), (("turn", 3), ("step", None)), round=2)).text() == "R2 T3"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from device.config import KioskConfig
-from device.kiosk.plugin import Attract, attach
+from device.kiosk.plugin import Attract, kiosk_plugins
 from device.kiosk.system_actions import RecordedSystem
 
 from .table import Table
@@ -19,7 +19,7 @@ class Kiosk(Table):
         self.system = RecordedSystem()
         settings = {"enabled": True, "attract_after_s": ATTRACT_S, "dim_after_s": 0,
                     "screensaver_after_s": 0, **settings}
-        attach(self.app, KioskConfig(**settings), self.system)
+        self.app.attach(*kiosk_plugins(KioskConfig(**settings), self.system))
 
     def choose(self, label: str) -> Kiosk:
         """DOWN until `label` is highlighted, then SELECT (the real buttons, one line each)."""
@@ -168,7 +168,7 @@ def test_sound_moves_to_the_admin_menu(kiosk):
         def play(self, name: str) -> None:
             pass
 
-    kiosk.app.plugins.append(Feedback(Tones()))
+    kiosk.app.attach(Feedback(Tones()))
     kiosk.start("palourde", "Ann,Bob").run("hold select")
     assert "Sound: on" not in labels(kiosk)
     kiosk.run("press back\ntap staff#1")

@@ -9,7 +9,7 @@ from .test_sim_tamalou import UNTIL_LAST_SNAPS
 
 def last_snaps(tmp_path, language: str = "en") -> Table:
     table = Table(tmp_path, language)
-    table.app.plugins.append(PromptTimer())
+    table.app.attach(PromptTimer())
     return table.start("tamalou", "P1,P2,P3", "P2").run(UNTIL_LAST_SNAPS)
 
 

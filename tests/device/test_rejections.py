@@ -63,7 +63,7 @@ CASES = {
 
 def refuse(table: Table, code: str, case: Case, clear: str) -> None:
     refusals = Refusals()
-    table.app.plugins.append(refusals)
+    table.app.attach(refusals)
     before_screen, before_state = table.screen, table.state()
     table.run(case.refused)
     assert refusals.codes == ([] if code in DEVICE_ANSWERS else [code])
@@ -72,7 +72,7 @@ def refuse(table: Table, code: str, case: Case, clear: str) -> None:
     table.run(clear)
     assert table.screen == before_screen
     assert table.state() == before_state
-    table.app.plugins.remove(refusals)
+    table.app.detach(refusals)
 
 
 @pytest.mark.parametrize("code", CASES)

@@ -10,7 +10,7 @@ from .table import Table
 
 def cared(tmp_path, **settings) -> Table:
     table = Table(tmp_path)
-    table.app.plugins.append(ScreenCare(KioskConfig(**settings)))
+    table.app.attach(ScreenCare(KioskConfig(**settings)))
     return table
 
 

@@ -82,12 +82,12 @@ def play_through(state_dir: Path, disk, faulty: set[int], resume_at: int,
     if full_at_start:
         disk.fail()
     table, acks, refusals, appends = Table(state_dir).start("palourde", players), Acks(), 0, 0
-    table.app.plugins.append(acks)
+    table.app.attach(acks)
     for n, line in enumerate(GAME):
         if n == resume_at:                    # the table stops and starts again from disk
             table.app.store.close()
             table = Table(state_dir)
-            table.app.plugins.append(acks)
+            table.app.attach(acks)
             table.app.resume_game()
         if n in faulty or (full_at_start and n == 0):
             disk.fail()

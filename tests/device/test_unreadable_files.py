@@ -264,7 +264,7 @@ def test_a_config_that_is_not_there_is_still_exit_2(tmp_path):
 def test_the_notices_fit_the_screen_in_both_languages(tmp_path, language):
     from device.ui.set_aside import SetAsideNotice
     table = Table(tmp_path, language)
-    table.app.plugins.append(notice := SetAsideNotice(tmp_path, config_unread=True))
+    table.app.attach(notice := SetAsideNotice(tmp_path, config_unread=True))
     (tmp_path / "cards").mkdir()
     (tmp_path / "cards" / "flouk.learned.json").write_text("{")
     from device.storage.card_data import learned_details

@@ -1,0 +1,113 @@
+"""What a mode or a plugin wants done, as data: the app carries it out.
+
+A mode reads the table to build its screen and to decide, but never changes the app: it
+returns these, and `Companion.apply` does them in order. So a tap goes one way: input, the
+mode's decision, the app's change, the screen.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from device.ui.screen import Screen
+from engine import Session
+from engine.core.events import Event
+from engine.core.text import Msg
+
+MESSAGE_SECONDS = 2.0
+
+
+class Mode(Protocol):
+    """What the table shows and how it takes buttons and taps: device/ui/modes.py's Mode,
+    named here by what it does, since the modes return these actions."""
+
+    def screen(self, app) -> Screen: ...
+
+    def button(self, app, name: str, held: bool) -> Actions: ...
+
+    def tap(self, app, uid: str, ref) -> Actions: ...
+
+
+@dataclass(frozen=True)
+class Show:
+    """Messages over the current mode, for `seconds` a page (or until a button)."""
+
+    messages: tuple[Msg, ...]
+    seconds: float = MESSAGE_SECONDS
+
+    @classmethod
+    def of(cls, *messages: Msg, seconds: float = MESSAGE_SECONDS) -> Show:
+        return cls(messages, seconds)
+
+
+@dataclass(frozen=True)
+class Switch:
+    """The table shows this mode next."""
+
+    mode: Mode
+
+
+@dataclass(frozen=True)
+class Home:
+    """Back to the game select, as the table rests between games."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """The event goes to the engine. `then`: the mode once it is taken and the game goes on
+    (None: a fresh Playing); a result always shows the result."""
+
+    event: Event
+    then: Mode | None = None
+
+
+@dataclass(frozen=True)
+class Undo:
+    """The last input is taken back."""
+
+
+@dataclass(frozen=True)
+class StartGame:
+    session: Session
+    deck: str | None
+
+
+@dataclass(frozen=True)
+class EndGame:
+    """The game is archived (`abandoned` when nobody won), and the table goes home."""
+
+    abandoned: bool
+
+
+@dataclass(frozen=True)
+class NextLanguage:
+    """The menus' Language item: the next language, at once, and remembered."""
+
+
+@dataclass(frozen=True)
+class SetBrightness:
+    """Staff chose the panel's contrast over the config's."""
+
+    level: int
+
+
+@dataclass(frozen=True)
+class Dismiss:
+    """The messages over the mode go, unread pages included."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A part beside the game (the fleet link) fails with `message` in the header, or works
+    again (None)."""
+
+    part: str
+    message: Msg | None
+
+
+Action = (Show | Switch | Home | Play | Undo | StartGame | EndGame | NextLanguage
+          | SetBrightness | Dismiss | Fault)
+Actions = Sequence[Action]
+NOTHING: Actions = ()
+
