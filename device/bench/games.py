@@ -117,10 +117,10 @@ class Table:
         self._start()
         app, spec = self.app, self.spec
         for _ in range(spec.max_events):
-            if spec.result(app.session.state) is not None:
+            if spec.result(app.game().state) is not None:
                 break
-            event = rng.choice(legal_events(spec, app.session.state))
-            seq = app.session.state.seq
+            event = rng.choice(legal_events(spec, app.game().state))
+            seq = app.game().state.seq
             self._let_messages_run_out()
             if isinstance(event, Tap):
                 self._tap(event.card)
@@ -128,7 +128,7 @@ class Table:
                 for name in presses(app.mode, event):
                     self.script.append(f"press {name}")
                     self._input(ButtonPressed(name.upper()))
-            if app.session.state.seq != seq + 1:
+            if app.game().state.seq != seq + 1:
                 raise RuntimeError(f"bench: {spec.id} did not take {event} at seq {seq}")
         self.run.append_s += self.store.append_s
         self.store.close()

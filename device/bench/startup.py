@@ -81,6 +81,7 @@ def _first_frame(process: subprocess.Popen, first: Path, start: float) -> float:
 
 def _feed(process: subprocess.Popen, line: str) -> None:
     """One input line, then wait for the simulator's `ack` of it (TABLETOP_SIM_ACK)."""
+    assert process.stdin is not None and process.stderr is not None     # opened as pipes
     process.stdin.write(f"{line}\n".encode())
     process.stdin.flush()
     while not (said := process.stderr.readline()).startswith(b"ack "):

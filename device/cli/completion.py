@@ -40,7 +40,9 @@ def command_paths(parser: argparse.ArgumentParser, path: str = "") -> dict[str, 
 
 def next_words(parser: argparse.ArgumentParser) -> tuple[list[str], list[str], dict[str, list[str]]]:
     """A parser's subcommands, its options, and the values of each option with fixed choices."""
-    commands, options, values = [], [], {}
+    commands: list[str] = []
+    options: list[str] = []
+    values: dict[str, list[str]] = {}
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             commands += list(action.choices)

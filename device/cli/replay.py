@@ -81,6 +81,7 @@ def run_step(session: Session, step: ScriptStep, language: str = DEFAULT_LANGUAG
     elif step.kind == "redo":
         outcome, text = session.redo(), "redo"
     else:
+        assert step.event is not None         # a step that is neither undo nor redo plays one
         outcome, text = session.play(step.event), str(step.event)
     if isinstance(outcome, Accepted):
         return StepRecord(step.line, text, "ok", [m.text(language) for m in outcome.effects])

@@ -16,8 +16,11 @@ SITTING_GAP_S = 15 * 60
 
 class Sitting:
     def __init__(self) -> None:
-        self.session = None
-        self.seated = self.started = self.ended = self.left = None
+        self.session: object = None
+        self.seated: str | None = None
+        self.started: str | None = None
+        self.ended: str | None = None
+        self.left: str | None = None
 
     def follow(self, app, now: str, over: bool) -> dict:
         """The times the state message carries: seated, game started and ended (or None)."""

@@ -44,9 +44,8 @@ def read_lines(stream: BinaryIO | TextIO) -> Iterator[str | SimInputError]:
     ends; a line that cannot be text comes as the error saying why, and a line past LONGEST
     is not kept in memory."""
     while line := stream.readline(LONGEST + 1):
-        end = "\n" if isinstance(line, str) else b"\n"
-        if len(line) > LONGEST and not line.endswith(end):
-            while (rest := stream.readline(65536)) and not rest.endswith(end):
+        if len(line) > LONGEST and not _ended(line):
+            while (rest := stream.readline(65536)) and not _ended(rest):
                 pass
             yield SimInputError(f"a line has at most {LONGEST} characters")
             continue
@@ -57,6 +56,11 @@ def read_lines(stream: BinaryIO | TextIO) -> Iterator[str | SimInputError]:
                 yield SimInputError("the line is not UTF-8 text")
                 continue
         yield line.rstrip("\r\n")
+
+
+def _ended(line: str | bytes) -> bool:
+    """The line came whole, with its line end."""
+    return line.endswith("\n") if isinstance(line, str) else line.endswith(b"\n")
 
 
 def shown(word: str) -> str:
@@ -145,7 +149,7 @@ class SimReaderField:
             if len(uid) not in (8, 14, 20) or any(c not in "0123456789ABCDEF" for c in uid):
                 raise SimInputError(f"{shown(word)}: a UID is 8, 14 or 20 hex digits")
             return uid
-        uid = self.uid_of(word)
-        if uid is None:
+        found = self.uid_of(word)
+        if found is None:
             raise SimInputError(f"{shown(word)}: no such card in any simulated deck")
-        return uid
+        return found

@@ -88,6 +88,7 @@ class Keyboard:
             raise KeyboardInterrupt
 
     def resized(self, _signum=None, _frame=None) -> None:
+        assert self.terminal is not None       # the handler is only set with a terminal
         self.terminal.stale = True
         if self.typing:
             self.terminal.draw()

@@ -53,7 +53,7 @@ def terminal_size(stream: TextIO) -> tuple[int, int]:
         size = os.get_terminal_size(stream.fileno()) if stream.isatty() else UNKNOWN_SIZE
     except (AttributeError, ValueError, OSError):
         return UNKNOWN_SIZE
-    return tuple(size) if size[0] > 0 and size[1] > 0 else UNKNOWN_SIZE
+    return (size[0], size[1]) if size[0] > 0 and size[1] > 0 else UNKNOWN_SIZE
 
 
 class SimTerminal:

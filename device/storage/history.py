@@ -115,6 +115,8 @@ def game_id(header: dict, path: Path) -> str:
 
 
 def _seconds(start: str, end: str | None) -> float | None:
+    if end is None:
+        return None
     try:
         return (datetime.datetime.fromisoformat(end) -
                 datetime.datetime.fromisoformat(start)).total_seconds()

@@ -79,7 +79,8 @@ def record_for(op: Op, state, source: int | None = None) -> dict:
 
 
 def end_record(abandoned: bool, at: str, source: int | None = None) -> dict:
-    record = {"op": "end", "result": "abandoned" if abandoned else "finished", "at": at}
+    record: dict[str, object] = {"op": "end", "result": "abandoned" if abandoned else "finished",
+                                 "at": at}
     if source is not None:
         record["in"] = source
     return record
@@ -130,10 +131,11 @@ class Journal:
         journal.flush()
         return journal
 
-    def _open(self) -> None:
+    def _open(self) -> int:
         drop_torn_tail(self.path)        # appends start on a clean line
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         self._good_size = os.fstat(self._fd).st_size
+        return self._fd
 
     def append(self, record: dict) -> bool:
         """Write and fsync one line; False (the reason in `error`) if it is not on disk."""
@@ -154,12 +156,11 @@ class Journal:
             if self._fd is None and self._header is not None:   # whole or not at all
                 write_atomic(self.path, self._header.decode())
                 self._header, wrote = None, True
-            if self._fd is None:
-                self._open()
+            fd = self._open() if self._fd is None else self._fd
             if line:
-                _write_all(self._fd, line)
+                _write_all(fd, line)
                 _stop_here("written")
-                os.fsync(self._fd)
+                os.fsync(fd)
                 self._good_size += len(line)
         except OSError as exc:
             self.error = exc.strerror or str(exc)
@@ -256,10 +257,13 @@ def resume(path: Path) -> Resumed:
 
 
 def _new_session(header: dict) -> Session:
+    game = header.get("game")
     try:
-        spec = engine.get(header.get("game"))
-    except (KeyError, TypeError):             # no such game, or not even a name
-        raise JournalError(msg("ui.journal_unknown_game", game=header.get("game"))) from None
+        spec = engine.get(game) if isinstance(game, str) else None
+    except KeyError:
+        spec = None
+    if spec is None:                          # no such game, or not even a name
+        raise JournalError(msg("ui.journal_unknown_game", game=game))
     if header.get("rules_version") != spec.rules_version:
         raise JournalError(msg("ui.journal_rules", game=spec.name(),
                                saved=header.get("rules_version"), now=spec.rules_version))

@@ -1,9 +1,9 @@
 """English texts of the command line (`tabletop ...`): messages, --help, the deck walk."""
-from engine.core.text import add_catalog, plural
+from engine.core.text import Template, add_catalog, plural
 
 from . import cli_fr
 
-TEXT = {
+TEXT: dict[str, Template] = {
     # argparse's own words
     "cli.usage": "usage: ",
     "cli.positionals": "positional arguments",

@@ -1,9 +1,9 @@
 """English texts of the fleet's screens: shared deck and staff offers, the broker's refusal."""
-from engine.core.text import add_catalog, plural
+from engine.core.text import Template, add_catalog, plural
 
 from . import fleet_fr
 
-TEXT = {
+TEXT: dict[str, Template] = {
     "fleet.header": "SHARED",
     "fleet.offer_deck": plural("New deck {deck} ({n} card) from {table}: tap a staff card to import",
                               "New deck {deck} ({n} cards) from {table}: tap a staff card to import"),

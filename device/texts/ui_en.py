@@ -1,9 +1,9 @@
 """English texts of the device's own screens (menus, setup, messages)."""
-from engine.core.text import add_catalog, plural
+from engine.core.text import Template, add_catalog, plural
 
 from . import ui_fr
 
-TEXT = {
+TEXT: dict[str, Template] = {
     "ui.seconds_left": "{n} s left",             # a prompt that closes by itself
     "ui.title": "TABLETOP",
     "ui.tap_to_start": "Tap a card to start",
