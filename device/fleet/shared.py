@@ -146,7 +146,8 @@ class Inbox:
                 continue
             if isinstance(shared, SharedDeck) and shared.name not in installed:
                 return shared
-            if isinstance(shared, SharedStaff) and new_staff(registry, shared, self.key):
+            if isinstance(shared, SharedStaff) and self.key is not None \
+                    and new_staff(registry, shared, self.key):
                 return shared
         return None
 

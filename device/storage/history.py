@@ -174,8 +174,9 @@ class History:
         rows = self.db.execute(
             "SELECT id, game, started, ended, duration_s, options, deck, first, events, journal "
             "FROM games WHERE ?1 IS NULL OR game = ?1 ORDER BY started, journal", (game,))
-        return [Game(*row[:5], json.loads(row[5]), *row[6:], tuple(players.get(row[0], ())))
-                for row in rows]
+        return [Game(id_, kind, started, ended, duration_s, json.loads(options), deck, first, events,
+                     journal, tuple(players.get(id_, ())))
+                for id_, kind, started, ended, duration_s, options, deck, first, events, journal in rows]
 
     def stats(self, game: str | None = None) -> list[Stats]:
         """Per game: games played, average duration, wins by seat."""
