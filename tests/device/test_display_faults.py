@@ -38,7 +38,7 @@ def test_a_replugged_panel_shows_the_table_again_and_the_fault_is_told_once(tmp_
     caplog.set_level(logging.WARNING, "hardware.display")
     table = Table(tmp_path).start("palourde", "Ann,Bob")
     led = Led()
-    table.app.plugins.append(Feedback(None, led))
+    table.app.attach(Feedback(None, led))
     app, clock, inputs = table.app, table.clock, queue.Queue()
     bus = RecordingSerial()
     display = OledDisplay(ssd1306(bus), clock=clock,
