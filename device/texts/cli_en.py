@@ -260,6 +260,14 @@ TEXT: dict[str, Template] = {
     "learn.number": "Card {n}",
     "learn.decree": "Decree",
     "learn.action": "Action",
+    "cli.help.check_game": "run this project's checks on one game (for a game's author)",
+    "cli.help.check_game_id": "the game's id, as its tabletop.games entry point names it",
+    "cli.help.check_game_seeds": "random games played per player count (default 3)",
+    "cli.check_game.ok": "ok    {check}",
+    "cli.check_game.fail": "FAIL  {check}: {problem}",
+    "cli.check_game.passed": "{game}: all {total} checks passed",
+    "cli.check_game.failed": plural("{game}: {n} of {total} checks failed",
+                                    "{game}: {n} of {total} checks failed"),
 }
 
 add_catalog("en", TEXT)

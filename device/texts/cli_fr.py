@@ -268,4 +268,12 @@ TEXT = typeset({
     "learn.number": "Carte {n}",
     "learn.decree": "Décret",
     "learn.action": "Action",
+    "cli.help.check_game": "passe un jeu aux vérifications de ce projet (pour l'auteur d'un jeu)",
+    "cli.help.check_game_id": "l'identifiant du jeu, tel que son point d'entrée tabletop.games le nomme",
+    "cli.help.check_game_seeds": "parties au hasard jouées par nombre de joueurs (3 par défaut)",
+    "cli.check_game.ok": "ok    {check}",
+    "cli.check_game.fail": "ÉCHEC {check}: {problem}",
+    "cli.check_game.passed": "{game}: les {total} vérifications sont passées",
+    "cli.check_game.failed": plural("{game}: {n} vérification sur {total} a échoué",
+                                    "{game}: {n} vérifications sur {total} ont échoué"),
 })

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import engine
+from device.conformance.playouts import random_playout
 from device.ui.playing import GameOver
 from device.ui.render import LINE_TOPS, MARK_X, render
-from tests.engine.playouts import random_playout
 
 from .table import Table
 

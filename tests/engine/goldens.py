@@ -9,11 +9,10 @@ import json
 from pathlib import Path
 
 import engine
+from device.conformance.playouts import default_data, random_playout
 from engine import Info, Rejected, Session, make_config
 from engine.core.codec import dumps
 from engine.core.events import event_from_json, event_to_json
-
-from .playouts import default_data, random_playout
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "goldens"
 

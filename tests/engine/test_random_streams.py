@@ -13,11 +13,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 import engine
+from device.conformance.playouts import new_session
 from engine import Accepted, Choose, Session, Tap
 from engine.core.codec import dumps, from_plain
 from engine.core.step import candidate_events
-
-from .playouts import new_session
 
 
 def machine_for(spec):
