@@ -122,8 +122,12 @@ def test_a_plugin_without_its_french_texts_is_refused_and_says_why(tmp_path):
     shutil.copytree(FIXTURE, broken)
     texts = broken / "tabletop_highcard" / "texts_fr.py"
     texts.write_text(texts.read_text().replace('    "hc.over": "Partie finie",\n', ""))
-    done = tabletop(install(broken, tmp_path / "installed"), "check-game", "highcard")
+    site = install(broken, tmp_path / "installed")
+    why = "game plug-in highcard refused: game highcard: fr texts lack 1 that en has: hc.over"
+    done = tabletop(site, "check-game", "highcard")
     assert done.returncode == 2
-    assert done.stderr.splitlines()[-1] == (
-        "tabletop: game plug-in highcard refused: game highcard: fr texts lack 1 that en has: hc.over")
-    assert "unknown game 'highcard'" in done.stderr
+    unknown, refused = done.stderr.splitlines()
+    assert unknown.startswith("tabletop: unknown game 'highcard'") and refused == f"tabletop: {why}"
+    table = tabletop(site, "run", "--sim", "--state-dir", str(tmp_path / "state"))
+    assert table.returncode == 0            # the table starts with the games it has
+    assert f"WARNING tabletop: {why}" in table.stderr.splitlines()

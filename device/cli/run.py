@@ -18,6 +18,7 @@ from device.sim.terminal import SimTerminal
 from device.storage.lock import Locked, hold
 from device.table import assemble, hardware_present, start_from_flags, state_dir_for
 from device.texts import say
+from engine.core.registry import problems as plugin_problems
 from engine.core.text import DEFAULT_LANGUAGE
 
 from . import logs
@@ -48,6 +49,8 @@ def run_command(args) -> int:
         print(refusal(exc, path, args.language), file=sys.stderr)
         return 2
     logs.use_level(config.log_level, args.verbose)
+    for refused in plugin_problems():      # the other games play on; the log says why one is not there
+        log.warning("%s", refused)
     state_dir = state_dir_for(args.state_dir, config)
     if args.game and not args.new and (state_dir / "current.jsonl").exists():
         # a fresh --game would set the running game aside: only when the person says so
