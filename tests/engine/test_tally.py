@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
+from device.conformance.playouts import player_counts, random_playout
 from engine.core.outcomes import PlayerLine, Tally
+from engine.core.registry import all_specs
 
-from .playouts import all_games, player_counts, random_playout
 
-
-@pytest.mark.parametrize("spec", all_games(), ids=lambda s: s.id)
+@pytest.mark.parametrize("spec", all_specs(), ids=lambda s: s.id)
 def test_every_tally_names_whose_turn_it_is_by_attribute(spec):
     seen = []
     random_playout(spec, player_counts(spec)[0], 1, limit=60,
