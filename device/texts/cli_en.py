@@ -265,9 +265,10 @@ TEXT: dict[str, Template] = {
     "cli.help.check_game_seeds": "random games played per player count (default 3)",
     "cli.check_game.ok": "ok    {check}",
     "cli.check_game.fail": "FAIL  {check}: {problem}",
-    "cli.check_game.passed": "{game}: all {total} checks passed",
-    "cli.check_game.failed": plural("{game}: {n} of {total} checks failed",
-                                    "{game}: {n} of {total} checks failed"),
+    "cli.check_game.passed": plural("{game}: {total} check passed", "{game}: all {total} checks passed",
+                                    "total"),
+    "cli.check_game.failed": plural("{game}: {n} of {total} check failed",
+                                    "{game}: {n} of {total} checks failed", "total"),
 }
 
 add_catalog("en", TEXT)

@@ -273,7 +273,8 @@ TEXT = typeset({
     "cli.help.check_game_seeds": "parties au hasard jouées par nombre de joueurs (3 par défaut)",
     "cli.check_game.ok": "ok    {check}",
     "cli.check_game.fail": "ÉCHEC {check}: {problem}",
-    "cli.check_game.passed": "{game}: les {total} vérifications sont passées",
+    "cli.check_game.passed": plural("{game}: {total} vérification passée",
+                                    "{game}: les {total} vérifications sont passées", "total"),
     "cli.check_game.failed": plural("{game}: {n} vérification sur {total} a échoué",
                                     "{game}: {n} vérifications sur {total} ont échoué"),
 })
