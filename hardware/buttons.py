@@ -140,7 +140,7 @@ class Buttons:
         if sorted(pins) != sorted(BUTTON_NAMES):
             raise ValueError(f"buttons need pins for exactly {', '.join(BUTTON_NAMES)}")
         check_pins(pins, claims or {})
-        from gpiozero import Button  # type: ignore[import-untyped]  # gpiozero has no hints
+        from gpiozero import Button
 
         self._buttons: list[Any] = []
         self._states: list[_ButtonState] = []

@@ -88,7 +88,7 @@ class OledDisplay:
         if controller not in COLUMN_OFFSET:
             raise ValueError(f"controller must be one of {sorted(COLUMN_OFFSET)}, not {controller!r}")
         # luma turns some EIO into its own errors
-        from luma.core.error import Error as LumaError  # type: ignore[import-untyped]  # luma has no hints
+        from luma.core.error import Error as LumaError
 
         self._device, self._controller = device, controller
         self._init = init
@@ -310,8 +310,8 @@ def open_display(config: PanelConfig = PanelConfig(), *, serial_interface: Any =
     no permission, spidev missing): that needs the Pi set up. A panel that does not
     answer yet is not an error here: the display keeps trying it (`ok` is False
     until it answers, `last_error` says why)."""
-    from luma.core.error import Error as LumaError  # type: ignore[import-untyped]  # luma has no hints
-    from luma.oled.device import sh1106, ssd1306  # type: ignore[import-untyped]  # luma has no hints
+    from luma.core.error import Error as LumaError
+    from luma.oled.device import sh1106, ssd1306
 
     if config.controller not in COLUMN_OFFSET:
         raise ValueError(f"controller must be one of {sorted(COLUMN_OFFSET)}, not {config.controller!r}")
@@ -335,7 +335,7 @@ def open_display(config: PanelConfig = PanelConfig(), *, serial_interface: Any =
 
 
 def _open_bus(config: PanelConfig, pin_factory: Any, closers: list[Callable[[], None]]) -> Any:
-    from luma.core.interface.serial import i2c, spi  # type: ignore[import-untyped]  # luma has no hints
+    from luma.core.interface.serial import i2c, spi
 
     if config.interface == "i2c":
         return i2c(port=config.i2c_port, address=config.i2c_address)

@@ -106,10 +106,10 @@ class Tones:
     def __init__(self, pin: int, *, active: bool = False, volume: int = 50, pin_factory: Any = None,
                  wait: Callable[[float], bool] | None = None, tunes: Mapping[str, Tune] = TUNES):
         if active:
-            from gpiozero import Buzzer  # type: ignore[import-untyped]  # gpiozero has no hints
+            from gpiozero import Buzzer
             self._buzzer = Buzzer(pin, pin_factory=pin_factory)
         else:
-            from gpiozero import TonalBuzzer  # type: ignore[import-untyped]  # gpiozero has no hints
+            from gpiozero import TonalBuzzer
             # A3-A7 holds every tune; TonalBuzzer only reports tones within its range.
             self._buzzer = TonalBuzzer(pin, mid_tone="A5", octaves=2, pin_factory=pin_factory)
         self.active = active
@@ -163,7 +163,7 @@ class StatusLed:
 
     def __init__(self, red: int, green: int, blue: int, *, common_anode: bool = False,
                  pin_factory: Any = None) -> None:
-        from gpiozero import RGBLED  # type: ignore[import-untyped]  # gpiozero has no hints
+        from gpiozero import RGBLED
         self._led = RGBLED(red, green, blue, active_high=not common_anode, pin_factory=pin_factory)
         self._worker = _Newest(self.show_now, "status-led")
 

@@ -17,7 +17,7 @@ class GpiozeroGPIO:
         self._outputs: dict[int, Any] = {}
 
     def setup(self, pin: int, direction: int) -> None:
-        from gpiozero import DigitalOutputDevice  # type: ignore[import-untyped]  # gpiozero has no hints
+        from gpiozero import DigitalOutputDevice
         if direction != self.OUT:
             raise ValueError("only outputs (DC, RST) are supported")
         self._outputs[pin] = DigitalOutputDevice(pin, pin_factory=self._pin_factory)

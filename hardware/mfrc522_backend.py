@@ -31,8 +31,8 @@ def load_mfrc522() -> tuple[Any, Any]:
         # mfrc522 first: a missing package is the likelier news, and RPi.GPIO raises
         # RuntimeError off a Pi, which would hide it.
         # isort: off
-        from mfrc522 import MFRC522  # type: ignore[import-untyped]  # the package has no hints
-        import RPi.GPIO as GPIO  # type: ignore[import-untyped]  # no hints; stubs not a dependency
+        from mfrc522 import MFRC522
+        import RPi.GPIO as GPIO
         # isort: on
     except ModuleNotFoundError as exc:
         raise ReaderError(f"the mfrc522 backend needs {exc.name}, which is not installed: "

@@ -349,7 +349,7 @@ def open_pn532(path: str = "/dev/serial0", *, baudrate: int = 115200,
     ``serial.Serial(path, ...)``: tests hand in their fake line.
     """
     if opener is None:
-        import serial  # type: ignore[import-untyped]  # pyserial ships no type hints
+        import serial
 
         def opener() -> Any:
             return serial.Serial(path, baudrate, timeout=timeout)

@@ -322,7 +322,7 @@ def open_rc522(bus: int = 0, device: int = 0, *, reset_pin: int | None = None,
                pin_factory: Any = None) -> RC522:
     """An RC522 on /dev/spidev<bus>.<device>, with optional BCM reset and IRQ pins."""
     try:
-        import spidev  # type: ignore[import-not-found,import-untyped,unused-ignore]  # C, untyped
+        import spidev
     except ModuleNotFoundError:
         raise ReaderError("the RC522 needs spidev: pip install 'tabletop-companion[pi]'") from None
     spi = spidev.SpiDev()
@@ -338,7 +338,7 @@ def open_rc522(bus: int = 0, device: int = 0, *, reset_pin: int | None = None,
     spi.mode = 0
     reset = irq = None
     if reset_pin is not None or irq_pin is not None:
-        from gpiozero import (  # type: ignore[import-untyped]  # gpiozero ships no type hints
+        from gpiozero import (
             DigitalInputDevice,
             DigitalOutputDevice,
         )

@@ -86,7 +86,7 @@ def full_frame() -> list[int]:
 
 def _ssd1306_on(bus: CountingBus):
     """luma's ssd1306 driver on `bus`, its initialisation not counted."""
-    from luma.oled.device import ssd1306  # type: ignore[import-untyped]  # luma has no hints
+    from luma.oled.device import ssd1306
 
     with warnings.catch_warnings():            # luma reads images with getdata(), deprecated
         warnings.simplefilter("ignore", DeprecationWarning)

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterator
+from functools import partial
 from importlib import resources
 
 import engine
@@ -40,9 +41,9 @@ def checks(spec: GameSpec, seeds_run: int) -> Iterator[tuple[str, Callable[[], N
     yield "metadata", lambda: check_metadata(spec)
     yield "deck", lambda: check_deck(spec)
     for players in player_counts(spec):
-        yield f"texts {players}p", lambda n=players: check_texts(spec, n, 0)
+        yield f"texts {players}p", partial(check_texts, spec, players, 0)
         for seed in range(seeds_run):
-            yield f"playout {players}p seed {seed}", lambda n=players, s=seed: check_playout(spec, n, s)
+            yield f"playout {players}p seed {seed}", partial(check_playout, spec, players, seed)
     yield "demo", lambda: check_demo(spec)
 
 

@@ -12,6 +12,7 @@ import argparse
 import importlib.metadata
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, overload
 
 from device.config import LANGUAGES, ConfigFileError, config_path, load_config
 from device.texts import say
@@ -23,9 +24,13 @@ HEADINGS = {"positional arguments": "cli.positionals", "options": "cli.options",
             "optional arguments": "cli.options"}
 
 
+@overload
+def words(language: str, text: str) -> str: ...
+@overload
+def words(language: str, text: None) -> None: ...
 def words(language: str, text: str | None) -> str | None:
     """`text` in `language` if it is a catalog key, else as it is."""
-    return say(language, text) if text in catalog(DEFAULT_LANGUAGE) else text
+    return say(language, text) if text is not None and text in catalog(DEFAULT_LANGUAGE) else text
 
 
 def parser_class(language: str) -> type[argparse.ArgumentParser]:
@@ -39,7 +44,7 @@ def parser_class(language: str) -> type[argparse.ArgumentParser]:
             return super()._format_text(words(language, text))
 
         def start_section(self, heading: str | None) -> None:
-            super().start_section(words(language, HEADINGS.get(heading, heading)))
+            super().start_section(None if heading is None else words(language, HEADINGS.get(heading, heading)))
 
         def add_usage(self, usage, actions, groups, prefix=None) -> None:
             if prefix is None:            # argparse passes "" when it builds a subcommand's prog
@@ -47,12 +52,12 @@ def parser_class(language: str) -> type[argparse.ArgumentParser]:
             super().add_usage(usage, actions, groups, prefix)
 
     class Parser(argparse.ArgumentParser):
-        def __init__(self, *args, add_help: bool = True, **kwargs) -> None:
+        def __init__(self, *, add_help: bool = True, **kwargs: Any) -> None:
             kwargs.setdefault("formatter_class", Formatter)
             # every --help ends saying where the rules are, after the parser's own epilog
             kwargs["epilog"] = " ".join(words(language, text)
                                         for text in (kwargs.get("epilog"), "cli.docs") if text)
-            super().__init__(*args, add_help=False, **kwargs)
+            super().__init__(add_help=False, **kwargs)
             if add_help:
                 self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
                                   help="cli.help.help")

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from device.config import ConfigFileError, config_for_run, config_path
+from device.sim.clock import VirtualClock
 from device.sim.play import run_simulated
 from device.sim.terminal import SimTerminal
 from device.storage.lock import Locked, hold
@@ -86,6 +87,7 @@ def run_command(args) -> int:
         plugin.start(app)
     try:
         if sim:
+            assert isinstance(app.clock, VirtualClock)    # assemble() gives a simulated table virtual time
             return run_simulated(app, app.clock, args, config, terminal)
         from device.parts import run_appliance
         return run_appliance(app, config)

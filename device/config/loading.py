@@ -194,7 +194,7 @@ def example_config() -> str:
              "# the values shown are the defaults. Pins are BCM GPIO numbers.", ""]
     lines += _example_keys(Config, Config(), TOP_KEYS)
     for name, cls in SECTIONS.items():
-        lines += ["", f"# {cls.__doc__.split(': ', 1)[1]}", f"[{name}]"]
+        lines += ["", f"# {(cls.__doc__ or '').split(': ', 1)[-1]}", f"[{name}]"]
         lines += _example_keys(cls, cls(), [f.name for f in fields(cls)])
     return "\n".join(lines) + "\n"
 

@@ -11,6 +11,7 @@ import errno
 import reprlib
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from engine.core.text import Msg, msg, render
 
@@ -66,7 +67,7 @@ class ConfigFileError(ValueError):
     so one pass of `tabletop config --check` fixes them all; `partial` the file read with
     defaults for its bad keys, when it parsed."""
 
-    def __init__(self, problems: Problem | list[Problem], partial: object = None) -> None:
+    def __init__(self, problems: Problem | list[Problem], partial: Any = None) -> None:
         self.problems = [problems] if isinstance(problems, Problem) else list(problems)
         self.partial = partial
         super().__init__(self.problems)

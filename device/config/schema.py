@@ -48,7 +48,7 @@ def _one_of(*values: int, reason: str = "cli.config.not_one_of") -> Callable[[ob
     def parse(value: object) -> int:
         if isinstance(value, bool) or value not in values:
             raise Refused(reason, value=show_value(value), choices=", ".join(map(str, values)))
-        return int(value)  # type: ignore[arg-type]
+        return int(value)
     return parse
 
 

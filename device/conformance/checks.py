@@ -144,7 +144,8 @@ def check_texts(spec: GameSpec, players: int, seed: int) -> None:
         for event in legal_events(spec, state)[:3]:
             outcome = step(spec, state, event)
             said += outcome.effects if isinstance(outcome, Accepted) else []
-        said.append(step(spec, state, Tap("no_such_card")).msg)
+        refusal = step(spec, state, Tap("no_such_card"))
+        said += [refusal.msg] if isinstance(refusal, (Rejected, Info)) else []
         speak(said, f"phase {state.phase}")
 
     try:

@@ -160,6 +160,8 @@ class Link:
     def _heard(self, _client, _userdata, message) -> None:
         """paho's thread: whatever the message does to the handler, the thread lives on, and
         paho acknowledges the message once this returns (a broker never re-delivers it)."""
+        if self.on_message is None:
+            return
         try:
             self.on_message(message.topic, message.payload)
         except Exception as exc:              # noqa: BLE001  (a hostile message: one line)

@@ -126,7 +126,7 @@ def kind_of(card: str) -> str:
 
 
 def make_config(spec: GameSpec, players: list[str] | tuple[str, ...], first: str | None = None,
-                options: dict[str, object] | None = None, data: Any = None) -> GameConfig:
+                options: Mapping[str, object] | None = None, data: Any = None) -> GameConfig:
     """A checked GameConfig; ConfigError with a message naming the problem."""
     resolved = resolve_options(spec.options, dict(options or {}))
     players = tuple(players)

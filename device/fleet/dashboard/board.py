@@ -113,7 +113,7 @@ class Board:
             self._changed.notify_all()
 
 
-SHAPES = {"state": {"activity": str, "faults": dict},
+SHAPES: dict[str, dict[str, type]] = {"state": {"activity": str, "faults": dict},
           "finished": {"at": str, "title": str, "players": list, "winners": list},
           "events": {"seq": int}}
 PLAYER = {"name": str}

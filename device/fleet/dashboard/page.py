@@ -29,7 +29,9 @@ def language_of(asked: str | None, default: str) -> str:
 def labels(language: str) -> dict[str, str]:
     """The page's own words as templates (`{n}` and the like are filled in by the page)."""
     here, english = catalog(language), catalog(DEFAULT_LANGUAGE)
-    return {key: here.get(f"dash.{key}", english.get(f"dash.{key}", "")) for key in LABELS}
+    found = {key: here.get(f"dash.{key}", english.get(f"dash.{key}", "")) for key in LABELS}
+    # a counted word is worded by the server (its catalogs know a count's forms), never a label
+    return {key: text for key, text in found.items() if isinstance(text, str)}
 
 
 def page(view: dict, language: str, finished: int = FINISHED) -> dict:

@@ -170,6 +170,7 @@ class DashboardServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
+        host = host.decode() if isinstance(host, bytes) else host
         return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
 
     def start(self) -> DashboardServer:
