@@ -27,7 +27,7 @@ from ...core.spec import GameConfig, GameSpec, Look, kind_of
 from ...core.table import given
 from ...core.text import msg
 from . import texts_en, texts_fr
-from .prompts import badge, prompt, reminder, result, tally
+from .prompts import badge, hint, prompt, reminder, result, tally
 from .state import (
     BEACH,
     BIRD_FOOD,
@@ -93,11 +93,18 @@ def choose_first(state: State, seat: str | None):
     return dataclasses.replace(state, phase=SETUP_BEACH, current=seat), ()
 
 
+def tap_first(state: State, card: str):
+    """FIRST by tap: the youngest player's Basket."""
+    if kind_of(card) != "basket":
+        return Rejected(E_NOT_EXPECTED, msg("pa.tap_basket"))
+    return choose_first(state, seat_of_basket(state, card))
+
+
 def beach_laid(state: State):
     return dataclasses.replace(state, phase=FLIP1), ()
 
 
-# ---- flipping (§1.5) ---------------------------------------------------------
+# ---- phase: flip (§1.5) ------------------------------------------------------
 
 def check_flip(state: State, card: str):
     """The tap checks of FLIP1/FLIP2 after the registry; a Basket only shows its clams."""
@@ -232,14 +239,7 @@ def rob(state: State, victim: str | None):
     return state, (msg("pa.stolen", name=victim, next=state.current),)
 
 
-# ---- the reducer -----------------------------------------------------------
-
-def tap_first(state: State, card: str):
-    """FIRST by tap: the youngest player's Basket."""
-    if kind_of(card) != "basket":
-        return Rejected(E_NOT_EXPECTED, msg("pa.tap_basket"))
-    return choose_first(state, seat_of_basket(state, card))
-
+# ---- phase: victim (§1.4 crab pair, AMB-P12) ---------------------------------
 
 def tap_victim(state: State, card: str):
     """VICTIM by tap: the robbed player's Basket."""
@@ -259,6 +259,8 @@ def choose_victim(state: State, key: str):
     return rob(state, key)
 
 
+# ---- the phase table ---------------------------------------------------------
+
 TABLE = PhaseTable({
     JOIN: {Tap: on_card(join), Confirm: on_button(close_join)},
     FIRST: {Tap: on_card(tap_first), Choose: on_option(choose_first)},
@@ -271,14 +273,7 @@ TABLE = PhaseTable({
 })
 
 
-def hint(state: State):
-    """The E_NOT_EXPECTED text for a tap or button the phase does not take."""
-    return {
-        FLIP1: msg("pa.flip_a_card"), FLIP2: msg("pa.flip_a_card"), STORM: msg("pa.storm_select"),
-        SETUP_BEACH: msg("core.use_buttons"), VICTIM: msg("pa.choose_victim"),
-        FIRST: msg("pa.tap_basket"), JOIN: msg("pa.tap_basket"),
-    }.get(state.phase, msg("core.use_buttons"))
-
+# ---- invariants --------------------------------------------------------------
 
 def invariants(state: State) -> list[str]:
     """Every Beach card in exactly one zone; 20 clams conserved; at most 3 High Tides up."""
@@ -297,6 +292,8 @@ def invariants(state: State) -> list[str]:
         problems.append(f"unknown phase {state.phase}")
     return problems
 
+
+# ---- registration ------------------------------------------------------------
 
 GAME = GameSpec(
     id="palourde", title="Palourde", deck="palourde", min_players=2, max_players=5,

@@ -1,5 +1,5 @@
-"""What the Palourde table sees (§1.6): the prompt, the header's reminder and badge, the
-tally and the result."""
+"""What the Palourde table sees (§1.6): each phase's prompt and hint, in the order they come
+in play; then the header's reminder and badge, the tally and the result."""
 from __future__ import annotations
 
 from ...core.options import option
@@ -8,8 +8,9 @@ from ...core.results import rank
 from ...core.spec import kind_of
 from ...core.table import given
 from ...core.text import Msg, msg
-from .state import FIRST, FLIP2, JOIN, OVER, SETUP_BEACH, STORM, VICTIM, State, clams_of, eligible_victims
+from .state import FIRST, FLIP1, FLIP2, JOIN, OVER, SETUP_BEACH, STORM, VICTIM, State, clams_of, eligible_victims
 
+# ---- phase by phase: the prompt and the hint ---------------------------------
 
 def prompt(state: State) -> Prompt:
     p = state.current
@@ -20,6 +21,8 @@ def prompt(state: State) -> Prompt:
                       tuple(Option(s, msg("core.name", name=s)) for s in state.seats))
     if state.phase == SETUP_BEACH:
         return Prompt("beach", msg("pa.prompt.beach"))
+    if state.phase == FLIP2:
+        return Prompt("flip2", msg("pa.prompt.flip2", name=p))
     if state.phase == VICTIM:
         options = tuple(Option(q, msg("pa.victim_option", name=q, n=clams_of(state, q)))
                         for q in eligible_victims(state))
@@ -31,10 +34,19 @@ def prompt(state: State) -> Prompt:
         return Prompt("storm", msg(tides))
     if state.phase == OVER:
         return Prompt("over", given(result(state)).headline)
-    if state.phase == FLIP2:
-        return Prompt("flip2", msg("pa.prompt.flip2", name=p))
     return Prompt("flip1", msg("pa.prompt.flip1", name=p))
 
+
+def hint(state: State):
+    """The E_NOT_EXPECTED text for a tap or button the phase does not take."""
+    return {
+        JOIN: msg("pa.tap_basket"), FIRST: msg("pa.tap_basket"), SETUP_BEACH: msg("core.use_buttons"),
+        FLIP1: msg("pa.flip_a_card"), FLIP2: msg("pa.flip_a_card"), VICTIM: msg("pa.choose_victim"),
+        STORM: msg("pa.storm_select"),
+    }.get(state.phase, msg("core.use_buttons"))
+
+
+# ---- the tally and the result ------------------------------------------------
 
 def reminder(state: State):
     """The header reminder of AMB-P15, while it applies."""

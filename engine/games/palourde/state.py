@@ -12,6 +12,8 @@ from ...core.spec import card_ids, kind_of
 from ...core.table import Table
 from ...core.text import msg
 
+# ---- metadata ----------------------------------------------------------------
+
 # §1.1 Components: (kind, copies). The Beach is every kind but basket and golden_clam.
 BEACH_KINDS = (("clam", 20), ("rake", 4), ("crab", 4), ("shrimp", 4), ("bird", 4), ("beach", 6),
                ("shell", 6), ("high_tide", 3), ("storm_warning", 1), ("basket_overboard", 1))
@@ -36,6 +38,8 @@ OPTIONS = (
 )
 
 
+# ---- the state ---------------------------------------------------------------
+
 @dataclass(frozen=True, slots=True)
 class State(Table):
     """The table in a Palourde game: seats in join order; `current` is None until play starts."""
@@ -49,7 +53,7 @@ class State(Table):
     peek_reminder: str | None = None  # who peeked with Shrimps (AMB-P15)
 
 
-# ---- helpers ---------------------------------------------------------------
+# ---- helpers -----------------------------------------------------------------
 
 def basket_card(index: int) -> str:
     return f"basket#{index}"
@@ -88,5 +92,3 @@ def eligible_victims(state: State) -> tuple[str, ...]:
 
 def kind_name(card: str):
     return msg(f"pa.kind.{kind_of(card)}")
-
-
