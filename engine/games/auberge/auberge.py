@@ -29,8 +29,8 @@ from ...core.spec import GameConfig, GameSpec, Look
 from ...core.table import given
 from ...core.text import Msg, msg
 from . import texts_en, texts_fr
-from .deck import COMPONENTS, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair, pairs_with, value
-from .prompts import event_words, hint, invariants, prompt, result, tally
+from .deck import COMPONENTS, DECK, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair, pairs_with, value
+from .prompts import event_words, hint, prompt, result, tally
 from .state import (
     ACCUSE_TAPS,
     ACTIONS,
@@ -41,6 +41,7 @@ from .state import (
     OPENING,
     OPTIONS,
     OVER,
+    PHASES,
     RESHUFFLE,
     TARGET,
     TURN,
@@ -56,6 +57,7 @@ from .state import (
     players_in,
 )
 
+# ---- helpers -----------------------------------------------------------------
 
 def check_face_down(state: State, card: str) -> Rejected | None:
     """A card coming from a hand or the pile cannot be one the device saw elsewhere."""
@@ -114,7 +116,7 @@ def choose_oldest(state: State, seat: str):
     return start_turn(state, seat), (msg("la.starts", name=seat),)
 
 
-# ---- the turn (§2.4) ---------------------------------------------------------
+# ---- phase: the turn (§2.4) --------------------------------------------------
 
 def choose_action(state: State, action: str):
     if action not in ACTIONS:
@@ -128,6 +130,11 @@ def choose_action(state: State, action: str):
     if action == "draw":
         return draw(state)
     return dataclasses.replace(state, phase=TARGET), ()
+
+
+def back_to_turn(state: State):
+    """BACK returns to TURN until the action commits."""
+    return start_turn(state, state.to_play), ()
 
 
 def reshuffle(state: State):
@@ -191,7 +198,7 @@ def challenge_card(state: State, card: str):
     return start_turn(place(state, t, card), t), (msg("la.challenge_ok", target=t),)
 
 
-# ---- the accusation (§2.4, AMB-L6, AMB-L11) ------------------------------------
+# ---- phase: the accusation (§2.4, AMB-L6, AMB-L11) ---------------------------
 
 def open_accusation(state: State):
     t = given(state.target)
@@ -258,12 +265,7 @@ def eliminate(state: State, loser: str, successor: Callable[[State], str], effec
                                                         next=following),)
 
 
-# ---- the reducer -----------------------------------------------------------
-
-def back_to_turn(state: State):
-    """BACK returns to TURN until the action commits."""
-    return start_turn(state, state.to_play), ()
-
+# ---- the phase table ---------------------------------------------------------
 
 TABLE = PhaseTable({
     OPENING: {Tap: on_card(open_card)},
@@ -278,6 +280,35 @@ TABLE = PhaseTable({
     OVER: {},
 })
 
+
+# ---- invariants --------------------------------------------------------------
+
+def invariants(state: State) -> list[str]:
+    """All 55 cards in exactly one zone; no row holds a pair; the accused hand only while accusing."""
+    problems = []
+    rows = [c for _, row in state.fronts for c in row]
+    seen = rows + sorted(state.out_uids)
+    if len(set(seen)) != len(seen) or not set(seen) <= DECK:
+        problems.append("a seen card is in two zones, or unknown")
+    hidden = state.pile + sum(n for _, n in state.hands) + state.discard - len(state.out_uids)
+    if hidden < 0 or len(state.out_uids) > state.discard or len(seen) + hidden != DECK_SIZE:
+        problems.append(f"cards not conserved: {len(seen)} seen, {hidden} hidden")
+    if min([state.pile] + [n for _, n in state.hands]) < 0:
+        problems.append("negative pile or hand")
+    if any(has_pair(row) for _, row in state.fronts):
+        problems.append("a row holds a pair")
+    if any(front(state, s) or hand(state, s) for s in state.out):
+        problems.append("an eliminated pirate still holds cards")
+    taps = state.accused_taps
+    if taps and (state.phase != ACCUSE_TAPS or len(taps) > hand(state, given(state.target))
+                 or set(taps) & set(seen)):
+        problems.append("accused hand taps kept outside an open accusation")
+    if state.phase not in PHASES or state.current in state.out:
+        problems.append(f"bad phase {state.phase} or current {state.current}")
+    return problems
+
+
+# ---- registration ------------------------------------------------------------
 
 GAME = GameSpec(
     id="auberge", title="L'Auberge des pirates", deck=DECK_FAMILY,

@@ -1,55 +1,33 @@
-"""L'Auberge des pirates: what the table sees, and the state's invariants."""
+"""L'Auberge des pirates: what the table sees (§2.4): each phase's prompt and hint, in the
+order they come in play; then the tally and the result."""
 from __future__ import annotations
 
 from ...core.events import Confirm, Tap
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.table import given
 from ...core.text import Msg, msg
-from .deck import DECK, DECK_SIZE, card_order, has_pair
+from .deck import card_order
 from .state import (
     ACCUSE_TAPS,
     OLDEST,
     OPENING,
     OVER,
-    PHASES,
     RESHUFFLE,
     TARGET,
     TURN,
     VERDICT,
     VERDICTS,
     State,
-    front,
     hand,
     legal_actions,
     lowest_openers,
     targets,
 )
 
+# ---- phase by phase: the prompt and the hint ---------------------------------
 
-def event_words(state: State, event) -> Msg | None:
-    """The accused's taps and SELECT, in the undo question: the accused's, not the accuser's
-    whose turn it is, and the hidden hand never named."""
-    if state.phase != ACCUSE_TAPS:
-        return None
-    if isinstance(event, Tap):
-        return msg("la.undo.accused_tap", name=state.target)
-    if isinstance(event, Confirm):
-        return msg("la.undo.hand_shown", name=state.target)
-    return None
-
-
-def hint(state: State) -> Msg:
-    """The E_NOT_EXPECTED text for an event the phase does not take."""
-    texts = {TURN: "la.hint.turn", TARGET: "la.hint.target", OLDEST: "la.hint.oldest",
-             VERDICT: "la.hint.verdict", RESHUFFLE: "la.hint.reshuffle", ACCUSE_TAPS: "la.hint.accuse"}
-    return msg(texts.get(state.phase, "la.hint.tap"), name=state.current)
-
-
-def result(state: State) -> Result | None:
-    """§2.4: the last pirate in wins; nobody else scores and there is no tie."""
-    if state.phase != OVER:
-        return None
-    return Result((state.to_play,), msg("la.wins", name=state.current))
+def name_options(names: tuple[str, ...]) -> tuple[Option, ...]:
+    return tuple(Option(s, msg("core.name", name=s)) for s in names)
 
 
 def prompt(state: State) -> Prompt:
@@ -75,9 +53,26 @@ def prompt(state: State) -> Prompt:
     return Prompt(state.phase, msg(f"la.prompt.{state.phase}", name=p, target=t))
 
 
-def name_options(names: tuple[str, ...]) -> tuple[Option, ...]:
-    return tuple(Option(s, msg("core.name", name=s)) for s in names)
+def hint(state: State) -> Msg:
+    """The E_NOT_EXPECTED text for an event the phase does not take."""
+    texts = {OLDEST: "la.hint.oldest", TURN: "la.hint.turn", TARGET: "la.hint.target",
+             RESHUFFLE: "la.hint.reshuffle", ACCUSE_TAPS: "la.hint.accuse", VERDICT: "la.hint.verdict"}
+    return msg(texts.get(state.phase, "la.hint.tap"), name=state.current)
 
+
+def event_words(state: State, event) -> Msg | None:
+    """The accused's taps and SELECT, in the undo question: the accused's, not the accuser's
+    whose turn it is, and the hidden hand never named."""
+    if state.phase != ACCUSE_TAPS:
+        return None
+    if isinstance(event, Tap):
+        return msg("la.undo.accused_tap", name=state.target)
+    if isinstance(event, Confirm):
+        return msg("la.undo.hand_shown", name=state.target)
+    return None
+
+
+# ---- the tally and the result ------------------------------------------------
 
 def tally(state: State) -> Tally:
     """§6.2: no scores; `out` is eliminated. The accused hand's values never appear."""
@@ -89,26 +84,8 @@ def tally(state: State) -> Tally:
     return Tally(players, details, current=state.current)
 
 
-def invariants(state: State) -> list[str]:
-    """All 55 cards in exactly one zone; no row holds a pair; the accused hand only while accusing."""
-    problems = []
-    rows = [c for _, row in state.fronts for c in row]
-    seen = rows + sorted(state.out_uids)
-    if len(set(seen)) != len(seen) or not set(seen) <= DECK:
-        problems.append("a seen card is in two zones, or unknown")
-    hidden = state.pile + sum(n for _, n in state.hands) + state.discard - len(state.out_uids)
-    if hidden < 0 or len(state.out_uids) > state.discard or len(seen) + hidden != DECK_SIZE:
-        problems.append(f"cards not conserved: {len(seen)} seen, {hidden} hidden")
-    if min([state.pile] + [n for _, n in state.hands]) < 0:
-        problems.append("negative pile or hand")
-    if any(has_pair(row) for _, row in state.fronts):
-        problems.append("a row holds a pair")
-    if any(front(state, s) or hand(state, s) for s in state.out):
-        problems.append("an eliminated pirate still holds cards")
-    taps = state.accused_taps
-    if taps and (state.phase != ACCUSE_TAPS or len(taps) > hand(state, given(state.target))
-                 or set(taps) & set(seen)):
-        problems.append("accused hand taps kept outside an open accusation")
-    if state.phase not in PHASES or state.current in state.out:
-        problems.append(f"bad phase {state.phase} or current {state.current}")
-    return problems
+def result(state: State) -> Result | None:
+    """§2.4: the last pirate in wins; nobody else scores and there is no tie."""
+    if state.phase != OVER:
+        return None
+    return Result((state.to_play,), msg("la.wins", name=state.current))

@@ -8,6 +8,8 @@ from ...core.seats import next_seat, of
 from ...core.table import Table
 from .deck import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, value
 
+# ---- metadata ----------------------------------------------------------------
+
 HAND_DEALT = 3                     # §2.2: deal 3 each
 
 # Phases (§2.4)
@@ -33,6 +35,8 @@ OPTIONS = (
 )
 
 
+# ---- the state ---------------------------------------------------------------
+
 @dataclass(frozen=True, slots=True)
 class State(Table):
     out: frozenset[str]                             # eliminated pirates
@@ -46,7 +50,7 @@ class State(Table):
     accused_taps: tuple[str, ...] = ()              # the accused hand: only while accusing
 
 
-# ---- helpers ---------------------------------------------------------------
+# ---- helpers -----------------------------------------------------------------
 
 def front(state: State, seat: str) -> tuple[str, ...]:
     return of(state.fronts, seat)
