@@ -1,4 +1,5 @@
-"""What the Tamalou table sees: prompts, hints, the tally and the result.
+"""What the Tamalou table sees (§4.4): each phase's prompt and hint, in the order they come
+in play; then the tally and the result.
 
 Nothing here names a card the device has not seen face up: powers are
 instructions, and reveal taps show only how many cards and their sum.
@@ -43,6 +44,7 @@ from .state import (
     usable_power,
 )
 
+# ---- phase by phase: the prompt and the hint ---------------------------------
 
 def players(seats: tuple[str, ...]) -> tuple[Option, ...]:
     return tuple(Option(s, msg("core.name", name=s)) for s in seats)
@@ -113,7 +115,22 @@ def hint(state: State):
     return HINTS.get(state.phase, msg("core.use_buttons"))
 
 
-# ---- tally and result --------------------------------------------
+def event_words(state: State, event) -> Msg | None:
+    """An input in Tamalou's words, on the state it was made on: a tap nobody asked for is a
+    snap, not the player to move playing a card; "Who discarded?" names the snapper, and the
+    penalty prompt the player who draws."""
+    if isinstance(event, Tap) and state.phase in (TURN, LAST_SNAPS):
+        return msg("tm.undo.snap", card=label(event.card))
+    if isinstance(event, Tap) and state.phase == REVEAL:
+        return msg("tm.undo.revealed", name=state.current, card=label(event.card))
+    if isinstance(event, Choose) and state.phase == SNAP_WHO:
+        return msg("tm.undo.snapped", name=event.option, card=label(given(state.snapped)))
+    if isinstance(event, Choose) and state.phase == PENALTY_WHO:
+        return msg("tm.undo.penalty", name=event.option)
+    return None
+
+
+# ---- the tally and the result ------------------------------------------------
 
 def stage(state: State) -> str:
     """The rules' phase (§4.3): play, last_round, reveal, round_over (match mode) or over."""
@@ -180,17 +197,3 @@ def result(state: State) -> Result | None:
     return Result(round_winners(scores, given(state.caller), option_of(state.options, "all_must_be_le5", bool)),
                   round_headline(state))
 
-
-def event_words(state: State, event) -> Msg | None:
-    """An input in Tamalou's words, on the state it was made on: a tap nobody asked for is a
-    snap, not the player to move playing a card; "Who discarded?" names the snapper, and the
-    penalty prompt the player who draws."""
-    if isinstance(event, Tap) and state.phase in (TURN, LAST_SNAPS):
-        return msg("tm.undo.snap", card=label(event.card))
-    if isinstance(event, Tap) and state.phase == REVEAL:
-        return msg("tm.undo.revealed", name=state.current, card=label(event.card))
-    if isinstance(event, Choose) and state.phase == SNAP_WHO:
-        return msg("tm.undo.snapped", name=event.option, card=label(given(state.snapped)))
-    if isinstance(event, Choose) and state.phase == PENALTY_WHO:
-        return msg("tm.undo.penalty", name=event.option)
-    return None

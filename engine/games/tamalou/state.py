@@ -6,7 +6,10 @@ from dataclasses import dataclass
 from ...core.options import OptionSpec, option
 from ...core.seats import of
 from ...core.table import Table
-from .scoring import BLIND_SWAP, CARDS, LOOK_AND_SWAP, LOOK_OPPONENT, LOOK_OWN, check_match, points, power
+from ...core.text import Msg
+from .scoring import BLIND_SWAP, CARDS, LOOK_AND_SWAP, LOOK_OPPONENT, LOOK_OWN, check_match, label, points, power
+
+# ---- metadata ----------------------------------------------------------------
 
 # §4.1: 52 single cards; jokers are registered but not used (TM-01).
 COMPONENTS = tuple((card, 1) for card in CARDS)
@@ -36,8 +39,11 @@ KEEP, PLAYED = "keep", "played"
 POWER, SNAP_WHO, PENALTY_WHO, CALL = "power", "snap_who", "penalty_who", "call"
 LAST_SNAPS = "last_snaps"
 REVEAL, MISMATCH, DEAL, OVER = "reveal", "mismatch", "deal", "over"
+TURN_KEYS = ("draw", "take_discard", "tamalou", "penalty")
 HOLDING = (DRAWN, KEEP, PLAYED)         # the drawn card is in a hand, seen by nobody but its owner
 
+
+# ---- the state ---------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class State(Table):
@@ -58,6 +64,7 @@ class State(Table):
     revealed: tuple[tuple[str, tuple[str, ...]], ...] = ()  # finished reveals, in seat order
     tapping: tuple[str, ...] = ()           # the current reveal's taps, uncommitted
 
+# ---- helpers -----------------------------------------------------------------
 
 def count_of(state: State, seat: str) -> int:
     return of(state.counts, seat)
@@ -133,3 +140,8 @@ def swap_targets(state: State) -> tuple[str, ...]:
     if state.played is None or usable_power(state, state.played) not in (BLIND_SWAP, LOOK_AND_SWAP):
         return ()
     return tuple(s for s in holders(state) if s != state.current)
+
+
+def card_name(kind: str) -> Msg | None:
+    """A card by rank and suit; the jokers are not in play (TM-01)."""
+    return None if kind == "joker" else label(kind)

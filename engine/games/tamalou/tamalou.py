@@ -28,7 +28,7 @@ from ...core.phases import PhaseTable, on_button, on_card, on_option
 from ...core.seats import add, clockwise_from, next_seat, of, per_seat
 from ...core.spec import GameConfig, GameSpec, Look, kind_of
 from ...core.table import given
-from ...core.text import Msg, msg
+from ...core.text import msg
 from . import texts_en, texts_fr
 from .prompts import badge, event_words, hint, prompt, reminder, result, round_headline, tally
 from .scoring import label, match_over, round_winners, snap_matches
@@ -54,8 +54,10 @@ from .state import (
     REVEAL,
     SNAP_WHO,
     TURN,
+    TURN_KEYS,
     State,
     can_draw,
+    card_name,
     count_of,
     drawn_actions,
     holders,
@@ -69,7 +71,6 @@ from .state import (
 )
 
 replace = dataclasses.replace
-TURN_KEYS = ("draw", "take_discard", "tamalou", "penalty")
 
 
 # ---- setup (§4.2) ------------------------------------------------------------
@@ -95,7 +96,7 @@ def open_discard(state: State, card: str):
     return state, (msg("tm.opening", card=label(card)),)
 
 
-# ---- the turn (§4.4) -----------------------------------------------------------
+# ---- phase: the turn (§4.4) --------------------------------------------------
 
 def choose_action(state: State, key: str):
     if key not in TURN_KEYS:
@@ -238,7 +239,7 @@ def answer_call(state: State, key: str):
     return Rejected(E_NOT_EXPECTED, msg("core.not_a_choice"))
 
 
-# ---- snaps and penalties (§4.4, AMB-TA1–TA5, AMB-TA9) ------------------------------
+# ---- phase: snaps and penalties (§4.4, AMB-TA1–TA5, AMB-TA9) -----------------
 
 def snap(state: State, card: str):
     """A tap nobody asked for: checked at once, then "Who discarded?"."""
@@ -277,7 +278,7 @@ def penalise(state: State, who: str, text):
     return replace(state, counts=add(state.counts, who, 1)), effects + (text,)
 
 
-# ---- reveal and scoring (§4.4 REVEAL, §4.5) ------------------------------------------
+# ---- phase: reveal and scoring (§4.4 REVEAL, §4.5) ---------------------------
 
 def reveal_tap(state: State, card: str):
     if card in state.discard:
@@ -324,7 +325,7 @@ def next_round(state: State):
     return new_round(state, next_seat(state.seats, state.first), state.round + 1), ()
 
 
-# ---- the reducer: one handler per phase and event -------------------------------
+# ---- the phase table ---------------------------------------------------------
 
 def back_to(phase: str):
     return lambda state: (replace(state, phase=phase, snapped=None), ())
@@ -362,6 +363,8 @@ TABLE = PhaseTable({
 })
 
 
+# ---- invariants --------------------------------------------------------------
+
 def invariants(state: State) -> list[str]:
     """52 cards across pile, discard, squares and a drawn card in hand; totals = sum of rounds."""
     problems = []
@@ -386,10 +389,7 @@ def invariants(state: State) -> list[str]:
     return problems
 
 
-def card_name(kind: str) -> Msg | None:
-    """A card by rank and suit; the jokers are not in play (TM-01)."""
-    return None if kind == "joker" else label(kind)
-
+# ---- registration ------------------------------------------------------------
 
 GAME = GameSpec(
     id="tamalou", title="Tamalou", deck="tamalou", min_players=2, max_players=6,
