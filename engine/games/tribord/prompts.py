@@ -1,4 +1,5 @@
-"""A tribord!: what the table sees (§3.5): the prompt, the hint, the tally and the result."""
+"""A tribord!: what the table sees (§3.5): each phase's prompt and hint, in the order they come
+in play; then the header's badge, the tally and the result."""
 from __future__ import annotations
 
 from ...core.options import option
@@ -9,16 +10,7 @@ from ...core.text import Msg, msg
 from ..auberge.deck import values
 from .state import AWAIT_DRAW, COMMON, DECIDE, OUT, OVER, RESHUFFLE, State, status, tokens
 
-
-def hint(state: State) -> Msg:
-    return msg({DECIDE: "at.hint.decide", COMMON: "at.hint.common", AWAIT_DRAW: "at.hint.draw",
-                RESHUFFLE: "at.hint.reshuffle"}.get(state.phase, "core.use_buttons"))
-
-
-def badge(tally: Tally) -> Msg:
-    """The header shows the pot and the round."""
-    return msg("ui.badge.pot", pot=tally.detail("pot", 0), round=tally.round or 1)
-
+# ---- phase by phase: the prompt and the hint ---------------------------------
 
 def prompt(state: State) -> Prompt:
     p = state.current
@@ -43,6 +35,19 @@ def decide_text(state: State) -> Msg:
         return msg("at.prompt.decide_hint", name=p, pot=pot,
                    hint=msg("at.hint.safe" if not state.common else "at.hint.all_fail"))
     return msg("at.prompt.decide", name=p, pot=pot)
+
+
+def hint(state: State) -> Msg:
+    """The E_NOT_EXPECTED text for an event the phase does not take."""
+    return msg({COMMON: "at.hint.common", DECIDE: "at.hint.decide", AWAIT_DRAW: "at.hint.draw",
+                RESHUFFLE: "at.hint.reshuffle"}.get(state.phase, "core.use_buttons"))
+
+
+# ---- the tally and the result ------------------------------------------------
+
+def badge(tally: Tally) -> Msg:
+    """The header shows the pot and the round."""
+    return msg("ui.badge.pot", pot=tally.detail("pot", 0), round=tally.round or 1)
 
 
 def tally(state: State) -> Tally:

@@ -10,6 +10,8 @@ from ...core.results import SHARED, TIE_RULES
 from ...core.seats import of, with_value
 from ...core.table import Table
 
+# ---- metadata ----------------------------------------------------------------
+
 # Phases (§3.4); each is also its prompt id, but AWAIT_DRAW's prompt is "draw".
 COMMON, DECIDE, AWAIT_DRAW, RESHUFFLE, OVER = "common", "decide", "await_draw", "reshuffle", "over"
 
@@ -28,6 +30,8 @@ OPTIONS = (
 )
 
 
+# ---- the state ---------------------------------------------------------------
+
 @dataclass(frozen=True, slots=True)
 class State(Table):
     button: str
@@ -41,8 +45,7 @@ class State(Table):
     resume: str | None = None                 # the phase a reshuffle returns to
 
 
-
-# ---- queries ---------------------------------------------------------------
+# ---- helpers -----------------------------------------------------------------
 
 def tokens(state: State, seat: str) -> int:
     return of(state.tokens, seat)

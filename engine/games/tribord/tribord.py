@@ -57,7 +57,7 @@ from .state import (
     with_status,
 )
 
-# ---- helpers ---------------------------------------------------------------
+# ---- helpers -----------------------------------------------------------------
 
 def check_unseen(state: State, card: str) -> Rejected | None:
     """Every card in play is face up, so the device knows where each tapped card is."""
@@ -75,7 +75,7 @@ def need_card(state: State, phase: str) -> State:
     return dataclasses.replace(state, phase=phase, resume=None)
 
 
-# ---- the round setup (§3.4 ROUND_SETUP) -------------------------------------
+# ---- setup (§3.4 ROUND_SETUP) ------------------------------------------------
 
 def initial(config: GameConfig) -> State:
     """Round 1 starts at its two common-card taps; `first` holds the Button."""
@@ -110,7 +110,7 @@ def ante(state: State, effects: tuple[Msg, ...]):
     return state, effects + (msg("at.ante", pot=state.pot),)
 
 
-# ---- decisions (§3.4 DECIDE) -------------------------------------------------
+# ---- phase: decisions (§3.4 DECIDE) ------------------------------------------
 
 def decide(state: State, key: str):
     p = state.to_play
@@ -121,6 +121,11 @@ def decide(state: State, key: str):
     if tokens(state, p) == 0:                                 # AMB-T8
         return Rejected(E_ILLEGAL, msg("at.no_tokens"))
     return need_card(state, AWAIT_DRAW), ()
+
+
+def back_to_decide(state: State):
+    """BACK before the tap: nothing paid."""
+    return dataclasses.replace(state, phase=DECIDE), ()
 
 
 def drawn_card(state: State, card: str):
@@ -161,7 +166,7 @@ def last_pirate(state: State) -> str | None:
     return alive[0] if len(alive) == 1 and alive == open_ else None
 
 
-# ---- the end of a round (§3.4 ROUND_END) ---------------------------------------
+# ---- phase: the end of a round (§3.4 ROUND_END) ------------------------------
 
 def round_end(state: State, effects: tuple[Msg, ...]):
     """AMB-T9: the blockers share the pot; the remainder carries over; the common hand is discarded."""
@@ -201,12 +206,7 @@ def reshuffle(state: State):
     return dataclasses.replace(state, phase=given(state.resume), resume=None), (msg("at.reshuffled", n=state.pile),)
 
 
-# ---- the reducer -----------------------------------------------------------
-
-def back_to_decide(state: State):
-    """BACK before the tap: nothing paid."""
-    return dataclasses.replace(state, phase=DECIDE), ()
-
+# ---- the phase table ---------------------------------------------------------
 
 TABLE = PhaseTable({
     COMMON: {Tap: on_card(common_card)},
@@ -216,6 +216,8 @@ TABLE = PhaseTable({
     OVER: {},
 })
 
+
+# ---- invariants --------------------------------------------------------------
 
 def invariants(state: State) -> list[str]:
     """All 55 cards in exactly one zone; tokens plus pot constant; no pair in the centre."""
@@ -235,6 +237,8 @@ def invariants(state: State) -> list[str]:
         problems.append("a reshuffle without a phase to return to")
     return problems
 
+
+# ---- registration ------------------------------------------------------------
 
 GAME = GameSpec(
     id="tribord", title="A tribord!", deck=DECK_FAMILY,
