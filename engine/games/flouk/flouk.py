@@ -12,15 +12,26 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.options import Options, OptionSpec, option_of
 from ...core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
 from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.results import SHARED, TIE_RULES
 from ...core.seats import per_seat
 from ...core.spec import GameConfig, GameSpec, Look
 from ...core.text import msg
 from . import learning, resolve, scoring, texts_en, texts_fr
-from .cards import COMPONENTS, card_name, card_problems, check_data, default_info, detail_problem, read_cards
+from .cards import (
+    CHIEF,
+    COMPONENTS,
+    DECK_SIZE,
+    DECREE,
+    FLOUK,
+    card_name,
+    card_problems,
+    check_data,
+    default_info,
+    detail_problem,
+    read_cards,
+    type_of,
+)
 from .effects import (
     choose_destination,
     choose_source,
@@ -48,8 +59,10 @@ from .state import (
     FACE_DOWN_TO,
     LAST,
     LEARN,
+    OPTIONS,
     ORDER,
     OVER,
+    PHASES,
     PILE_CHECK,
     REPORT,
     REPORT_DEST,
@@ -62,29 +75,12 @@ from .state import (
     hand,
     hidden_count,
     hidden_places,
-    invariants,
+    pending,
+    player_limits,
     where,
 )
 
-OPTIONS = (
-    OptionSpec("min_players", 3, kind="int", minimum=2, maximum=6, note="AMB-F1"),
-    OptionSpec("max_players", 5, kind="int", minimum=2, maximum=6, note="AMB-F1"),
-    OptionSpec("chief_counts_as_member", True, note="AMB-F4"),
-    OptionSpec("decree_applies_to_chiefs", True, note="AMB-F5"),
-    OptionSpec("white_tie", "seat_from_lead", kind="choice", choices=("seat_from_lead", "prompt"),
-               note="AMB-F7"),
-    OptionSpec("round_turns", "fixed3", kind="choice", choices=("fixed3", "until_hands_le1"),
-               note="AMB-F10"),
-    OptionSpec("tie_rule", SHARED, kind="choice", choices=TIE_RULES, note="AMB-F12"),
-    OptionSpec("final_census", False, note="§5.4 FINAL"),
-)
-
-def player_limits(options: Options) -> tuple[int, int]:
-    """AMB-F1: 3-5 by default; 2 and 6 with the options."""
-    return option_of(options, "min_players", int), option_of(options, "max_players", int)
-
-
-# ---- setup and the deal (§5.2, §5.4 ROUND_START) ---------------------------------
+# ---- setup (§5.2) ------------------------------------------------------------
 
 def initial(config: GameConfig) -> State:
     """Play starts at round 1's deal confirmation, with all 100 cards in the pile."""
@@ -95,6 +91,8 @@ def initial(config: GameConfig) -> State:
                  hands=per_seat(players, 0), villages=per_seat(players, ()),
                  decrees=per_seat(players, None), adjust=per_seat(players, 0))
 
+
+# ---- phase: the deal (§5.4 ROUND_START) --------------------------------------
 
 def deal(state: State):
     """The one confirmation a round: discard, deal 4 each and pass (AMB-F2 for 2 players)."""
@@ -114,7 +112,7 @@ def pile_check(state: State, key: str):
     return Rejected(E_NOT_EXPECTED, msg("core.use_buttons"))
 
 
-# ---- the reveal (§5.4 REVEAL) ------------------------------------------------------
+# ---- phase: the reveal (§5.4 REVEAL) -----------------------------------------
 
 def reveal(state: State, card: str):
     """The current seat's revealed card, checked against every zone the device tracks."""
@@ -164,7 +162,7 @@ def record(state: State, card: str | None, effects: tuple):
     return dataclasses.replace(state, current=state.seats[len(state.revealed)]), effects
 
 
-# ---- the reducer ---------------------------------------------------------------------
+# ---- the phase table ---------------------------------------------------------
 
 TABLE = PhaseTable({
     DEAL: {Confirm: on_button(deal)},
@@ -196,6 +194,31 @@ def play(state: State, event):
         return resolve.advance(*outcome)
     return outcome
 
+
+# ---- invariants --------------------------------------------------------------
+
+def invariants(state: State) -> list[str]:
+    """The 100 cards conserved; each tracked card in one zone; villages hold only Flouks."""
+    tracked = [c for _, cards in state.villages for c in cards]
+    tracked += [c for _, c in state.decrees if c] + list(state.discard) + list(pending(state))
+    counts = (state.pile, state.discard_count) + tuple(n for _, n in state.hands)
+    problems = []
+    if len(tracked) + sum(counts) != DECK_SIZE:
+        problems.append(f"cards not conserved: {len(tracked)} tracked + {sum(counts)} hidden")
+    if len(set(tracked)) != len(tracked):
+        problems.append("a card is in two zones")
+    if min(counts) < 0:
+        problems.append("a negative card count")
+    if any(type_of(c) not in (FLOUK, CHIEF) for _, cards in state.villages for c in cards):
+        problems.append("a village holds a card that is not a Flouk")
+    if any(c and type_of(c) != DECREE for _, c in state.decrees):
+        problems.append("a Decree slot holds a card that is not a Decree")
+    if state.phase not in PHASES:
+        problems.append(f"unknown phase {state.phase}")
+    return problems
+
+
+# ---- registration ------------------------------------------------------------
 
 GAME = GameSpec(
     id="flouk", title="Flouk", deck="flouk", min_players=3, max_players=5,

@@ -1,4 +1,5 @@
-"""What the Flouk table sees: prompts, hints and the tally."""
+"""What the Flouk table sees (§5.4): each phase's prompt and hint, in the order they come in
+play; then the header's badge and the tally (the result is scored in scoring.py)."""
 from __future__ import annotations
 
 from ...core.outcomes import Option, PlayerLine, Prompt, Tally
@@ -47,6 +48,8 @@ from .state import (
 
 NO_CARD, DEAL_KEY, END_GAME, PLUS, MINUS = "no_card", "deal", "end_game", "plus", "minus"
 
+
+# ---- phase by phase: the prompt and the hint ---------------------------------
 
 def players(state: State, seats) -> tuple[Option, ...]:
     return tuple(Option(s, msg("core.name", name=s)) for s in seats)
@@ -142,6 +145,8 @@ def hint(state: State):
     """The E_NOT_EXPECTED text for a tap or button this phase does not take."""
     return msg(HINTS.get(state.phase, "core.use_buttons"))
 
+
+# ---- the tally and the result ------------------------------------------------
 
 def tally(state: State) -> Tally:
     """`score` is the population under the Decree in force (§5.4)."""

@@ -1,4 +1,4 @@
-"""Flouk's state and the zones a card can be in.
+"""Flouk's metadata (phases, house options), its state, and the zones a card can be in.
 
 A card the device has seen is tracked by id: in a village, a Decree slot, the
 discard, or revealed and waiting to resolve. Every other card is hidden and
@@ -10,11 +10,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ...core.options import option
+from ...core.options import Options, OptionSpec, option, option_of
+from ...core.results import SHARED, TIE_RULES
 from ...core.seats import add, clockwise_from, of, with_value
 from ...core.table import Table, given
 from ...core.text import Msg, msg
-from .cards import CHIEF, DECK_SIZE, DECREE, FLOUK, MANUAL, CardInfo, default_info, people_of_id, type_of
+from .cards import CHIEF, DECK_SIZE, FLOUK, MANUAL, CardInfo, default_info, people_of_id, type_of
+
+# ---- metadata ----------------------------------------------------------------
 
 # Phases (§5.4). RESOLVE is transient: `play` never leaves a state in it.
 DEAL, PILE_CHECK, REVEAL, SURE = "deal", "pile_check", "reveal", "no_card_sure"
@@ -30,6 +33,21 @@ PHASES = (DEAL, PILE_CHECK, REVEAL, SURE, ORDER, LEARN, EFFECT_TARGET, EFFECT_CA
 CARDS_DEALT = 4          # §5.4 ROUND_START: 4 each
 PILE, DISCARD = "pile", "discard"
 
+OPTIONS = (
+    OptionSpec("min_players", 3, kind="int", minimum=2, maximum=6, note="AMB-F1"),
+    OptionSpec("max_players", 5, kind="int", minimum=2, maximum=6, note="AMB-F1"),
+    OptionSpec("chief_counts_as_member", True, note="AMB-F4"),
+    OptionSpec("decree_applies_to_chiefs", True, note="AMB-F5"),
+    OptionSpec("white_tie", "seat_from_lead", kind="choice", choices=("seat_from_lead", "prompt"),
+               note="AMB-F7"),
+    OptionSpec("round_turns", "fixed3", kind="choice", choices=("fixed3", "until_hands_le1"),
+               note="AMB-F10"),
+    OptionSpec("tie_rule", SHARED, kind="choice", choices=TIE_RULES, note="AMB-F12"),
+    OptionSpec("final_census", False, note="§5.4 FINAL"),
+)
+
+
+# ---- the state ---------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class State(Table):
@@ -58,7 +76,7 @@ class State(Table):
     learned: tuple[tuple[str, str, int | str], ...] = ()  # (card, detail, value) learned this game
 
 
-# ---- card data -------------------------------------------------------------
+# ---- helpers: card data ------------------------------------------------------
 
 def info(state: State, card: str) -> CardInfo:
     for entry in state.card_data:
@@ -95,7 +113,12 @@ def place_label(place: str) -> Msg:
     return msg(f"fl.place.{kind}", name=seat)
 
 
-# ---- seats -----------------------------------------------------------------
+# ---- helpers: seats ----------------------------------------------------------
+
+def player_limits(options: Options) -> tuple[int, int]:
+    """AMB-F1: 3-5 by default; 2 and 6 with the options."""
+    return option_of(options, "min_players", int), option_of(options, "max_players", int)
+
 
 def lead(state: State) -> str:
     """§5.3: the lead seat rotates each round."""
@@ -125,7 +148,7 @@ def has_member(state: State, seat: str, people: str | None) -> bool:
                for c in village(state, seat))
 
 
-# ---- zones -------------------------------------------------------------------
+# ---- helpers: zones ----------------------------------------------------------
 
 def where(state: State, card: str) -> str | None:
     """`village:<seat>`, `decree:<seat>`, `discard`, `pending`, or None for a hidden card."""
@@ -194,26 +217,3 @@ def hidden_count(state: State, place: str) -> int:
 
 def hidden_places(state: State) -> tuple[str, ...]:
     return (PILE,) + tuple(f"hand:{s}" for s in state.seats) + (DISCARD,)
-
-
-# ---- invariants ------------------------------------------------------------------
-
-def invariants(state: State) -> list[str]:
-    """The 100 cards conserved; each tracked card in one zone; villages hold only Flouks."""
-    tracked = [c for _, cards in state.villages for c in cards]
-    tracked += [c for _, c in state.decrees if c] + list(state.discard) + list(pending(state))
-    counts = (state.pile, state.discard_count) + tuple(n for _, n in state.hands)
-    problems = []
-    if len(tracked) + sum(counts) != DECK_SIZE:
-        problems.append(f"cards not conserved: {len(tracked)} tracked + {sum(counts)} hidden")
-    if len(set(tracked)) != len(tracked):
-        problems.append("a card is in two zones")
-    if min(counts) < 0:
-        problems.append("a negative card count")
-    if any(type_of(c) not in (FLOUK, CHIEF) for _, cards in state.villages for c in cards):
-        problems.append("a village holds a card that is not a Flouk")
-    if any(c and type_of(c) != DECREE for _, c in state.decrees):
-        problems.append("a Decree slot holds a card that is not a Decree")
-    if state.phase not in PHASES:
-        problems.append(f"unknown phase {state.phase}")
-    return problems
