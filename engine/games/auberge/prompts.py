@@ -2,6 +2,8 @@
 order they come in play; then the tally and the result."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...core.events import Confirm, Tap
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.table import given
@@ -9,6 +11,8 @@ from ...core.text import Msg, msg
 from .deck import card_order
 from .state import (
     ACCUSE_TAPS,
+    ATTACK_CARD,
+    CHALLENGE_CARD,
     OLDEST,
     OPENING,
     OVER,
@@ -30,34 +34,51 @@ def name_options(names: tuple[str, ...]) -> tuple[Option, ...]:
     return tuple(Option(s, msg("core.name", name=s)) for s in names)
 
 
-def prompt(state: State) -> Prompt:
+def plain_prompt(state: State) -> Prompt:
+    """A prompt of its phase's own words, naming the player and the target."""
+    return Prompt(state.phase, msg(f"la.prompt.{state.phase}", name=state.current, target=state.target))
+
+
+def oldest_prompt(state: State) -> Prompt:
+    tied = lowest_openers(state)
+    return Prompt(OLDEST, msg("la.prompt.oldest", names=tied), name_options(tied))
+
+
+def accuse_taps_prompt(state: State) -> Prompt:
     p, t = state.current, state.target
-    if state.phase == OPENING:
-        return Prompt(OPENING, msg("la.prompt.opening", name=p))
-    if state.phase == OLDEST:
-        tied = lowest_openers(state)
-        return Prompt(OLDEST, msg("la.prompt.oldest", names=tied), name_options(tied))
-    if state.phase == TURN:
-        return Prompt(TURN, msg("la.prompt.turn", name=p, pile=state.pile),
-                      tuple(Option(a, msg(f"la.opt.{a}")) for a in legal_actions(state)))
-    if state.phase == TARGET:
-        return Prompt(TARGET, msg(f"la.prompt.{state.action}_whom", name=p), name_options(targets(state)))
-    if state.phase == ACCUSE_TAPS:
-        return Prompt(ACCUSE_TAPS, msg("la.prompt.accuse_taps", name=p, target=t, n=hand(state, given(t)),
-                                       k=len(state.accused_taps)))
-    if state.phase == VERDICT:
-        return Prompt(VERDICT, msg("la.prompt.verdict", name=p, target=t),
-                      tuple(Option(v, msg(f"la.opt.{v}")) for v in VERDICTS))
-    if state.phase == OVER:
-        return Prompt(OVER, given(result(state)).headline)
-    return Prompt(state.phase, msg(f"la.prompt.{state.phase}", name=p, target=t))
+    return Prompt(ACCUSE_TAPS, msg("la.prompt.accuse_taps", name=p, target=t, n=hand(state, given(t)),
+                                   k=len(state.accused_taps)))
+
+
+# Each phase in play order: its prompt, and its hint (the text for an event it does not take).
+PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
+    OPENING: (lambda s: Prompt(OPENING, msg("la.prompt.opening", name=s.current)), "la.hint.tap"),
+    OLDEST: (oldest_prompt, "la.hint.oldest"),
+    TURN: (lambda s: Prompt(TURN, msg("la.prompt.turn", name=s.current, pile=s.pile),
+                            tuple(Option(a, msg(f"la.opt.{a}")) for a in legal_actions(s))),
+           "la.hint.turn"),
+    TARGET: (lambda s: Prompt(TARGET, msg(f"la.prompt.{s.action}_whom", name=s.current),
+                              name_options(targets(s))),
+             "la.hint.target"),
+    ATTACK_CARD: (plain_prompt, "la.hint.tap"),
+    CHALLENGE_CARD: (plain_prompt, "la.hint.tap"),
+    RESHUFFLE: (plain_prompt, "la.hint.reshuffle"),
+    ACCUSE_TAPS: (accuse_taps_prompt, "la.hint.accuse"),
+    VERDICT: (lambda s: Prompt(VERDICT, msg("la.prompt.verdict", name=s.current, target=s.target),
+                               tuple(Option(v, msg(f"la.opt.{v}")) for v in VERDICTS)),
+              "la.hint.verdict"),
+    OVER: (lambda s: Prompt(OVER, given(result(s)).headline), "la.hint.tap"),
+}
+
+
+def prompt(state: State) -> Prompt:
+    return PHASE_TEXTS[state.phase][0](state)
 
 
 def hint(state: State) -> Msg:
     """The E_NOT_EXPECTED text for an event the phase does not take."""
-    texts = {OLDEST: "la.hint.oldest", TURN: "la.hint.turn", TARGET: "la.hint.target",
-             RESHUFFLE: "la.hint.reshuffle", ACCUSE_TAPS: "la.hint.accuse", VERDICT: "la.hint.verdict"}
-    return msg(texts.get(state.phase, "la.hint.tap"), name=state.current)
+    text = PHASE_TEXTS[state.phase][1] if state.phase in PHASE_TEXTS else "la.hint.tap"
+    return msg(text, name=state.current)
 
 
 def event_words(state: State, event) -> Msg | None:

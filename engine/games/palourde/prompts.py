@@ -2,6 +2,8 @@
 in play; then the header's reminder and badge, the tally and the result."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...core.options import option
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.results import rank
@@ -12,38 +14,41 @@ from .state import FIRST, FLIP1, FLIP2, JOIN, OVER, SETUP_BEACH, STORM, VICTIM, 
 
 # ---- phase by phase: the prompt and the hint ---------------------------------
 
+def victim_prompt(state: State) -> Prompt:
+    options = tuple(Option(q, msg("pa.victim_option", name=q, n=clams_of(state, q)))
+                    for q in eligible_victims(state))
+    return Prompt("victim", msg("pa.prompt.victim", name=state.current),
+                  options + (Option("no_steal", msg("pa.no_steal_option")),))
+
+
+def storm_prompt(state: State) -> Prompt:
+    tides = "pa.prompt.storm_tides" if option(state.options, "storm_resets_high_tides") else \
+        "pa.prompt.storm"
+    return Prompt("storm", msg(tides))
+
+
+# Each phase in play order: its prompt, and its hint (the text for an event it does not take).
+PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
+    JOIN: (lambda s: Prompt("join", msg("pa.prompt.join", n=len(s.seats))), "pa.tap_basket"),
+    FIRST: (lambda s: Prompt("first", msg("pa.prompt.first"),
+                             tuple(Option(seat, msg("core.name", name=seat)) for seat in s.seats)),
+            "pa.tap_basket"),
+    SETUP_BEACH: (lambda s: Prompt("beach", msg("pa.prompt.beach")), "core.use_buttons"),
+    FLIP1: (lambda s: Prompt("flip1", msg("pa.prompt.flip1", name=s.current)), "pa.flip_a_card"),
+    FLIP2: (lambda s: Prompt("flip2", msg("pa.prompt.flip2", name=s.current)), "pa.flip_a_card"),
+    VICTIM: (victim_prompt, "pa.choose_victim"),
+    STORM: (storm_prompt, "pa.storm_select"),
+    OVER: (lambda s: Prompt("over", given(result(s)).headline), "core.use_buttons"),
+}
+
+
 def prompt(state: State) -> Prompt:
-    p = state.current
-    if state.phase == JOIN:
-        return Prompt("join", msg("pa.prompt.join", n=len(state.seats)))
-    if state.phase == FIRST:
-        return Prompt("first", msg("pa.prompt.first"),
-                      tuple(Option(s, msg("core.name", name=s)) for s in state.seats))
-    if state.phase == SETUP_BEACH:
-        return Prompt("beach", msg("pa.prompt.beach"))
-    if state.phase == FLIP2:
-        return Prompt("flip2", msg("pa.prompt.flip2", name=p))
-    if state.phase == VICTIM:
-        options = tuple(Option(q, msg("pa.victim_option", name=q, n=clams_of(state, q)))
-                        for q in eligible_victims(state))
-        return Prompt("victim", msg("pa.prompt.victim", name=p),
-                      options + (Option("no_steal", msg("pa.no_steal_option")),))
-    if state.phase == STORM:
-        tides = "pa.prompt.storm_tides" if option(state.options, "storm_resets_high_tides") else \
-            "pa.prompt.storm"
-        return Prompt("storm", msg(tides))
-    if state.phase == OVER:
-        return Prompt("over", given(result(state)).headline)
-    return Prompt("flip1", msg("pa.prompt.flip1", name=p))
+    return PHASE_TEXTS[state.phase][0](state)
 
 
-def hint(state: State):
+def hint(state: State) -> Msg:
     """The E_NOT_EXPECTED text for a tap or button the phase does not take."""
-    return {
-        JOIN: msg("pa.tap_basket"), FIRST: msg("pa.tap_basket"), SETUP_BEACH: msg("core.use_buttons"),
-        FLIP1: msg("pa.flip_a_card"), FLIP2: msg("pa.flip_a_card"), VICTIM: msg("pa.choose_victim"),
-        STORM: msg("pa.storm_select"),
-    }.get(state.phase, msg("core.use_buttons"))
+    return msg(PHASE_TEXTS[state.phase][1] if state.phase in PHASE_TEXTS else "core.use_buttons")
 
 
 # ---- the tally and the result ------------------------------------------------

@@ -2,6 +2,8 @@
 in play; then the header's badge, the tally and the result."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...core.options import option
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
 from ...core.results import rank
@@ -12,18 +14,9 @@ from .state import AWAIT_DRAW, COMMON, DECIDE, OUT, OVER, RESHUFFLE, State, stat
 
 # ---- phase by phase: the prompt and the hint ---------------------------------
 
-def prompt(state: State) -> Prompt:
-    p = state.current
-    if state.phase == COMMON:
-        return Prompt(COMMON, msg("at.prompt.common", round=state.round, k=len(state.common)))
-    if state.phase == DECIDE:
-        choices = ("draw", "block") if tokens(state, state.to_play) > 0 else ("block",)
-        return Prompt(DECIDE, decide_text(state), tuple(Option(c, msg(f"at.opt.{c}")) for c in choices))
-    if state.phase == AWAIT_DRAW:
-        return Prompt("draw", msg("at.prompt.draw", name=p))
-    if state.phase == RESHUFFLE:
-        return Prompt(RESHUFFLE, msg("at.prompt.reshuffle"))
-    return Prompt(OVER, given(result(state)).headline)
+def decide_prompt(state: State) -> Prompt:
+    choices = ("draw", "block") if tokens(state, state.to_play) > 0 else ("block",)
+    return Prompt(DECIDE, decide_text(state), tuple(Option(c, msg(f"at.opt.{c}")) for c in choices))
 
 
 def decide_text(state: State) -> Msg:
@@ -37,10 +30,24 @@ def decide_text(state: State) -> Msg:
     return msg("at.prompt.decide", name=p, pot=pot)
 
 
+# Each phase in play order: its prompt, and its hint (the text for an event it does not take).
+PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
+    COMMON: (lambda s: Prompt(COMMON, msg("at.prompt.common", round=s.round, k=len(s.common))),
+             "at.hint.common"),
+    DECIDE: (decide_prompt, "at.hint.decide"),
+    AWAIT_DRAW: (lambda s: Prompt("draw", msg("at.prompt.draw", name=s.current)), "at.hint.draw"),
+    RESHUFFLE: (lambda s: Prompt(RESHUFFLE, msg("at.prompt.reshuffle")), "at.hint.reshuffle"),
+    OVER: (lambda s: Prompt(OVER, given(result(s)).headline), "core.use_buttons"),
+}
+
+
+def prompt(state: State) -> Prompt:
+    return PHASE_TEXTS[state.phase][0](state)
+
+
 def hint(state: State) -> Msg:
     """The E_NOT_EXPECTED text for an event the phase does not take."""
-    return msg({COMMON: "at.hint.common", DECIDE: "at.hint.decide", AWAIT_DRAW: "at.hint.draw",
-                RESHUFFLE: "at.hint.reshuffle"}.get(state.phase, "core.use_buttons"))
+    return msg(PHASE_TEXTS[state.phase][1] if state.phase in PHASE_TEXTS else "core.use_buttons")
 
 
 # ---- the tally and the result ------------------------------------------------
