@@ -6,6 +6,8 @@ instructions, and reveal taps show only how many cards and their sum.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...core.events import Choose, Tap
 from ...core.options import option, option_of
 from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
@@ -73,46 +75,43 @@ def reveal_prompt(state: State) -> Prompt:
     return Prompt("reveal", text)
 
 
-PROMPTS = {
-    OPENING: lambda s: Prompt("opening", msg("tm.prompt.opening", name=s.first)),
-    TURN: turn_prompt,
-    GIVE_UP: lambda s: Prompt("take_discard", msg("tm.prompt.give_up", name=s.current)),
-    DRAWN: lambda s: Prompt("drawn", msg("tm.prompt.drawn", name=s.current),
-                            tuple(Option(k, msg(f"tm.action.{k}")) for k in drawn_actions(s))),
-    KEEP: lambda s: Prompt("keep", msg("tm.prompt.keep", name=s.current)),
-    PLAYED: lambda s: Prompt("play", msg("tm.prompt.play", name=s.current)),
-    POWER: power_prompt,
-    SNAP_WHO: lambda s: Prompt("snap", msg("tm.prompt.snap", card=label(s.snapped)), players(holders(s))),
-    PENALTY_WHO: lambda s: Prompt("penalty", msg("tm.prompt.penalty"), players(s.seats)),
-    CALL: lambda s: Prompt("call", msg("tm.prompt.call", name=s.current),
-                           (Option("no", msg("tm.no")), Option("yes", msg("tm.yes")))),
-    LAST_SNAPS: lambda s: Prompt("last_snaps", msg("tm.prompt.last_snaps", top=label(top(s) or "")),
-                                 closes_after_s=option_of(s.options, "last_snap_s", int) or None),
-    REVEAL: reveal_prompt,
-    MISMATCH: lambda s: Prompt("mismatch", msg("tm.prompt.mismatch", n=count_of(s, s.current),
-                                                m=len(s.tapping))),
-    DEAL: lambda s: Prompt("deal", msg("tm.prompt.deal", round=s.round,
-                                        name=next_seat(s.seats, s.first))),
-    OVER: lambda s: Prompt("over", given(result(s)).headline),
-}
-
-HINTS = {
-    OPENING: msg("tm.hint.opening"), TURN: msg("tm.hint.turn"), GIVE_UP: msg("tm.hint.give_up"),
-    DRAWN: msg("tm.hint.drawn"), KEEP: msg("tm.hint.discard"), PLAYED: msg("tm.hint.discard"),
-    POWER: msg("tm.hint.power"), SNAP_WHO: msg("tm.hint.who"), PENALTY_WHO: msg("tm.hint.who"),
-    CALL: msg("tm.hint.call"), LAST_SNAPS: msg("tm.hint.last_snaps"), REVEAL: msg("tm.hint.reveal"),
-    MISMATCH: msg("tm.hint.mismatch"),
-    DEAL: msg("tm.hint.deal"),
+# Each phase in play order: its prompt, and its hint (the text for an event it does not take).
+PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
+    OPENING: (lambda s: Prompt("opening", msg("tm.prompt.opening", name=s.first)), "tm.hint.opening"),
+    TURN: (turn_prompt, "tm.hint.turn"),
+    GIVE_UP: (lambda s: Prompt("take_discard", msg("tm.prompt.give_up", name=s.current)), "tm.hint.give_up"),
+    DRAWN: (lambda s: Prompt("drawn", msg("tm.prompt.drawn", name=s.current),
+                             tuple(Option(k, msg(f"tm.action.{k}")) for k in drawn_actions(s))),
+            "tm.hint.drawn"),
+    KEEP: (lambda s: Prompt("keep", msg("tm.prompt.keep", name=s.current)), "tm.hint.discard"),
+    PLAYED: (lambda s: Prompt("play", msg("tm.prompt.play", name=s.current)), "tm.hint.discard"),
+    POWER: (power_prompt, "tm.hint.power"),
+    SNAP_WHO: (lambda s: Prompt("snap", msg("tm.prompt.snap", card=label(given(s.snapped))), players(holders(s))),
+               "tm.hint.who"),
+    PENALTY_WHO: (lambda s: Prompt("penalty", msg("tm.prompt.penalty"), players(s.seats)), "tm.hint.who"),
+    CALL: (lambda s: Prompt("call", msg("tm.prompt.call", name=s.current),
+                            (Option("no", msg("tm.no")), Option("yes", msg("tm.yes")))),
+           "tm.hint.call"),
+    LAST_SNAPS: (lambda s: Prompt("last_snaps", msg("tm.prompt.last_snaps", top=label(top(s) or "")),
+                                  closes_after_s=option_of(s.options, "last_snap_s", int) or None),
+                 "tm.hint.last_snaps"),
+    REVEAL: (reveal_prompt, "tm.hint.reveal"),
+    MISMATCH: (lambda s: Prompt("mismatch", msg("tm.prompt.mismatch", n=count_of(s, s.to_play),
+                                                 m=len(s.tapping))),
+               "tm.hint.mismatch"),
+    DEAL: (lambda s: Prompt("deal", msg("tm.prompt.deal", round=s.round, name=next_seat(s.seats, s.first))),
+           "tm.hint.deal"),
+    OVER: (lambda s: Prompt("over", given(result(s)).headline), "core.use_buttons"),
 }
 
 
 def prompt(state: State) -> Prompt:
-    return PROMPTS[state.phase](state)
+    return PHASE_TEXTS[state.phase][0](state)
 
 
-def hint(state: State):
+def hint(state: State) -> Msg:
     """The E_NOT_EXPECTED text for an event the phase does not take."""
-    return HINTS.get(state.phase, msg("core.use_buttons"))
+    return msg(PHASE_TEXTS[state.phase][1] if state.phase in PHASE_TEXTS else "core.use_buttons")
 
 
 def event_words(state: State, event) -> Msg | None:
