@@ -33,6 +33,7 @@ SECTIONS = {
 HOMES = {
     "OPTIONS": ("state.py", "metadata"),
     "State": ("state.py", "the state"),
+    "PHASE_TEXTS": ("prompts.py", "phase by phase: the prompt and the hint"),
     "prompt": ("prompts.py", "phase by phase: the prompt and the hint"),
     "hint": ("prompts.py", "phase by phase: the prompt and the hint"),
     "tally": ("prompts.py", "the tally and the result"),
@@ -75,7 +76,8 @@ def matches(found: list[str], expected: tuple[str, ...]) -> bool:
 def defined_in(text: str, name: str) -> int | None:
     """The line a top-level def, class or assignment of `name` starts on."""
     for node in ast.parse(text).body:
-        targets = [t.id for t in getattr(node, "targets", ()) if isinstance(t, ast.Name)]
+        assigned = getattr(node, "targets", None) or [getattr(node, "target", None)]
+        targets = [t.id for t in assigned if isinstance(t, ast.Name)]
         if getattr(node, "name", None) == name or name in targets:
             return node.lineno
     return None
@@ -114,6 +116,16 @@ def test_each_part_is_defined_under_its_header(game, name):
     assert line is not None, f"{game}: no {name} in {module}"
     above = [s for n, s in sections(text) if n < line]
     assert above and above[-1] == wanted, f"{game}: {name} is under {above[-1:]}, not {wanted}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_phase_has_its_prompt_and_its_hint_in_one_table_in_play_order(game):
+    """PHASE_TEXTS pairs each phase's prompt with its hint, for every phase of the phase table
+    and in its order."""
+    prompts = importlib.import_module(f"engine.games.{game}.prompts")
+    rules = importlib.import_module(f"engine.games.{game}.{game}")
+    assert list(prompts.PHASE_TEXTS) == list(rules.TABLE.handlers)
+    assert all(callable(ask) and isinstance(hint, str) for ask, hint in prompts.PHASE_TEXTS.values())
 
 
 @pytest.mark.parametrize("game", GAMES)

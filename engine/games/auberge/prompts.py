@@ -62,11 +62,11 @@ PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
              "la.hint.target"),
     ATTACK_CARD: (plain_prompt, "la.hint.tap"),
     CHALLENGE_CARD: (plain_prompt, "la.hint.tap"),
-    RESHUFFLE: (plain_prompt, "la.hint.reshuffle"),
     ACCUSE_TAPS: (accuse_taps_prompt, "la.hint.accuse"),
     VERDICT: (lambda s: Prompt(VERDICT, msg("la.prompt.verdict", name=s.current, target=s.target),
                                tuple(Option(v, msg(f"la.opt.{v}")) for v in VERDICTS)),
               "la.hint.verdict"),
+    RESHUFFLE: (plain_prompt, "la.hint.reshuffle"),
     OVER: (lambda s: Prompt(OVER, given(result(s)).headline), "la.hint.tap"),
 }
 

@@ -2,6 +2,8 @@
 play; then the header's badge and the tally (the result is scored in scoring.py)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...core.outcomes import Option, PlayerLine, Prompt, Tally
 from ...core.table import given
 from ...core.text import Msg, msg
@@ -29,6 +31,7 @@ from .state import (
     LAST,
     LEARN,
     ORDER,
+    OVER,
     PILE_CHECK,
     REPORT,
     REPORT_DEST,
@@ -65,11 +68,6 @@ def deal_text(state: State):
     return msg("fl.prompt.deal2" if len(state.seats) == 2 else "fl.prompt.deal")
 
 
-def prompt(state: State) -> Prompt:
-    builder = _PROMPTS.get(state.phase)
-    return builder(state) if builder else Prompt("over", given(result(state)).headline)
-
-
 def _reveal(state: State) -> Prompt:
     key = "fl.prompt.reveal_first" if not state.revealed else "fl.prompt.reveal"
     return Prompt("reveal", msg(key, name=state.current, turn=state.turn),
@@ -104,46 +102,51 @@ def _adjust(state: State) -> Prompt:
                   done=True)
 
 
-_PROMPTS = {
-    DEAL: lambda s: Prompt("deal", deal_text(s)),
-    PILE_CHECK: lambda s: Prompt("pile_check", msg("fl.prompt.pile_check", n=s.pile),
-                                 (Option(DEAL_KEY, msg("fl.option.deal")),
-                                  Option(END_GAME, msg("fl.option.end_game")))),
-    REVEAL: _reveal,
-    SURE: lambda s: Prompt("no_card_sure", msg("fl.prompt.sure", name=s.current, n=hand(s, s.current))),
-    ORDER: lambda s: Prompt("order", msg("fl.prompt.order"),
-                            tuple(Option(seat, msg("fl.option.tied", name=seat, card=label(card)))
-                                  for seat, card in s.queue[0])),
-    LEARN: learn_prompt,
-    EFFECT_TARGET: _effect_target,
-    EFFECT_CARD: _effect_card,
-    REPORT: _report,
-    REPORT_DEST: lambda s: Prompt("report_dest", msg("fl.prompt.dest", card=label(s.moving)),
-                                  places(destinations(s))),
-    REPORT_FROM: lambda s: Prompt("report_from", msg("fl.prompt.from", card=label(s.moving)),
-                                  places(sources(s))),
-    FACE_DOWN_FROM: lambda s: Prompt("face_down_from", msg("fl.prompt.face_down_from"),
-                                     places(sources(s))),
-    FACE_DOWN_TO: lambda s: Prompt("face_down_to", msg("fl.prompt.face_down_to"),
-                                   places(face_down_destinations(s))),
-    LAST: lambda s: Prompt("last", msg("fl.prompt.last")),
-    CENSUS: lambda s: Prompt("census", msg("fl.prompt.census", name=s.current, n=len(s.census))),
-    ADJUST: _adjust,
+# Each phase in play order: its prompt, and its hint (the text for an event it does not take).
+# RESOLVE is not here: the rules never leave a state in it.
+PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
+    DEAL: (lambda s: Prompt("deal", deal_text(s)), "fl.hint.deal"),
+    PILE_CHECK: (lambda s: Prompt("pile_check", msg("fl.prompt.pile_check", n=s.pile),
+                                  (Option(DEAL_KEY, msg("fl.option.deal")),
+                                   Option(END_GAME, msg("fl.option.end_game")))),
+                 "core.use_buttons"),
+    REVEAL: (_reveal, "fl.hint.reveal"),
+    SURE: (lambda s: Prompt("no_card_sure", msg("fl.prompt.sure", name=s.current, n=hand(s, s.to_play))),
+           "fl.hint.sure"),
+    ORDER: (lambda s: Prompt("order", msg("fl.prompt.order"),
+                             tuple(Option(seat, msg("fl.option.tied", name=seat, card=label(card)))
+                                   for seat, card in s.queue[0])),
+            "core.use_buttons"),
+    LEARN: (learn_prompt, "fl.hint.learn"),
+    EFFECT_TARGET: (_effect_target, "core.use_buttons"),
+    EFFECT_CARD: (_effect_card, "fl.hint.pick"),
+    REPORT: (_report, "fl.report_hint"),
+    REPORT_DEST: (lambda s: Prompt("report_dest", msg("fl.prompt.dest", card=label(given(s.moving))),
+                                   places(destinations(s))),
+                  "core.use_buttons"),
+    REPORT_FROM: (lambda s: Prompt("report_from", msg("fl.prompt.from", card=label(given(s.moving))),
+                                   places(sources(s))),
+                  "core.use_buttons"),
+    FACE_DOWN_FROM: (lambda s: Prompt("face_down_from", msg("fl.prompt.face_down_from"), places(sources(s))),
+                     "core.use_buttons"),
+    FACE_DOWN_TO: (lambda s: Prompt("face_down_to", msg("fl.prompt.face_down_to"),
+                                    places(face_down_destinations(s))),
+                   "core.use_buttons"),
+    LAST: (lambda s: Prompt("last", msg("fl.prompt.last")), "fl.hint.last"),
+    CENSUS: (lambda s: Prompt("census", msg("fl.prompt.census", name=s.current, n=len(s.census))),
+             "fl.hint.census"),
+    ADJUST: (_adjust, "fl.hint.adjust"),
+    OVER: (lambda s: Prompt("over", given(result(s)).headline), "core.use_buttons"),
 }
 
-HINTS = {
-    DEAL: "fl.hint.deal", PILE_CHECK: "core.use_buttons", REVEAL: "fl.hint.reveal",
-    SURE: "fl.hint.sure", ORDER: "core.use_buttons", LEARN: "fl.hint.learn", EFFECT_TARGET: "core.use_buttons",
-    EFFECT_CARD: "fl.hint.pick", REPORT: "fl.report_hint", REPORT_DEST: "core.use_buttons",
-    REPORT_FROM: "core.use_buttons", FACE_DOWN_FROM: "core.use_buttons",
-    FACE_DOWN_TO: "core.use_buttons", LAST: "fl.hint.last", CENSUS: "fl.hint.census",
-    ADJUST: "fl.hint.adjust",
-}
+
+def prompt(state: State) -> Prompt:
+    return PHASE_TEXTS[state.phase][0](state)
 
 
-def hint(state: State):
+def hint(state: State) -> Msg:
     """The E_NOT_EXPECTED text for a tap or button this phase does not take."""
-    return msg(HINTS.get(state.phase, "core.use_buttons"))
+    return msg(PHASE_TEXTS[state.phase][1] if state.phase in PHASE_TEXTS else "core.use_buttons")
 
 
 # ---- the tally and the result ------------------------------------------------
