@@ -204,8 +204,9 @@ venv_has() {
 
 source_stamp() {
     # a fingerprint of the source, so an unchanged tree is not reinstalled
-    (cd "$SOURCE" && find pyproject.toml engine hardware device seeds -type f \
-        ! -name '*.pyc' -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-64)
+    # (not Python's bytecode: a .pyc being written is a temporary file for a moment)
+    (cd "$SOURCE" && find pyproject.toml engine hardware device seeds -name __pycache__ -prune \
+        -o -type f ! -name '*.pyc' -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-64)
 }
 
 ensure_config() {

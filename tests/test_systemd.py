@@ -386,9 +386,9 @@ class Machine:
                     "TABLETOP_INSTALL_ROOT": str(self.root), "REAL_PYTHON": sys.executable,
                     "CHECKOUT": str(ROOT), "HOME": str(path), "PYTHONDONTWRITEBYTECODE": "1"}
 
-    def install(self, *options: str, **env: str) -> subprocess.CompletedProcess:
+    def install(self, *options: str, script: Path = INSTALL, **env: str) -> subprocess.CompletedProcess:
         (self.fake / "log").write_text("")
-        done = subprocess.run(["bash", str(INSTALL), *options], capture_output=True, text=True,
+        done = subprocess.run(["bash", str(script), *options], capture_output=True, text=True,
                               env=self.env | env, timeout=60)
         assert done.returncode == 0, done.stdout + done.stderr
         return done
@@ -630,3 +630,22 @@ def test_before_a_pi5_a_pn532_gets_enable_uart(tmp_path):
     (tree / "model").write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\0")
     done = machine.install("--reader", "pn532")
     assert "changed: added 'enable_uart=1'" in done.stdout and "uart0" not in done.stdout
+
+
+def test_bytecode_written_in_the_checkout_is_no_reason_to_install_again(tmp_path):
+    """Python writes a .pyc through a temporary file beside it: a run of install.sh that looks
+    while one is written, or after, finds the same source and installs nothing."""
+    source = tmp_path / "checkout"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", ".cache", "build", "*.egg-info", "tests", "docs"))
+    script = source / "systemd" / "install.sh"
+    machine = Machine(tmp_path / "machine")
+    assert any("installed tabletop-companion" in line
+               for line in changed_lines(machine.install(script=script)))
+    cache = source / "engine" / "__pycache__"
+    cache.mkdir(exist_ok=True)
+    (cache / "registry.cpython-311.pyc.140213").write_bytes(b"half a pyc")
+    assert changed_lines(machine.install(script=script)) == []
+    (source / "engine" / "core" / "spec.py").write_text("# changed\n", encoding="utf-8")
+    assert any("installed tabletop-companion" in line
+               for line in changed_lines(machine.install(script=script)))
