@@ -39,6 +39,9 @@ PROBE_SECONDS = 2.0     # a bus quiet this long gets a NOP, so an unplugged pane
 # panel on SPI, which has no ACK) is dark: its init and frame are sent again this often, in
 # an order a working panel shows nothing of.
 REFRESH_SECONDS = 60.0
+# On SPI nothing ever tells a replug (no ACK to miss), so only the refresh can: often enough to
+# be back within seconds, and a whole frame over SPI at 8 MHz is about a millisecond.
+SPI_REFRESH_SECONDS = 5.0
 
 # The SH1106 has 132 columns of RAM; a 128-pixel panel shows columns 2..129.
 COLUMN_OFFSET = {"ssd1306": 0, "sh1106": 2}
@@ -67,7 +70,8 @@ class OledDisplay:
     replugged panel wakes from its power-on reset dark and ACKs everything, so nothing
     but a NACK while it was away tells; when the bus has been quiet for PROBE_SECONDS,
     `tend` asks the panel with a NOP so an unplug is heard. For a reset no NACK told of,
-    every REFRESH_SECONDS the init and the frame are sent again, unseen on a working panel.
+    every `refresh_s` (REFRESH_SECONDS; SPI_REFRESH_SECONDS on SPI, where no NACK ever tells)
+    the init and the frame are sent again, unseen on a working panel.
 
     The init sequence is luma's own, recorded once by building the device on a
     recorder (`init_sequence`) and replayed byte for byte: building a luma device per
@@ -84,7 +88,8 @@ class OledDisplay:
                  dim_contrast: int = 0x10, on_close: Iterable[Callable[[], None]] = (),
                  initialised: bool = True, init: list[Transfer] | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 on_status: Callable[[bool, str], None] | None = None):
+                 on_status: Callable[[bool, str], None] | None = None,
+                 refresh_s: float = REFRESH_SECONDS):
         if controller not in COLUMN_OFFSET:
             raise ValueError(f"controller must be one of {sorted(COLUMN_OFFSET)}, not {controller!r}")
         # luma turns some EIO into its own errors
@@ -97,7 +102,7 @@ class OledDisplay:
         # the bus is released by the device's cleanup unless the opener says how
         self._on_close = list(on_close) or [device.cleanup]
         self._io_errors = (OSError, LumaError)
-        self._clock, self._on_status = clock, on_status
+        self._clock, self._on_status, self._refresh_s = clock, on_status, refresh_s
         self._panel: tuple[bytes, ...] | None = None      # None: content unknown
         self._image: Any = None                            # the frame the app means
         self._quiet_since = self._retry_at = self._refreshed_at = clock()
@@ -126,7 +131,7 @@ class OledDisplay:
         if not self.ok:
             if now >= self._retry_at:
                 self._recover()
-        elif now - self._refreshed_at >= REFRESH_SECONDS:
+        elif now - self._refreshed_at >= self._refresh_s:
             self._refresh()
         elif now - self._quiet_since >= PROBE_SECONDS:
             self._io(lambda: self._device.command(NOP))
@@ -329,7 +334,8 @@ def open_display(config: PanelConfig = PanelConfig(), *, serial_interface: Any =
     display = OledDisplay(device, controller=config.controller, contrast=config.contrast,
                           dim_contrast=config.dim_contrast,
                           on_close=[serial_interface.cleanup, *closers], initialised=False,
-                          init=init, clock=clock, on_status=on_status)
+                          init=init, clock=clock, on_status=on_status,
+                          refresh_s=SPI_REFRESH_SECONDS if config.interface == "spi" else REFRESH_SECONDS)
     display.tend()                  # the first init, now
     return display
 

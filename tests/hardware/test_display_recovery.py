@@ -11,9 +11,16 @@ import logging
 import pytest
 from PIL import Image, ImageDraw
 
-from hardware.display import PROBE_SECONDS, REFRESH_SECONDS, RETRY_SECONDS, PanelConfig, open_display
+from hardware.display import (
+    PROBE_SECONDS,
+    REFRESH_SECONDS,
+    RETRY_SECONDS,
+    SPI_REFRESH_SECONDS,
+    PanelConfig,
+    open_display,
+)
 from hardware.pages import pack_pages
-from tests.hardware.fakes.oled_bus import Panel, RecordingSerial
+from tests.hardware.fakes.oled_bus import Panel, RecordingSerial, SpiSerial
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
 
@@ -237,3 +244,23 @@ def test_a_refresh_of_a_working_panel_shows_nothing_of_it(monkeypatch, controlle
     table.later(REFRESH_SECONDS)
     assert len(seen) > 8                            # settings, contrast, 8 pages, display on
     assert set(seen) == {(True, pack_pages(frame("Flouk", "Decree 4")), PanelConfig().dim_contrast)}
+
+
+def test_a_replugged_spi_panel_shows_the_current_frame_within_seconds(controller):
+    """SPI has no ACK: an unplugged panel is never noticed, and it comes back from its
+    power-on reset dark. The refresh on SPI is frequent enough to light it within seconds."""
+    clock, wire = Clock(), SpiSerial(controller)
+    display = open_display(PanelConfig(controller=controller, interface="spi"),
+                           serial_interface=wire, clock=clock)
+    display.show(frame("Tamalou", "Ann: draw"))
+    wire.panel.unplug()
+    clock.now += PROBE_SECONDS
+    display.tend()
+    display.show(frame("Tamalou", "Bob: draw"))
+    wire.panel.plug()
+    assert display.ok and not wire.panel.lit
+    clock.now += SPI_REFRESH_SECONDS
+    display.tend()
+    assert wire.panel.lit and wire.panel.shown() == pack_pages(frame("Tamalou", "Bob: draw"))
+    assert SPI_REFRESH_SECONDS <= 5 < REFRESH_SECONDS
+

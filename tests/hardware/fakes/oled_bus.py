@@ -218,6 +218,19 @@ class RecordingSerial:
         return sum(map(len, self.commands)) + sum(map(len, self.blocks))
 
 
+class SpiSerial(RecordingSerial):
+    """The same panel on SPI: bytes go out on the clock whether or not a panel listens, so a
+    missing or unplugged panel never says so (SPI has no ACK)."""
+
+    def command(self, *cmd: int) -> None:
+        if self.panel.present:
+            super().command(*cmd)
+
+    def data(self, data: Any) -> None:
+        if self.panel.present:
+            super().data(data)
+
+
 class FakeSMBus:
     """smbus2.SMBus as luma's managed i2c uses it, onto a Panel; counts wire bytes
     (address + control + payload) of the transfers the panel ACKed."""
