@@ -211,3 +211,10 @@ def _open(part: str, opener: Callable[[], Any]) -> Any:
 def sound_switch(app) -> Feedback | None:
     """The plugin whose tones the menu's Sound item turns on and off, if the table has a buzzer."""
     return next((p for p in app.plugins if isinstance(p, Feedback) and p.has_sound), None)
+
+
+def toggle_sound(app) -> None:
+    """The menus' Sound item: the buzzer's own setting, not the app's, so no action of the app."""
+    switch = sound_switch(app)
+    if switch is not None:
+        switch.toggle_sound()

@@ -12,7 +12,7 @@ import device.texts  # noqa: F401  (registers the texts shown below)
 from device.actions import NOTHING, Actions, EndGame, NextLanguage, SetBrightness, Show, Switch
 from device.decks.deck_file import DeckError, families
 from device.decks.learning import Enrollment
-from device.feedback import sound_switch
+from device.feedback import sound_switch, toggle_sound
 from device.ui.modes import MenuMode, Mode
 from device.ui.playing import Confirmation, RulesView
 from device.ui.screen import BODY_LINES, Screen, wrap
@@ -72,9 +72,7 @@ class AdminMenu(MenuMode):
         if key == "brightness":
             return [Switch(Brightness(self, app.brightness))]
         if key == "sound":
-            switch = sound_switch(app)        # the buzzer's own setting, not the app's
-            if switch is not None:
-                switch.toggle_sound()
+            toggle_sound(app)
             return NOTHING
         if key == "language":
             return [NextLanguage()]

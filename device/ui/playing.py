@@ -17,7 +17,7 @@ from device.actions import (
     Switch,
     Undo,
 )
-from device.feedback import sound_switch
+from device.feedback import sound_switch, toggle_sound
 from engine import Cancel, Choose, Confirm, Tap
 from engine.core.events import Event
 from engine.core.spec import kind_of
@@ -225,9 +225,7 @@ class GlobalMenu(MenuMode):
         if key == "rules":
             return [Switch(RulesView(back_to))]
         if key == "sound":
-            switch = sound_switch(app)        # the buzzer's own setting, not the app's
-            if switch is not None:
-                switch.toggle_sound()
+            toggle_sound(app)
             return NOTHING
         if key == "language":
             return [NextLanguage()]
