@@ -26,7 +26,7 @@ from device.table import open_registry, start_from_flags
 from device.ui.game_select import games
 from device.ui.playing import CONFIRM_KEY, STEPPER
 from device.ui.wizard import Instruction
-from engine import Cancel, Confirm, Tap, legal_events
+from engine import Cancel, Choose, Confirm, Event, Tap, legal_events
 
 from .display import oled_on_bus
 
@@ -119,9 +119,9 @@ class Table:
         for _ in range(spec.max_events):
             if spec.result(app.game().state) is not None:
                 break
-            event = rng.choice(legal_events(spec, app.game().state))
-            seq = app.game().state.seq
             self._let_messages_run_out()
+            event = rng.choice(self.inputs())
+            seq = app.game().state.seq
             if isinstance(event, Tap):
                 self._tap(event.card)
             else:
@@ -130,8 +130,17 @@ class Table:
                     self._input(ButtonPressed(name.upper()))
             if app.game().state.seq != seq + 1:
                 raise RuntimeError(f"bench: {spec.id} did not take {event} at seq {seq}")
+        if spec.result(app.game().state) is None:
+            raise RuntimeError(f"bench: {spec.id} did not end within {spec.max_events} events")
         self.run.append_s += self.store.append_s
         self.store.close()
+
+    def inputs(self) -> list[Event]:
+        """The legal events a table can send from its screen now: a many-step prompt's screen
+        refuses a pick it already took ("Already picked"), though the rules would take it again."""
+        picked: frozenset[str] = getattr(self.app.mode, "picked", frozenset())
+        return [event for event in legal_events(self.spec, self.app.game().state)
+                if not (isinstance(event, Choose) and event.option in picked)]
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from device.cli import bench, main
+from engine.core.registry import all_specs
 
 # The smallest run that still takes every path: one game, one start-up, a short journal.
 TINY = bench.Plan(seeds=(1,), games=("palourde",), idle_s=0.05, start_runs=1, resume_events=20,
@@ -67,3 +68,13 @@ def test_card_to_frame_is_the_poll_wait_the_software_and_the_bytes_at_the_bus_sp
     assert [a - b for a, b in zip(felt, fast)] == pytest.approx([bus_100k * 3 / 4] * 2)
     assert card_to_frame_seconds([0.002], [[]], 400_000, poll_hz=10, steps=1) == \
         pytest.approx([0.05 + 0.002])
+
+
+@pytest.mark.parametrize("game", [spec.id for spec in all_specs()])
+def test_every_playout_of_the_full_bench_plays_to_its_end(tmp_path, game):
+    """The full bench's games, without its timing: each seed's game ends, every event sent
+    from the screen as a player would (a many-step prompt's repeated pick is not one)."""
+    from device.bench.games import play_games
+    run = play_games(tmp_path, bench.FULL.seeds, (game,))
+    assert [t.game for t in run.transcripts] == [game] * len(bench.FULL.seeds)
+
