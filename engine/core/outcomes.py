@@ -96,7 +96,7 @@ class PlayerLine:
 class Tally:
     """The public picture of a game: one line per seat, the fields the device reads (typed, the
     same in every game), and the game's own details, which only the game itself and the JSON
-    form (`details`, DESIGN §6.2) read."""
+    form (`details` of `replay --json` and `status --json`) read."""
 
     players: tuple[PlayerLine, ...]
     details: tuple[tuple[str, Any], ...] = ()
