@@ -83,11 +83,16 @@ def run_command(args) -> int:
     else:
         app.resume_game()
     log.info("%s", start_up_line(config, app, sim))
+    return operate(app, config, args, terminal if sim else None, lock)
+
+
+def operate(app, config, args, terminal: SimTerminal | None, lock: int | None) -> int:
+    """The table plays until its input ends (simulated: `terminal` or none) or it is stopped;
+    then its plugins let go, and so does its lock on the state dir."""
     for plugin in app.plugins:
         plugin.start(app)
     try:
-        if sim:
-            assert isinstance(app.clock, VirtualClock)    # assemble() gives a simulated table virtual time
+        if isinstance(app.clock, VirtualClock):      # assemble() gives a simulated table virtual time
             return run_simulated(app, app.clock, args, config, terminal)
         from device.parts import run_appliance
         return run_appliance(app, config)
