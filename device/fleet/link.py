@@ -10,6 +10,7 @@ leave from the journal (journal_feed.py).
 """
 from __future__ import annotations
 
+import datetime
 import logging
 import os
 import secrets
@@ -18,7 +19,7 @@ from collections import deque
 from collections.abc import Callable
 
 from .failures import during_tls, failure
-from .topics import OFFLINE, ONLINE, sync_topic
+from .topics import online_message, sync_topic, table_of
 
 log = logging.getLogger(__name__)
 
@@ -96,14 +97,21 @@ class Outbox:
             self._ready.notify()
 
 
+def wall_clock() -> str:
+    """The time an `online` message says: a label for people, as the table's clock has it."""
+    return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
 class Link:
     """A broker connection with an outbox; `refused` says why the broker turned us away."""
 
     def __init__(self, settings, client_id: str, *, online_topic: str | None = None,
                  subscriptions: tuple[str, ...] = (), on_message: Callable | None = None,
                  on_up: Callable[[Link], None] | None = None,
-                 on_down: Callable[[], None] | None = None, clean: bool = True) -> None:
+                 on_down: Callable[[], None] | None = None, clean: bool = True,
+                 wall_clock: Callable[[], str] = wall_clock) -> None:
         self.settings = settings
+        self.wall_clock = wall_clock
         self.where = f"{settings.host}:{settings.port}"
         self.outbox = Outbox(OUTBOX_LIMIT)
         self.online_topic = online_topic
@@ -136,7 +144,7 @@ class Link:
             client.tls_set(ca_certs=str(s.ca_file) if s.ca_file else None)
             client.tls_insecure_set(s.tls_insecure)
         if self.online_topic:
-            client.will_set(self.online_topic, OFFLINE, qos=1, retain=True)
+            client.will_set(self.online_topic, self._online(False, None), qos=1, retain=True)
         client.reconnect_delay_set(*BACKOFF_S)
         client.on_connect = self._connected
         client.on_connect_fail = self._connect_failed
@@ -146,6 +154,11 @@ class Link:
         client.reconnect = self._noting_why(client.reconnect)
         client._ssl_wrap_socket = during_tls(client._ssl_wrap_socket)
         return client
+
+    def _online(self, up: bool, since: str | None) -> bytes:
+        where = table_of(self.online_topic or "")
+        assert where is not None, self.online_topic
+        return online_message(where[0], up, since)
 
     def _noting_why(self, reconnect: Callable) -> Callable:
         """paho's reconnect, keeping why the last attempt failed (paho only says that it did)."""
@@ -237,7 +250,7 @@ class Link:
                 self._progress.wait_for(
                     lambda: self.up.is_set() or self.refused or self.unreachable, min(flush_s, 1.0))
         if self.online_topic:
-            self.publish(self.online_topic, OFFLINE, retain=True)
+            self.publish(self.online_topic, self._online(False, self.wall_clock()), retain=True)
         with self._progress:
             self._progress.wait_for(lambda: self._drained() or not self.up.is_set(), flush_s)
         drained = self._drained()
@@ -305,7 +318,7 @@ class Link:
         for topic in self.subscriptions:
             client.subscribe(topic, qos=1)
         if self.online_topic:
-            self.publish(self.online_topic, ONLINE, retain=True)
+            self.publish(self.online_topic, self._online(True, self.wall_clock()), retain=True)
         self.up.set()
         if self.on_up:
             self.on_up(self)

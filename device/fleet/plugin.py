@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import socket
+from pathlib import Path
 
 import device.texts  # noqa: F401  (registers the texts shown below)
 from device.actions import NOTHING, Actions, Fault, Show, Switch
@@ -26,6 +27,7 @@ from engine.core.text import msg
 
 from .failures import failure
 from .home_assistant import discovery
+from .identity import announced, identity
 from .journal_feed import JournalFeed
 from .link import FleetUnavailable, Link
 from .screens import ImportOffer
@@ -185,7 +187,8 @@ def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
     try:
         link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
                     subscriptions=(SHARED_FILTER,), on_message=inbox.receive,
-                    on_up=announce(table, settings.home_assistant, feeds)).start()
+                    on_up=announce(table, state_dir if settings.home_assistant else None,
+                                   feeds)).start()
     except FleetUnavailable as exc:
         log.error("fleet: %s", exc)
         return None
@@ -199,12 +202,16 @@ def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
                        feeds[0] if feeds else None)
 
 
-def announce(table: str, home_assistant: bool, feeds: list):
-    """On each connection: the table as a Home Assistant device (retained, so idempotent),
-    and the journal feed woken to send what the broker missed."""
+def announce(table: str, state_dir: Path | None, feeds: list):
+    """On each connection: the table as a Home Assistant device (retained, so idempotent; with
+    `state_dir`, where the table's id is kept), and the journal feed woken to send what the
+    broker missed."""
     def up(link) -> None:
-        for topic, payload in discovery(table) if home_assistant else ():
-            link.publish(topic, payload, retain=True)
+        if state_dir is not None:
+            ident = identity(state_dir)
+            for topic, payload in discovery(table, ident.id, renamed_from=ident.announced_as):
+                link.publish(topic, payload, retain=True)
+            announced(state_dir, ident, table)
         for feed in feeds:
             feed.poke()
     return up

@@ -11,6 +11,8 @@ from device.storage.summary import summary
 
 from .words import to_plain
 
+ACTIVITIES = ("idle", "playing", "over", "attract")
+
 
 def activity(app, result) -> str:
     """idle (no game), playing, over (the result is shown) or attract (the kiosk's
@@ -31,6 +33,7 @@ def game_view(app, result) -> dict | None:
     view = summary(spec, state, seen=(*app.view(), result))
     del view["rejected"]
     view.update(title=spec.title, deck=app.deck, step=state.seq, leader=leader(view["players"]),
+                scores={p["name"]: p.get("score") for p in view["players"]},
                 turn=None if result else getattr(state, "current", None),
                 headline=app.t(result.headline) if result else None)
     return view

@@ -1,6 +1,8 @@
 """The fleet's topic schema on the café's MQTT broker (docs/fleet.md describes it for other tools).
 
-    tabletop/<table>/online          retained  "true" / "false" (the last will says false)
+    tabletop/<table>/online          retained  JSON: online true/false and `since` when (the
+                                               last will says false, with no time: the broker
+                                               sends it when the table is found gone)
     tabletop/<table>/state           retained  JSON: what the table shows now
     tabletop/<table>/events          JSON per accepted event, with a per-table `seq`
     tabletop/<table>/finished        JSON per finished game
@@ -52,6 +54,24 @@ def shared_deck_of(topic: str) -> str | None:
     prefix = shared_deck_topic("")
     name = topic[len(prefix):]
     return name if topic.startswith(prefix) and name and "/" not in name else None
+
+
+def online_message(table: str, up: bool, since: str | None) -> bytes:
+    """The `online` payload: up or not, and since when (None: not known, as in the last will)."""
+    return encode({"table": table, "online": up, "since": since})
+
+
+def online_of(payload: bytes) -> tuple[bool, str | None] | None:
+    """(up, since) of an `online` payload; None for anything else. Older tables said a bare
+    "true" or "false", with no time."""
+    legacy = {ONLINE: True, OFFLINE: False}.get(bytes(payload))
+    if legacy is not None:
+        return legacy, None
+    data = decode(payload)
+    if data is None or not isinstance(data.get("online"), bool):
+        return None
+    since = data.get("since")
+    return data["online"], since if isinstance(since, str) and len(since) <= 40 else None
 
 
 def encode(payload: dict) -> bytes:

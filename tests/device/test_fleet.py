@@ -24,7 +24,7 @@ from device.fleet.dashboard.server import DashboardServer, subscribe
 from device.fleet.link import fetch_retained
 from device.fleet.shared import enrol_tapped
 from device.fleet.table_state import finished_record
-from device.fleet.topics import decode, table_topic
+from device.fleet.topics import decode, online_of, table_topic
 from device.inputs import PartStatus, ReaderOffline
 from tests.device.chromium import Chromium
 from tests.device.fleet_tables import (
@@ -296,7 +296,7 @@ def test_tabletop_run_publishes_when_the_config_says_so(tmp_path, broker, monkey
                  "--game", "palourde", "--players", "Ann,Bob"]) == 0
     retained = fetch_retained(settings_for(broker), "tabletop/table-9/#")
     state = decode(retained["tabletop/table-9/state"])
-    assert retained["tabletop/table-9/online"] == b"false"
+    assert online_of(retained["tabletop/table-9/online"])[0] is False
     assert state["game"]["game"] == "palourde"
     assert [p["score"] for p in state["game"]["players"]] == [2, 0]
 

@@ -14,7 +14,7 @@ import re
 import threading
 from collections.abc import Callable
 
-from device.fleet.topics import OFFLINE, ONLINE, decode, table_of
+from device.fleet.topics import decode, online_of, table_of
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +53,11 @@ class Board:
                                                    "last_event": None, "seq": 0, "missed": 0,
                                                    "offline_since": None})
             if kind == "online":
-                online = {ONLINE: True, OFFLINE: False}.get(bytes(payload))
+                said = online_of(payload)
+                online = said[0] if said else None
                 if online is False and table["online"] is not False:
-                    table["offline_since"] = self.clock()
+                    # the table's own time when it said goodbye; a last will has none
+                    table["offline_since"] = said[1] if said and said[1] else self.clock()
                 elif online is not False:
                     table["offline_since"] = None
                 table["online"] = online
