@@ -14,6 +14,7 @@ from pathlib import Path
 from device.decks.deck_file import DeckError
 from device.decks.learning import Enrollment, learn
 from device.decks.registry import DeckRegistry
+from device.fleet.signing import StaffRoll
 from device.paths import default_state_dir
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
@@ -52,7 +53,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("label")
     staff_actions.add_parser("remove", parents=[where],
                              help="cli.help.staff_remove").add_argument("uid")
-    staff_actions.add_parser("list", parents=[where], help="cli.help.staff_list")
+    staff_actions.add_parser("list", parents=[where], help="cli.help.staff_list").add_argument(
+        "--json", action="store_true", help="cli.help.json")
     staff_actions.add_parser("publish", parents=[broker_options()],
                              help="share the staff cards with the café's other tables")
 
@@ -171,9 +173,35 @@ def _staff(registry: DeckRegistry, args: argparse.Namespace) -> int:
     elif args.staff_command == "publish":
         return publish(registry, args, deck=None)
     else:
-        for uid, label in registry.staff().items():
-            print(f"{uid:<14}  {label}")
+        return _staff_list(registry, args)
     return 2 if registry.problems else 0
+
+
+def _staff_list(registry: DeckRegistry, args: argparse.Namespace) -> int:
+    """Every card that opens the admin menu here: the staff list's, each with where it came
+    from, then those imported from the fleet that open it at their first tap here. A file that
+    does not read is said, and what does read is still listed."""
+    roll = StaffRoll(registry.state_dir)
+    enrolled = {uid.upper() for uid in roll.enrolled()}
+    cards: list[dict[str, str | None]] = [
+        {"uid": uid, "label": label, "from": "fleet" if uid.upper() in enrolled else "here"}
+        for uid, label in registry.staff().items()]
+    cards += [{"uid": None, "label": label, "from": "fleet, first tap"}
+              for label in sorted(roll.pending().values())]
+    problems = [str(problem) for problem in registry.problems]
+    if args.json:
+        print(json.dumps({"staff": cards, "problems": problems}, ensure_ascii=False))
+        return 2 if problems else 0
+    origin = {"here": "cli.staff.from_here", "fleet": "cli.staff.from_fleet",
+              "fleet, first tap": "cli.staff.from_fleet_untapped"}
+    for card in cards:
+        print(say(args.language, "cli.staff.row", uid=card["uid"] or "-", label=card["label"],
+                  origin=say(args.language, origin[str(card["from"])])))
+    if not cards:
+        print(say(args.language, "cli.staff.none"))
+    for problem in problems:
+        print(say(args.language, "cli.problem", problem=problem), file=sys.stderr)
+    return 2 if problems else 0
 
 
 def _publish(registry: DeckRegistry, args: argparse.Namespace) -> int:

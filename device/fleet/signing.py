@@ -59,31 +59,51 @@ def staff_hash(key: str, uid: str) -> str:
 
 
 class StaffRoll:
-    """Staff cards imported from the fleet but not tapped here yet: hash -> label, in the
-    state dir. The first tap of such a tag makes it a staff card of this table."""
+    """Staff cards imported from the fleet, in the state dir: `pending`, hash -> label, not
+    tapped here yet (the first tap of such a tag makes it a staff card of this table), and
+    `enrolled`, UID -> label, those that were, so `deck staff list` can say where each came
+    from. (A file of an older version holds only the pending ones, flat.)"""
 
     def __init__(self, state_dir: Path) -> None:
         self.path = Path(state_dir) / ROLL_FILE
 
-    def pending(self) -> dict[str, str]:
+    def _read(self) -> tuple[dict[str, str], dict[str, str]]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except OSError:                           # none yet, or not readable: nothing pending
-            return {}
+            return {}, {}
         except (ValueError, RecursionError) as exc:     # not UTF-8, not JSON, nested too deep
             data = exc
-        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-            quarantine.refuse(self.path.parent, self.path, "not a list of staff tags and labels")
-            return {}
-        return data
+        if _labels(data):
+            return data, {}
+        if isinstance(data, dict) and set(data) == {"pending", "enrolled"} \
+                and _labels(data["pending"]) and _labels(data["enrolled"]):
+            return data["pending"], data["enrolled"]
+        quarantine.refuse(self.path.parent, self.path, "not a list of staff tags and labels")
+        return {}, {}
+
+    def _write(self, pending: dict[str, str], enrolled: dict[str, str]) -> None:
+        write_atomic(self.path, json.dumps({"pending": pending, "enrolled": enrolled}, sort_keys=True))
+
+    def pending(self) -> dict[str, str]:
+        return self._read()[0]
+
+    def enrolled(self) -> dict[str, str]:
+        return self._read()[1]
 
     def add(self, cards: dict[str, str]) -> None:
-        write_atomic(self.path, json.dumps({**self.pending(), **cards}, sort_keys=True))
+        pending, enrolled = self._read()
+        self._write({**pending, **cards}, enrolled)
 
     def claim(self, key: str, uid: str) -> str | None:
-        """The label of a pending tag (taken off the roll), or None."""
-        pending = self.pending()
+        """The label of a pending tag (taken off the roll, kept as enrolled), or None."""
+        pending, enrolled = self._read()
         label = pending.pop(staff_hash(key, uid), None)
         if label is not None:
-            write_atomic(self.path, json.dumps(pending, sort_keys=True))
+            self._write(pending, {**enrolled, uid.upper(): label})
         return label
+
+
+def _labels(data: object) -> bool:
+    """A JSON object of strings to strings (tags or hashes to labels)."""
+    return isinstance(data, dict) and all(isinstance(v, str) for v in data.values())

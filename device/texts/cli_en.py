@@ -204,6 +204,11 @@ TEXT: dict[str, Template] = {
     "cli.deck.imported": plural("Imported deck {name} ({family}, {size} tag, {missing})",
                                 "Imported deck {name} ({family}, {size} tags, {missing})", "size"),
     "cli.deck.removed": "Removed deck {name}",
+    "cli.staff.row": "{uid:<14}  {label:<16}  {origin}",
+    "cli.staff.from_here": "added here",
+    "cli.staff.from_fleet": "from the fleet",
+    "cli.staff.from_fleet_untapped": "from the fleet: opens the menu at its first tap here",
+    "cli.staff.none": "No staff cards: `tabletop deck staff add UID LABEL` adds one",
     "cli.staff.added": "Staff card {label} added",
     "cli.staff.removed": "Staff card {uid} removed",
     # fleet and dashboard

@@ -209,6 +209,11 @@ TEXT = typeset({
     "cli.deck.imported": plural("Paquet {name} importé ({family}, {size} puce, {missing})",
                                 "Paquet {name} importé ({family}, {size} puces, {missing})", "size"),
     "cli.deck.removed": "Paquet {name} supprimé",
+    "cli.staff.row": "{uid:<14}  {label:<16}  {origin}",
+    "cli.staff.from_here": "ajoutée ici",
+    "cli.staff.from_fleet": "venue du réseau du café",
+    "cli.staff.from_fleet_untapped": "venue du réseau du café : ouvre le menu à son premier passage ici",
+    "cli.staff.none": "Aucune carte du personnel : `tabletop deck staff add UID NOM` en ajoute une",
     "cli.staff.added": "Carte du personnel {label} ajoutée",
     "cli.staff.removed": "Carte du personnel {uid} retirée",
     # réseau de tables et tableau de bord
