@@ -35,37 +35,64 @@ def add_commands(subparsers) -> None:
             action.add_argument("file", type=Path)
         action.add_argument("--deck", default=_printed_deck(), help="cli.help.cards_deck")
         action.add_argument("--state-dir", type=Path)
+        if name == "show":
+            action.add_argument("--json", action="store_true", help="cli.help.json")
     parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 
 
 def show(args: argparse.Namespace) -> int:
-    """One line per card with printed details: each detail, `unknown`, or learned at a table."""
+    """One line per card with printed details: each detail, `unknown`, or learned at a table
+    (with --json, one object: each card's details, each with its value and where it is from)."""
     state_dir = args.state_dir or default_state_dir()
     spec = next((s for s in engine.all_specs() if s.deck == args.deck and s.data_check), None)
     data = cards.game_data(spec, state_dir) if spec else None
     if data is None:
-        print(say(args.language, "cli.cards.no_details", deck=args.deck))
+        if args.json:
+            print(json.dumps({"deck": args.deck, "error": say(args.language, "cli.cards.no_details",
+                                                              deck=args.deck)}, ensure_ascii=False))
+        else:
+            print(say(args.language, "cli.cards.no_details", deck=args.deck))
         return 2
     learned, problems = cards.read_learned(state_dir, args.deck)
+    shown = [(c, t) for c, t in data["cards"].items() if t.get("type") in ("chief", "action")]
+    rows = [(card, table["type"], {name: _source(table, name, learned.get(card, {}))
+                                   for name in _printed(table)}) for card, table in shown]
+    known = sum(all(source != "unknown" for _, source in details.values())
+                for _, _, details in rows)
+    if args.json:
+        print(json.dumps({"deck": args.deck, "known": known, "total": len(rows),
+                          "problems": [str(p) for p in problems],
+                          "cards": [{"card": card, "type": kind,
+                                     "details": {name: {"value": value, "from": source}
+                                                 for name, (value, source) in details.items()}}
+                                    for card, kind, details in rows]}, ensure_ascii=False))
+        return 0
     for problem in problems:
         print(say(args.language, "cli.problem", problem=problem))
-    known = 0
-    shown = [(c, t) for c, t in data["cards"].items() if t.get("type") in ("chief", "action")]
-    for card, table in shown:
-        names = ("people", "white") if table["type"] == "action" else ("white",)
-        details = [_detail(args.language, table, name, learned.get(card, {})) for name in names]
-        known += all(table.get(name, "unknown") != "unknown" for name in names)
-        print(f"{card:<15} " + "  ".join(details))
-    print(say(args.language, "cli.cards.summary", known=known, n=len(shown)))
+    for card, _, details in rows:
+        print(f"{card:<15} " + "  ".join(_detail(args.language, name, *said)
+                                           for name, said in details.items()))
+    print(say(args.language, "cli.cards.summary", known=known, n=len(rows)))
     return 0
 
 
-def _detail(language: str, table: dict, name: str, learned: dict) -> str:
+def _printed(table: dict) -> tuple[str, ...]:
+    """The printed details a card of this type carries."""
+    return ("people", "white") if table["type"] == "action" else ("white",)
+
+
+def _source(table: dict, name: str, learned: dict) -> tuple[object, str]:
+    """A detail's value (None while unknown) and where it is from: known, learned or unknown."""
     value = table.get(name, "unknown")
     if value == "unknown":
+        return None, "unknown"
+    return value, "learned" if name in learned else "known"
+
+
+def _detail(language: str, name: str, value: object, source: str) -> str:
+    if source == "unknown":
         return say(language, f"cli.cards.{name}_unknown")
-    key = "learned" if name in learned else "known"
-    return say(language, f"cli.cards.{name}_{key}", value=value)
+    return say(language, f"cli.cards.{name}_{source}", value=value)
 
 
 def export(args: argparse.Namespace) -> int:

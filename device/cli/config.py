@@ -8,6 +8,7 @@ Exit status: 0 the table can start with it, 2 it cannot.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -28,6 +29,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--example", action="store_true", help="cli.help.config_example")
     what.add_argument("--check", type=Path, metavar="FILE", help="cli.help.config_check")
+    parser.add_argument("--json", action="store_true", help="cli.help.json")
     parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 
 
@@ -39,21 +41,35 @@ def run(args: argparse.Namespace) -> int:
         config, problems = load_config(args.check), []
     except ConfigFileError as exc:
         config, problems = exc.partial, exc.problems
-    for note in retired_keys(args.check):     # ignored by the table: said, but not a problem
-        print(say(args.language, "cli.problem", problem=problem_line(note, args.language)),
-              file=sys.stderr)
+    notes = retired_keys(args.check)          # ignored by the table: said, but not a problem
     if config is not None:          # the file parsed: what this machine lacks for it, too
         problems += [problem.in_file(args.check) for problem in
                      machine_problems(config, config.state_dir or default_state_dir())]
+    if args.json:
+        return _as_json(args, config if not problems else None, problems, notes)
+    for problem in [*notes, *problems]:
+        print(say(args.language, "cli.problem", problem=problem_line(problem, args.language)),
+              file=sys.stderr)
     if problems:
-        for problem in problems:
-            print(say(args.language, "cli.problem", problem=problem_line(problem, args.language)),
-                  file=sys.stderr)
         return 2
     kiosk = say(args.language, "opt.on" if config.kiosk.enabled else "opt.off")
     print(say(args.language, "cli.config.ok", file=args.check, reader=config.reader.kind,
               display=config.display.kind, bus=config.display.bus, kiosk=kiosk))
     return 0
+
+
+def _as_json(args: argparse.Namespace, config, problems: list[Problem], notes: list[Problem]) -> int:
+    """`config --check --json`: whether the table can start with the file, each problem and
+    note with its key and its line in the chosen language, and the parts it would use."""
+    def listed(found: list[Problem]) -> list[dict]:
+        return [{"key": p.key or None, "file": str(p.file) if p.file else None,
+                 "message": problem_line(p, args.language)} for p in found]
+    parts = None if config is None else {
+        "reader": config.reader.kind, "display": config.display.kind, "bus": config.display.bus,
+        "kiosk": config.kiosk.enabled, "fleet": config.fleet.enabled}
+    print(json.dumps({"file": str(args.check), "ok": not problems, "problems": listed(problems),
+                      "notes": listed(notes), "parts": parts}, ensure_ascii=False))
+    return 2 if problems else 0
 
 
 def problem_line(problem: Problem, language: str) -> str:

@@ -13,6 +13,7 @@ broker or data error, printed as one line.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -34,7 +35,8 @@ from device.fleet.topics import SHARED_FILTER
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
-from .config import refusal
+from .config import problems_line, refusal
+from .refusal import failed_json
 
 
 def broker_options() -> argparse.ArgumentParser:
@@ -49,7 +51,8 @@ def add_commands(subparsers) -> None:
     fleet = subparsers.add_parser("fleet", help="cli.help.fleet")
     fleet.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
     actions = fleet.add_subparsers(dest="fleet_command", required=True)
-    actions.add_parser("shared", parents=[broker_options()], help="cli.help.fleet_shared")
+    actions.add_parser("shared", parents=[broker_options()], help="cli.help.fleet_shared").add_argument(
+        "--json", action="store_true", help="cli.help.json")
     deck = actions.add_parser("import-deck", parents=[broker_options()],
                               help="cli.help.fleet_import_deck")
     deck.add_argument("name")
@@ -80,16 +83,30 @@ def run(args: argparse.Namespace) -> int:
                  fetch_retained(config.fleet, SHARED_FILTER).items()]
         shared = [item for item in found if item is not None]
         if args.fleet_command == "shared":
-            return _list(shared, args.language)
+            return _list_json(shared) if args.json else _list(shared, args.language)
         if args.fleet_command == "import-deck":
             return _import_deck(registry, shared, args)
         return _import_staff(registry, shared, key, args.language)
     except ConfigFileError as exc:
+        if getattr(args, "json", False):
+            return failed_json(problems_line(exc.problems, config_path(args.config), args.language))
         print(refusal(exc, config_path(args.config), args.language), file=sys.stderr)
         return 2
     except (DeckError, FleetUnavailable) as exc:
+        if getattr(args, "json", False):
+            return failed_json(exc)
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
+
+
+def _list_json(shared: list) -> int:
+    """What the tables share, as one JSON object: each deck and each staff list, and who shared it."""
+    decks = [{"name": item.name, "family": item.family, "table": item.table, "cards": item.cards}
+             for item in shared if isinstance(item, SharedDeck)]
+    staff = [{"table": item.table, "cards": len(item.cards)}
+             for item in shared if isinstance(item, SharedStaff)]
+    print(json.dumps({"decks": decks, "staff": staff}, ensure_ascii=False))
+    return 0
 
 
 def _list(shared: list, language: str) -> int:

@@ -2,6 +2,7 @@
 long or many-lined the reason (a value may be a whole file)."""
 from __future__ import annotations
 
+import json
 import sys
 
 from device.config.problems import one_line, os_reason
@@ -40,3 +41,10 @@ def unwritable(language: str, state_dir: object, exc: OSError) -> int:
     print(say(language, "cli.cannot_write", path=exc.filename or state_dir,
               why=render(os_reason(exc), language)), file=sys.stderr)
     return 1
+
+
+def failed_json(message: object, code: int = 2, **where: object) -> int:
+    """A command asked for --json that cannot do what it was asked: one JSON object on stdout,
+    `{"error": message, ...where}`, so a script reading it never gets text instead."""
+    print(json.dumps({"error": one_line(message, REFUSAL), **where}, ensure_ascii=False))
+    return code

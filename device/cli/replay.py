@@ -12,15 +12,15 @@ from pathlib import Path
 
 import engine
 import seeds
-from device.config.problems import one_line
+from device.config.problems import one_line, os_reason
 from device.storage.summary import summary
 from device.texts import say
 from engine import Accepted, ConfigError, Info, Rejected, Session
 from engine.core.script import Script, ScriptError, ScriptStep, parse_script
 from engine.core.spec import GameConfig, GameSpec
-from engine.core.text import DEFAULT_LANGUAGE
+from engine.core.text import DEFAULT_LANGUAGE, render
 
-from .refusal import REFUSAL, unreadable
+from .refusal import REFUSAL, failed_json, unreadable
 
 
 @dataclass
@@ -141,23 +141,32 @@ def winners_line(winners: list[str], language: str) -> str:
 
 
 def replay_command(path: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:
+    """Replay a script file; a file that cannot be replayed is one line on stderr, or with
+    --json one JSON object on stdout (`error`, `file`, and `line` when one is to blame)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
+        if as_json:
+            said = say(language, "cli.cannot_read", path=path, why=render(os_reason(exc), language))
+            return failed_json(said.removeprefix("tabletop: "), file=str(path), line=None)
         return unreadable(language, path, exc)
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        print(f"{path}: {ScriptError(line, 'not UTF-8 text')}", file=sys.stderr)
-        return 2
-    try:
         result = replay_text(text, language=language)
+    except UnicodeDecodeError as exc:
+        return _script_failed(path, ScriptError(data[:exc.start].count(b"\n") + 1, "not UTF-8 text"),
+                              as_json)
     except ScriptError as exc:
-        print(f"{path}: {one_line(exc, REFUSAL)}", file=sys.stderr)
-        return 2
+        return _script_failed(path, exc, as_json)
     if as_json:
         print(json.dumps(report(result), ensure_ascii=False))
     else:
         print_replay(result)
     return 0
+
+
+def _script_failed(path: Path, exc: ScriptError, as_json: bool) -> int:
+    if as_json:
+        return failed_json(f"{path}: {exc}", file=str(path), line=exc.line)
+    print(f"{path}: {one_line(exc, REFUSAL)}", file=sys.stderr)
+    return 2

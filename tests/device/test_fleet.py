@@ -8,6 +8,7 @@ Without Mosquitto (or Chromium, for the page) these tests skip and say why.
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import sys
@@ -270,6 +271,11 @@ def test_fleet_commands_share_and_import(tmp_path, broker, capsys):
     assert main(["fleet", "shared", *other]) == 0
     listed = capsys.readouterr().out
     assert "cafe3" in listed and "1 card " in listed
+    assert main(["fleet", "shared", "--json", *other]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "decks": [{"name": "cafe3", "family": "palourde", "table": "table-a",
+                   "cards": here.info("cafe3").size}],
+        "staff": [{"table": "table-a", "cards": 1}]}
     assert main(["fleet", "import-deck", "cafe3", *other]) == 0
     assert main(["fleet", "import-deck", "cafe9", *other]) == 2
     assert "no shared deck 'cafe9'" in capsys.readouterr().err
@@ -285,6 +291,9 @@ def test_fleet_commands_refused_with_wrong_password(tmp_path, broker, capsys):
     config.write_text(config.read_text().replace(PASSWORD, "wrong"))
     assert main(["fleet", "shared", "--config", str(config), "--state-dir", str(tmp_path)]) == 2
     assert "refused us: Not authorized" in capsys.readouterr().err
+    assert main(["fleet", "shared", "--json", "--config", str(config)]) == 2
+    said = json.loads(capsys.readouterr().out)
+    assert list(said) == ["error"] and "refused us: Not authorized" in said["error"]
 
 
 # ---- the command line table ----------------------------------------------------------------------
