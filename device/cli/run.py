@@ -47,25 +47,26 @@ def run_command(args) -> int:
     try:
         config, unread = config_for_run(path)    # unread: logged, and shown once
     except ConfigFileError as exc:
+        if args.state_dir is not None and (running := _running(args.state_dir)) is not None:
+            return _in_use(args.language, args.state_dir, running)
         print(refusal(exc, path, args.language), file=sys.stderr)
         return 2
     logs.use_level(config.log_level, args.verbose)
     for refused in plugin_problems():      # the other games play on; the log says why one is not there
         log.warning("%s", refused)
     state_dir = state_dir_for(args.state_dir, config)
+    try:
+        # first: a table already running here is what the person needs to hear, whatever else
+        lock = hold(state_dir)          # held until the process ends
+    except Locked as exc:
+        return _in_use(args.language, state_dir, exc)
+    except OSError as exc:              # no dir to lock: the device shows its storage fault
+        lock = None
+        log.error("state dir %s not locked: %s", state_dir, exc.strerror or exc)
     if args.game and not args.new and (state_dir / "current.jsonl").exists():
         # a fresh --game would set the running game aside: only when the person says so
         print(say(args.language, "cli.run.unfinished", dir=state_dir), file=sys.stderr)
         return 2
-    try:
-        lock = hold(state_dir)          # held until the process ends
-    except Locked as exc:
-        print(say(args.language, "cli.problem", problem=say(
-            args.language, "cli.run.locked", dir=state_dir, pid=exc.pid or "?")), file=sys.stderr)
-        return 1
-    except OSError as exc:              # no dir to lock: the device shows its storage fault
-        lock = None
-        log.error("state dir %s not locked: %s", state_dir, exc.strerror or exc)
     sim = args.sim or not hardware_present(config)
     if not args.sim and sim:
         print(say(args.language, "cli.run.no_hardware"))
@@ -84,6 +85,25 @@ def run_command(args) -> int:
         app.resume_game()
     log.info("%s", start_up_line(config, app, sim))
     return operate(app, config, args, terminal if sim else None, lock)
+
+
+def _running(state_dir: Path) -> Locked | None:
+    """Another run holding `state_dir`, found without keeping the lock."""
+    try:
+        os.close(hold(state_dir))
+    except Locked as exc:
+        return exc
+    except OSError:
+        pass
+    return None
+
+
+def _in_use(language: str, state_dir: Path, exc: Locked) -> int:
+    """The one line for a state dir another run holds: which process it is; exit 1."""
+    print(say(language, "cli.problem", problem=say(
+        language, "cli.run.locked", dir=state_dir, pid=exc.pid or "?",
+        process=f": {exc.process}" if exc.process else "")), file=sys.stderr)
+    return 1
 
 
 def operate(app, config, args, terminal: SimTerminal | None, lock: int | None) -> int:

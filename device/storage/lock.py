@@ -15,11 +15,13 @@ FILE = "run.lock"
 
 
 class Locked(Exception):
-    """Another process holds the state dir; `pid` is its id when it could be read."""
+    """Another process holds the state dir; `pid` is its id when it could be read, `process`
+    what it is (its systemd unit and command line, as far as this process may see them)."""
 
     def __init__(self, pid: str | None) -> None:
         super().__init__(pid)
         self.pid = pid
+        self.process = described(pid) if pid else None
 
 
 def _descriptor(state_dir: Path) -> tuple[int, bool]:
@@ -60,3 +62,31 @@ def _owner(state_dir: Path) -> str | None:
     except OSError:
         return None
     return text if text.isdigit() else None
+
+
+SHOWN = 80               # characters of a command line told: enough to tell one run from another
+
+
+def described(pid: str, proc: Path = Path("/proc")) -> str | None:
+    """`tabletop.service: tabletop run --sim`, or less when less can be read; None if nothing."""
+    try:
+        words = (proc / pid / "cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    command = " ".join(w.decode("utf-8", "replace") for w in words if w)
+    command = "".join(c if c.isprintable() else "?" for c in command)
+    if len(command) > SHOWN:
+        command = command[:SHOWN - 1] + "…"
+    unit = _unit(proc / pid / "cgroup")
+    return f"{unit}: {command}" if unit and command else unit or command or None
+
+
+def _unit(cgroup: Path) -> str | None:
+    """The systemd service the process runs in, if any (the last `.service` of its cgroup)."""
+    try:
+        text = cgroup.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    units = [part for line in text.splitlines() for part in line.rpartition(":")[2].split("/")
+             if part.endswith(".service") and part.isprintable() and len(part) <= 64]
+    return units[-1] if units else None

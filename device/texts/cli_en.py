@@ -44,7 +44,8 @@ TEXT: dict[str, Template] = {
     "cli.run.typing": "Type a line and Enter: tap CARD (e.g. tap clam#3), "
                       "press up|down|select|back, hold select|back, wait SECONDS. "
                       "Ctrl-D saves and quits.",
-    "cli.run.locked": "{dir} is in use by another tabletop run (process {pid})",
+    "cli.run.locked": "{dir} is in use by another tabletop run (process {pid}{process}): "
+                       "stop it first",
     "cli.help.new_game": "with --game: set an unfinished game aside and start anew",
     "cli.run.unfinished": "An unfinished game is in {dir}: resume it with `tabletop run` "
                           "(without --game), or add --new to set it aside",

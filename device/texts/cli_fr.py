@@ -43,7 +43,8 @@ TEXT = typeset({
     "cli.run.typing": "Tape une ligne puis Entrée : tap CARTE (par ex. tap clam#3), "
                       "press up|down|select|back, hold select|back, wait SECONDES. "
                       "Ctrl-D enregistre et quitte.",
-    "cli.run.locked": "{dir} est déjà utilisé par un autre tabletop run (processus {pid})",
+    "cli.run.locked": "{dir} est déjà utilisé par un autre tabletop run (processus {pid}{process}) : "
+                       "arrête-le d'abord",
     "cli.help.new_game": "avec --game : met de côté la partie en cours et en commence une",
     "cli.run.unfinished": "Une partie en cours est dans {dir} : reprends-la avec `tabletop run` "
                           "(sans --game), ou ajoute --new pour la mettre de côté",

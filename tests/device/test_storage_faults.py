@@ -30,6 +30,7 @@ import pytest
 from device.plugin import Plugin
 from device.storage import journal
 from device.storage.history import open_history
+from device.storage.lock import described
 from device.storage.status import status
 
 from .table import Table
@@ -319,27 +320,50 @@ def test_an_end_the_disk_refuses_keeps_the_game_unarchived(tmp_path, monkeypatch
 
 
 def test_a_second_run_on_a_state_dir_exits_1_naming_the_first(tmp_path):
+    """Said first, before anything else it could say: with --game over an unfinished game, or
+    with a config it cannot read."""
     env = {**os.environ, "TABLETOP_SIM_ACK": "1"}
     command = [sys.executable, "-m", "device.cli", "run", "--sim", "--state-dir", str(tmp_path)]
-    first = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.PIPE,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen([*command, "--game", "palourde", "--players", "Ann,Bob"], cwd=ROOT,
+                             env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
     try:
         first.stdin.write("wait 1\n")
         first.stdin.flush()
         while not first.stderr.readline().startswith("ack "):
             pass                                   # the first holds the lock from its start
-        second = subprocess.run(command, cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True,
-                                text=True, timeout=60)
-        assert second.returncode == 1
-        assert second.stderr.strip().splitlines() == [
-            f"tabletop: {tmp_path} is in use by another tabletop run (process {first.pid})"]
+        assert (tmp_path / "current.jsonl").exists()
+        bad_config = tmp_path / "broken.toml"
+        bad_config.write_text("[display\n")
+        for more in ([], ["--game", "palourde", "--players", "Ann,Bob"],
+                     ["--config", str(bad_config)]):
+            second = subprocess.run([*command, *more], cwd=ROOT, stdin=subprocess.DEVNULL,
+                                    capture_output=True, text=True, timeout=60)
+            assert second.returncode == 1, more
+            [line] = second.stderr.strip().splitlines()
+            assert line.startswith(f"tabletop: {tmp_path} is in use by another tabletop run "
+                                   f"(process {first.pid}: ")
+            assert "device.cli run --sim" in line and line.endswith("stop it first")
         beside = subprocess.run([sys.executable, "-m", "device.cli", "status", "--state-dir",
                                  str(tmp_path)], cwd=ROOT, capture_output=True, timeout=60)
-        assert b"No game in" in beside.stdout and beside.stderr == b""    # reads, unlocked
+        assert b"palourde" in beside.stdout.lower() and beside.stderr == b""    # reads, unlocked
     finally:
         first.stdin.close()
         first.wait(timeout=60)
     assert first.returncode == 0
+
+
+def test_the_process_holding_a_table_is_described_as_far_as_it_can_be_read(tmp_path):
+    proc = tmp_path / "proc"
+    (proc / "42").mkdir(parents=True)
+    assert described("42", proc) is None
+    (proc / "42" / "cmdline").write_bytes(b"/usr/bin/python3\0/usr/bin/tabletop\0run\0")
+    assert described("42", proc) == "/usr/bin/python3 /usr/bin/tabletop run"
+    (proc / "42" / "cgroup").write_text("0::/system.slice/tabletop.service\n")
+    assert described("42", proc) == "tabletop.service: /usr/bin/python3 /usr/bin/tabletop run"
+    (proc / "42" / "cmdline").write_bytes(b"x\x1b[2J\0" + b"y" * 500)
+    said = described("42", proc)
+    assert "\x1b" not in said and len(said) <= len("tabletop.service: ") + 80
 
 
 def test_commands_that_write_exit_1_with_one_line_on_a_read_only_state_dir(tmp_path):
