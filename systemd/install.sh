@@ -98,7 +98,14 @@ write_file() {
     fi
     install -d -m 0755 "$(dirname "$file")"
     printf '%s\n' "$content" > "$file.new"
-    chmod "$mode" "$file.new"
+    if [[ -e $file ]]; then
+        # a file written anew keeps the owner and mode it has: the config's group lets the
+        # service's user read it, and an owner's own choice stands
+        chown --reference="$file" "$file.new"
+        chmod --reference="$file" "$file.new"
+    else
+        chmod "$mode" "$file.new"
+    fi
     mv -f "$file.new" "$file"
 }
 
@@ -238,6 +245,7 @@ ensure_config() {
         printf '%s\n' "$proposed" | write_file "$CONFIG" 0640
         changed "set$(kinds_said) in $CONFIG"
     fi
+    config_readable
     CONFIG_READ=$CONFIG
     if ((DRY_RUN)); then
         if [[ ! -x $VENV/bin/tabletop || -z $proposed ]]; then
@@ -252,6 +260,23 @@ ensure_config() {
         fi
     fi
     "$VENV/bin/tabletop" config --check "$CONFIG_READ" || die "fix $CONFIG, then run this again"
+}
+
+config_readable() {
+    # The service runs as $SERVICE_USER and reads the config through its group: a config an
+    # older install (or an editor) left as root's own is given back, or the table would not start.
+    [[ -f $CONFIG ]] && getent group "$SERVICE_USER" >/dev/null || return 0
+    local group mode
+    group=$(stat -c %G "$CONFIG")
+    mode=$(stat -c %a "$CONFIG")
+    if [[ $group != "$SERVICE_USER" ]]; then
+        act chown "root:$SERVICE_USER" "$CONFIG"
+        changed "gave $CONFIG back to the group $SERVICE_USER (it was $group's)"
+    fi
+    if (( (8#$mode & 8#040) == 0 )); then
+        act chmod g+r "$CONFIG"
+        changed "let the group $SERVICE_USER read $CONFIG"
+    fi
 }
 
 kinds_said() {

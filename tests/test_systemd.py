@@ -32,6 +32,7 @@ from .device.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "tabletop.service"
 INSTALL = ROOT / "systemd" / "install.sh"
+NOBODY = 65534                 # the unprivileged uid and gid every Linux has
 ANALYZE = shutil.which("systemd-analyze")
 needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed "
                                    "(apt-get install systemd): the unit's checks are skipped")
@@ -312,7 +313,8 @@ STUBS = {
         [ -f "$FAKE/user" ] || exit 1
         [ "$1" = -nG ] && { echo tabletop; cat "$FAKE/membership" 2>/dev/null; } | tr '\\n' ' '
         exit 0""",
-    "chown": "exit 0",
+    # the owner a rewritten file keeps is real (a plain chown would need the service's user)
+    "chown": """case $1 in --reference=*) exec /bin/chown "$@" ;; esac; exit 0""",
     "raspi-config": """
         # 0 is "on": the serial console starts on, the buses off
         case $2 in get_serial_cons) grep -qx serial_cons "$FAKE/raspi" 2>/dev/null && echo 1 || echo 0 ;;
@@ -473,6 +475,31 @@ def test_a_second_install_changes_nothing_and_uninstall_removes_what_it_added(tm
         assert not machine.file(gone).exists(), gone
     assert machine.file("/etc/tabletop/config.toml").exists()            # the config is kept
     assert "systemctl disable --now tabletop" in machine.calls()
+
+
+def test_a_rerun_keeps_the_config_readable_by_the_service(tmp_path):
+    """install.sh run again with a change rewrites the config in place: its owner, group and
+    mode stay, so the service's user still reads it; a config left as root's own by an older
+    install is given back to the service's group."""
+    machine = Machine(tmp_path, systemd=True)
+    machine.install("--reader", "rc522", "--display", "ssd1306")
+    config = machine.file("/etc/tabletop/config.toml")
+    if os.geteuid() == 0:                  # the service's user, as far as this machine has one
+        os.chown(config, NOBODY, NOBODY)
+    config.chmod(0o640)
+    before = config.stat()
+    machine.install("--reader", "pn532")
+    after = config.stat()
+    assert 'kind = "pn532"' in config.read_text()
+    assert (after.st_uid, after.st_gid, after.st_mode) == (before.st_uid, before.st_gid, before.st_mode)
+    # an older install wrote it as root:root 0600; the service's group exists on this machine
+    with (machine.fake / "groups").open("a") as groups:
+        groups.write("tabletop\n")
+    config.chmod(0o600)
+    done = machine.install("--reader", "pn532")
+    assert f"chown root:tabletop {config}" in machine.calls()
+    assert "let the group tabletop read" in done.stdout
+    assert config.stat().st_mode & 0o040
 
 
 def test_without_systemd_it_installs_the_unit_but_leaves_it_alone(tmp_path):
