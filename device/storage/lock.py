@@ -56,6 +56,22 @@ def hold(state_dir: Path) -> int:
     return fd
 
 
+def holder(state_dir: Path) -> Locked | None:
+    """Another process holding `state_dir`, found without making or keeping anything: a state
+    dir with no lock file is held by no one."""
+    try:
+        fd = os.open(state_dir / FILE, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)     # flock takes a read-only descriptor
+    except BlockingIOError:
+        return Locked(_owner(state_dir))
+    finally:
+        os.close(fd)
+    return None
+
+
 def _owner(state_dir: Path) -> str | None:
     try:
         text = (state_dir / FILE).read_text(encoding="ascii", errors="replace").strip()

@@ -315,7 +315,7 @@ def test_cli_staff_cards(tmp_path, capsys):
     assert tabletop(tmp_path, "deck", "staff", "add", "04:a1:b2:c3", "Alice") == 0
     assert tabletop(tmp_path, "deck", "staff", "add", "04zz", "Bob") == 2
     assert tabletop(tmp_path, "deck", "staff", "list") == 0
-    assert capsys.readouterr().out.splitlines()[-1].split() == [A, "Alice"]
+    assert capsys.readouterr().out.splitlines()[-1].split() == [A, "Alice", "added", "here"]
     assert tabletop(tmp_path, "deck", "staff", "remove", A) == 0
     assert tabletop(tmp_path, "deck", "staff", "remove", A) == 2
     assert DeckRegistry(tmp_path).staff() == {}
