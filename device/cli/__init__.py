@@ -9,7 +9,7 @@ from pathlib import Path
 from device.config import LANGUAGES
 from engine.core.text import DEFAULT_LANGUAGE
 
-from . import bench, cards, check_game, completion, config, dashboard, deck, doctor, fleet, history, logs
+from . import bench, cards, check_game, completion, config, dashboard, deck, doctor, fleet, history, logs, players
 from .parser import cli_language, parser_class, version
 
 
@@ -30,7 +30,8 @@ def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     status = commands.add_parser("status", help="cli.help.status")
     status.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
     status.add_argument("--json", action="store_true", help="cli.help.json")
-    for command in (config, deck, cards, history, dashboard, fleet, bench, doctor, check_game):
+    for command in (config, deck, cards, players, history, dashboard, fleet, bench, doctor,
+                    check_game):
         command.add_commands(commands)
     completion.add_commands(commands, parser)
     return parser

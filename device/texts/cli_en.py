@@ -163,6 +163,22 @@ TEXT: dict[str, Template] = {
     "cli.cards.white_unknown": "white unknown",
     "cli.cards.summary": plural("{known} of {n} card has every detail known",
                                 "{known} of {n} cards have every detail known"),
+    # players
+    "cli.help.players_roster": "the café's players: names a setup offers, and player cards",
+    "cli.help.players_add": "add a player to the roster (on top of the names offered)",
+    "cli.help.players_short": "the form the screen shows, for a name longer than 10 characters",
+    "cli.help.players_list": "every player, the most recently seated first",
+    "cli.help.players_remove": "take a player off the roster",
+    "cli.help.players_card": "register a tag as a player's card: tapped at setup, it seats "
+                             "them",
+    "cli.players.added": "Player {name} added",
+    "cli.players.removed": "Player {name} removed",
+    "cli.players.card": "Tag {uid} is {name}'s player card",
+    "cli.players.row": plural("{name:<32} {cards} card", "{name:<32} {cards} cards", "cards"),
+    "cli.players.none": "No player in the roster yet: tabletop players add NAME",
+    "cli.help.history_player": "one player's games played and won, per game",
+    "cli.history.player_none": "No finished game for {name}.",
+    "cli.history.player": "{name} {game}: {n} played, {won} won",
     # history
     "cli.help.history": "finished games, and statistics per game",
     "cli.help.history_game": "only this game (palourde, auberge, tribord, ...)",

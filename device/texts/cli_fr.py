@@ -164,6 +164,24 @@ TEXT = typeset({
     "cli.cards.white_unknown": "blanc inconnu",
     "cli.cards.summary": plural("{known} carte sur {n} a tous ses détails connus",
                                 "{known} cartes sur {n} ont tous leurs détails connus", "known"),
+    # players
+    "cli.help.players_roster": "les joueurs du café : les noms proposés à la mise en place, et "
+                               "leurs cartes",
+    "cli.help.players_add": "ajoute un joueur (en tête des noms proposés)",
+    "cli.help.players_short": "la forme que l'écran montre, pour un nom de plus de 10 caractères",
+    "cli.help.players_list": "chaque joueur, le plus récemment assis d'abord",
+    "cli.help.players_remove": "retire un joueur de la liste",
+    "cli.help.players_card": "enregistre une puce comme carte d'un joueur : posée à la mise en "
+                             "place, elle l'assoit",
+    "cli.players.added": "Joueur {name} ajouté",
+    "cli.players.removed": "Joueur {name} retiré",
+    "cli.players.card": "La puce {uid} est la carte de {name}",
+    "cli.players.row": plural("{name:<32} {cards} carte", "{name:<32} {cards} cartes", "cards"),
+    "cli.players.none": "Aucun joueur dans la liste : tabletop players add NOM",
+    "cli.help.history_player": "les parties jouées et gagnées d'un joueur, par jeu",
+    "cli.history.player_none": "Aucune partie finie pour {name}.",
+    "cli.history.player": plural("{name} {game} : {n} jouée, victoires {won}",
+                                 "{name} {game} : {n} jouées, victoires {won}"),
     # history
     "cli.help.history": "les parties finies, et des statistiques par jeu",
     "cli.help.history_game": "seulement ce jeu (palourde, auberge, tribord, ...)",

@@ -1,0 +1,215 @@
+"""The café's roster: the players' names a setup offers, the most recently seated first, and
+their player cards. One TOML file in the state dir, beside the decks:
+
+    [[player]]
+    name = "Annabelle"
+    short = "Anna"               # only when the name is too long for the screen
+    cards = ["04A1B2C3"]
+
+The file's order is the offer's: a player added or seated moves to the top. A name is
+seated as its short form, which every screen, the journal and the history show.
+Everything read or given is checked; an error is one line naming the player or line.
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import tomli_w
+
+from device.decks.deck_file import DeckError, normalize_uid
+from device.paths import write_atomic
+from device.ui.font import covers
+
+FILE = "players.toml"
+NAME_MAX = 32           # characters a name may have at all
+SHORT_MAX = 10          # characters a seated name takes on the screen ("Annabelle's turn")
+ROSTER_MAX = 500        # players in a café's roster: the setup menu stays a menu
+_SEAT = re.compile(r"P[0-9]+")       # the names unnamed seats get: never a player's
+
+
+class RosterError(ValueError):
+    """A roster change that cannot be done, or a roster file that does not read: one line."""
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str                        # as the café knows them
+    short: str                       # as the table seats them: fits the screen
+    cards: tuple[str, ...] = ()      # player cards' UIDs: a tap at setup seats them
+
+
+def check_name(name: object, what: str = "a player's name", most: int = NAME_MAX) -> str:
+    """`name` if it is one printable word the screen's font draws, of at most `most`
+    characters; else RosterError saying why."""
+    if not isinstance(name, str):
+        raise RosterError(f"{what} must be text")
+    if not name:
+        raise RosterError(f"{what} is empty")
+    if len(name) > most:
+        raise RosterError(f"{what} {name[:most]!r}... is longer than {most} characters")
+    bad = next((ch for ch in name if ch.isspace() or not ch.isprintable() or not covers(ch)), None)
+    if bad is not None:
+        raise RosterError(f"{what} {name!r} has {bad!r}: one word of letters the screen can show")
+    if _SEAT.fullmatch(name):
+        raise RosterError(f"{what} {name!r} is how unnamed seats are called")
+    return name
+
+
+def new_player(name: str, short: str | None = None) -> Player:
+    """A player from what a person typed: a name that would be cut on the screen needs a short
+    form that fits."""
+    name = check_name(name.strip())
+    if short is None:
+        if len(name) > SHORT_MAX:
+            raise RosterError(f"{name!r} is longer than the screen's {SHORT_MAX} characters: "
+                              f"give a short form with --short")
+        return Player(name, name)
+    return Player(name, check_name(short.strip(), "the short form", SHORT_MAX))
+
+
+# ---------------------------------------------------------------------------------------------
+# The file.
+
+def parse_roster(text: str) -> list[Player]:
+    """The roster a file holds, checked whole; RosterError naming the first problem."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RosterError(f"not a roster file: {exc}") from None
+    unknown = sorted(set(data) - {"player"})
+    if unknown:
+        raise RosterError(f"unknown key {unknown[0]!r} (a roster has [[player]] tables only)")
+    entries = data.get("player", [])
+    if not isinstance(entries, list) or len(entries) > ROSTER_MAX:
+        raise RosterError(f"player must be at most {ROSTER_MAX} [[player]] tables")
+    players: list[Player] = []
+    for n, entry in enumerate(entries, 1):
+        try:
+            players.append(_entry(entry))
+        except RosterError as exc:
+            raise RosterError(f"player {n}: {exc}") from None
+    _check_unique(players)
+    return players
+
+
+def _entry(entry: object) -> Player:
+    if not isinstance(entry, dict):
+        raise RosterError("must be a table")
+    unknown = sorted(set(entry) - {"name", "short", "cards"})
+    if unknown:
+        raise RosterError(f"unknown key {unknown[0]!r} (name, short, cards)")
+    name = check_name(entry.get("name"))
+    short = check_name(entry.get("short", name), "the short form", SHORT_MAX)
+    cards = entry.get("cards", [])
+    if not isinstance(cards, list) or not all(isinstance(uid, str) for uid in cards):
+        raise RosterError(f"{name}: cards must be a list of tag UIDs")
+    try:
+        return Player(name, short, tuple(normalize_uid(uid) for uid in cards))
+    except DeckError as exc:
+        raise RosterError(f"{name}: {exc}") from None
+
+
+def _check_unique(players: list[Player]) -> None:
+    """Names and short forms are one namespace (a game seats either); a card seats one player."""
+    seen: dict[str, str] = {}
+    for player in players:
+        for word in {player.name.casefold(), player.short.casefold()}:
+            if seen.setdefault(word, player.name) != player.name:
+                raise RosterError(f"{player.name}: {word!r} is already {seen[word]}")
+    cards: dict[str, str] = {}
+    for player in players:
+        for uid in player.cards:
+            if cards.setdefault(uid, player.name) != player.name:
+                raise RosterError(f"tag {uid} is the card of both {cards[uid]} and {player.name}")
+
+
+def card_holder(players: Iterable[Player], uid: str) -> Player | None:
+    """Whose player card the tag is, if anyone's."""
+    try:
+        uid = normalize_uid(uid)
+    except DeckError:
+        return None
+    return next((p for p in players if uid in p.cards), None)
+
+
+def roster_text(players: list[Player]) -> str:
+    head = "# The café's players, the most recently seated first (tabletop players ...).\n"
+    entries = [{"name": p.name, **({"short": p.short} if p.short != p.name else {}),
+                **({"cards": list(p.cards)} if p.cards else {})} for p in players]
+    return head + tomli_w.dumps({"player": entries})
+
+
+# ---------------------------------------------------------------------------------------------
+# The roster of a state dir.
+
+class Roster:
+    """The roster file of one state dir; every change is written whole before it returns."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.path = Path(state_dir) / FILE
+
+    def players(self) -> list[Player]:
+        """The players, the most recently seated first; none while there is no file.
+        RosterError for a file that does not read (OSError for one that cannot be opened)."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        except UnicodeDecodeError:
+            raise RosterError(f"{self.path}: not UTF-8 text") from None
+        try:
+            return parse_roster(text)
+        except RosterError as exc:
+            raise RosterError(f"{self.path}: {exc}") from None
+
+    def find(self, name: str) -> Player:
+        """The player called `name` (or of that short form), or RosterError."""
+        word = name.strip().casefold()
+        found = next((p for p in self.players()
+                      if word in (p.name.casefold(), p.short.casefold())), None)
+        if found is None:
+            raise RosterError(f"no player {name!r} in the roster: tabletop players add NAME")
+        return found
+
+    def holder(self, uid: str) -> Player | None:
+        return card_holder(self.players(), uid)
+
+    def add(self, player: Player) -> Player:
+        players = self.players()
+        _check_unique([*players, player])
+        if len(players) >= ROSTER_MAX:
+            raise RosterError(f"the roster is full ({ROSTER_MAX} players): remove some first")
+        self._save([player, *players])
+        return player
+
+    def remove(self, name: str) -> Player:
+        gone = self.find(name)
+        self._save([p for p in self.players() if p.name != gone.name])
+        return gone
+
+    def give_card(self, uid: str, name: str) -> Player:
+        """Make the tag `name`'s player card (refused if it is someone else's)."""
+        try:
+            uid = normalize_uid(uid)
+        except DeckError as exc:
+            raise RosterError(str(exc)) from None
+        player, holder = self.find(name), self.holder(uid)
+        if holder is not None and holder.name != player.name:
+            raise RosterError(f"tag {uid} is already the card of {holder.name}")
+        changed = replace(player, cards=tuple(dict.fromkeys((*player.cards, uid))))
+        self._save([changed if p.name == player.name else p for p in self.players()])
+        return changed
+
+    def seated(self, names: tuple[str, ...]) -> None:
+        """A game seated these names: theirs move to the top of the offer, in seat order."""
+        players = self.players()
+        first = [p for name in names for p in players if p.short == name]
+        if first:
+            self._save(first + [p for p in players if p not in first])
+
+    def _save(self, players: list[Player]) -> None:
+        write_atomic(self.path, roster_text(players))
