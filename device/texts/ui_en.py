@@ -9,6 +9,8 @@ TEXT: dict[str, Template] = {
     "ui.tap_to_start": "Tap a card to start",
     "ui.players": "How many players?",
     "ui.players_n": plural("{n} player", "{n} players"),
+    "ui.who_sits": "Seat {seat}/{n}: who?",
+    "ui.seated_already": "{name} is seated\nalready",
     "ui.house_rules": "House rules",
     "ui.start": "Start game",
     "ui.which_deck": "Which deck?",

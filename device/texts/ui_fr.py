@@ -8,6 +8,8 @@ TEXT = typeset({
     "ui.tap_to_start": "Ou passe une carte",
     "ui.players": "Combien de joueurs ?",
     "ui.players_n": plural("{n} joueur", "{n} joueurs"),
+    "ui.who_sits": "Place {seat}/{n} : qui ?",
+    "ui.seated_already": "{name} a déjà\nsa place",
     "ui.house_rules": "Variantes",
     "ui.start": "Lancer la partie",
     "ui.which_deck": "Quel paquet ?",

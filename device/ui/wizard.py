@@ -1,16 +1,20 @@
-"""The setup wizard: deck, house rules, player count, who starts, the deal instruction (which a
-game begun from the command line shows as well).
+"""The setup wizard: deck, house rules, player count, who sits where, who starts, the deal
+instruction (which a game begun from the command line shows as well).
 
 Each step is a small menu; the choices gather in a `Setup` and the last step
 starts the game. House rules come before the player count because some of them
-set the player range (Flouk's 2 and 6 players). Palourde's players join by
-Basket taps instead.
+set the player range (Flouk's 2 and 6 players). Seats are named from the café's
+roster (device/players/roster.py) when it has anyone, by the menu or a player
+card's tap; a seat nobody names is P1, P2, ... Palourde's players join by Basket
+taps instead.
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from device.actions import NOTHING, Actions, Home, Show, StartGame, Switch
+from device.players.roster import Player, Roster, RosterError, card_holder
 from device.storage.card_data import game_data
 from engine import Session, make_config
 from engine.core.spec import GameSpec
@@ -18,9 +22,12 @@ from engine.core.text import msg
 
 from .game_view import header_name
 from .house_rules import option_line
+from .menu import Menu
 from .modes import MenuMode, Mode
 from .playing import Playing
 from .screen import Screen, wrap
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -30,9 +37,11 @@ class Setup:
     players: int = 0
     options: dict = field(default_factory=dict)
     first: str | None = None
+    roster: tuple[Player, ...] = ()                          # the names offered, recent first
+    seated: dict[int, str] = field(default_factory=dict)     # seat (from 1) -> a roster name
 
     def names(self) -> tuple[str, ...]:
-        return tuple(f"P{n}" for n in range(1, self.players + 1))
+        return tuple(self.seated.get(n, f"P{n}") for n in range(1, self.players + 1))
 
     def house_rules(self) -> dict:
         """Every option's value: the defaults with the table's choices over them."""
@@ -48,7 +57,7 @@ def decks_for(registry, spec: GameSpec) -> list[str]:
 
 
 def begin_setup(app, spec: GameSpec, deck: str | None = None) -> Actions:
-    setup = Setup(spec, deck)
+    setup = Setup(spec, deck, roster=roster_of(app))
     if deck is None:
         decks = decks_for(app.registry, spec)
         if not decks:
@@ -61,7 +70,7 @@ def begin_setup(app, spec: GameSpec, deck: str | None = None) -> Actions:
 
 def next_step(app, setup: Setup, after: type) -> Actions:
     """The first step after `after` that this game needs; after the last, the game."""
-    steps: list[type[Step] | type[Instruction]] = [DeckChoice, HouseRules, PlayerCount,
+    steps: list[type[Step] | type[Instruction]] = [DeckChoice, HouseRules, PlayerCount, Seats,
                                                    FirstPlayer, Instruction]
     for step in steps[steps.index(after) + 1:]:
         if step.needed(setup):
@@ -73,7 +82,27 @@ def start(app, setup: Setup) -> Actions:
     players = () if setup.spec.joins_by_tap else setup.names()
     data = game_data(setup.spec, app.store.dir)
     config = make_config(setup.spec, players, setup.first, setup.options, data)
+    if setup.seated:
+        remember_seated(app, players)
     return [StartGame(Session(setup.spec, config), setup.deck)]
+
+
+def roster_of(app) -> tuple[Player, ...]:
+    """The café's roster; a roster that does not read offers no names (and says why once a
+    setup), so the table still plays, with P1, P2, ..."""
+    try:
+        return tuple(Roster(app.store.dir).players())
+    except (RosterError, OSError) as exc:
+        log.error("players: %s", exc)
+        return ()
+
+
+def remember_seated(app, names: tuple[str, ...]) -> None:
+    """The names just seated go to the top of the roster's offer."""
+    try:
+        Roster(app.store.dir).seated(names)
+    except (RosterError, OSError) as exc:
+        log.error("players: the roster's order not kept: %s", exc)
 
 
 class Step(MenuMode):
@@ -159,6 +188,57 @@ class HouseRules(Step):
         current = values.index(self.values[key]) if self.values[key] in values else 0
         self.values[key] = values[(current + 1) % len(values)]
         return NOTHING
+
+
+class Seats(Step):
+    """Seat by seat: the roster's names not seated yet, the most recent first, then the seat's
+    number for nobody named. A player card's tap seats its player; BACK frees the seat before."""
+
+    def __init__(self, setup: Setup) -> None:
+        super().__init__(setup)
+        self.seat = 1
+        self.offer()
+
+    @staticmethod
+    def needed(setup: Setup) -> bool:
+        return not setup.spec.joins_by_tap and bool(setup.roster)
+
+    def offer(self) -> None:
+        taken = set(self.setup.seated.values())
+        names = [(p.short, p.short) for p in self.setup.roster if p.short not in taken]
+        self.menu = Menu([*names, (UNNAMED, f"P{self.seat}")])
+
+    def screen(self, app) -> Screen:
+        self.prompt = app.t("ui.who_sits", seat=self.seat, n=self.setup.players)
+        return super().screen(app)
+
+    def take(self, app, key: str) -> Actions:
+        if key != UNNAMED:
+            self.setup.seated[self.seat] = key
+        if self.seat == self.setup.players:
+            return self.done(app)
+        self.seat += 1
+        self.offer()
+        return NOTHING
+
+    def leave(self, app) -> Actions:
+        if self.seat == 1:
+            return super().leave(app)
+        self.seat -= 1
+        self.setup.seated.pop(self.seat, None)
+        self.offer()
+        return NOTHING
+
+    def tap(self, app, uid: str, ref) -> Actions:
+        holder = None if ref is not None else card_holder(self.setup.roster, uid)
+        if holder is None:
+            return super().tap(app, uid, ref)
+        if holder.short in self.setup.seated.values():
+            return [Show.of(msg("ui.seated_already", name=holder.short))]
+        return self.take(app, holder.short)
+
+
+UNNAMED = "__unnamed__"
 
 
 class FirstPlayer(Step):
