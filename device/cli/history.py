@@ -1,5 +1,7 @@
-"""`tabletop history [--game G] [--csv | --json] [--stats] [--state-dir DIR]`: the finished
-games, or with --stats each game's figures; --json prints either as one JSON array.
+"""`tabletop history [--game G] [--csv | --json] [--stats | --player NAME] [--state-dir DIR]`:
+the finished games, or with --stats each game's figures, or with --player one player's games
+played and won per game (a roster name is looked up as it is seated, its short form); --json
+prints any of them as one JSON array.
 
 Exit status: 0 done (also with no game yet); 2 an unknown game or a history that cannot be read.
 """
@@ -17,7 +19,8 @@ from typing import TextIO
 
 import engine
 from device.paths import default_state_dir
-from device.storage.history import Game, Stats, open_history
+from device.players.roster import Roster, RosterError
+from device.storage.history import Game, PlayerStats, Stats, open_history
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
@@ -31,6 +34,7 @@ def add_commands(subparsers) -> None:
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument("--csv", action="store_true", help="cli.help.history_csv")
     shown.add_argument("--stats", action="store_true", help="cli.help.history_stats")
+    shown.add_argument("--player", metavar="NAME", help="cli.help.history_player")
     parser.add_argument("--json", action="store_true", help="cli.help.history_json")
     parser.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
     parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
@@ -49,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
     state_dir = args.state_dir or default_state_dir()
     try:
         with closing(open_history(state_dir)) as history:
-            if args.json:
+            if args.player is not None:
+                name = seated_name(state_dir, args.player)
+                print_player(name, history.player(name, args.game), args.json, args.language)
+            elif args.json:
                 found = history.stats(args.game) if args.stats else history.games(args.game)
                 print(json.dumps([as_json(item) for item in found], ensure_ascii=False))
             elif args.stats:
@@ -62,6 +69,26 @@ def run(args: argparse.Namespace) -> int:
         print(say(args.language, "cli.history.unreadable", dir=state_dir, why=exc), file=sys.stderr)
         return 2
     return 0
+
+
+def seated_name(state_dir: Path, name: str) -> str:
+    """The name a game seated for `name`: a roster player's short form, else `name` itself (a
+    seat named on the command line, or a roster that does not read)."""
+    try:
+        return Roster(state_dir).find(name).short
+    except (RosterError, OSError):
+        return name
+
+
+def print_player(name: str, found: list[PlayerStats], as_json_array: bool, language: str) -> None:
+    if as_json_array:
+        print(json.dumps([dataclasses.asdict(item) for item in found], ensure_ascii=False))
+        return
+    if not found:
+        print(say(language, "cli.history.player_none", name=name))
+    for item in found:
+        print(say(language, "cli.history.player", name=name, game=item.game, n=item.played,
+                  won=item.won))
 
 
 def as_json(item: Game | Stats) -> dict:

@@ -26,7 +26,10 @@ log = logging.getLogger(__name__)
 
 FILE = "history.sqlite"
 
-SCHEMA = """
+# The schema, one step a version: a database's PRAGMA user_version says how many steps it has
+# taken, and opening it takes the rest, each step in one transaction. Version 0 is a history
+# written before the schema had a version: step 1's tables, with nothing else.
+MIGRATIONS = ("""
 CREATE TABLE IF NOT EXISTS games (
     id         TEXT PRIMARY KEY,        -- the journal's id
     game       TEXT NOT NULL,           -- palourde, auberge, ...
@@ -48,7 +51,10 @@ CREATE TABLE IF NOT EXISTS players (
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX IF NOT EXISTS games_by_game ON games (game, started);
-"""
+""", """
+CREATE INDEX IF NOT EXISTS players_by_name ON players (name);   -- a player's games, by name
+""")
+VERSION = len(MIGRATIONS)
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,14 @@ class Stats:
     played: int
     average_s: float | None
     wins_by_seat: tuple[tuple[int, int], ...]     # (seat, games won from it)
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    player: str                       # as seated: a roster name's short form
+    game: str
+    played: int
+    won: int                          # a shared win counts for each winner
 
 
 def finished_game(path: Path) -> Game | None:
@@ -192,6 +206,14 @@ class History:
         return [Stats(name, played, average, tuple(wins.get(name, ())))
                 for name, played, average in rows]
 
+    def player(self, name: str, game: str | None = None) -> list[PlayerStats]:
+        """Per game the player sat at: games played and won."""
+        rows = self.db.execute(
+            "SELECT g.game, COUNT(*), SUM(p.winner) FROM players p JOIN games g ON g.id = p.game_id "
+            "WHERE p.name = ?1 AND (?2 IS NULL OR g.game = ?2) GROUP BY g.game ORDER BY g.game",
+            (name, game))
+        return [PlayerStats(name, kind, played, won) for kind, played, won in rows]
+
 
 def open_history(state_dir: Path) -> History:
     """The state dir's history, checked and brought up to date with its archive."""
@@ -221,7 +243,7 @@ def _connect(path: Path) -> sqlite3.Connection:
         if db.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]:
             _check(db)
         db.execute("PRAGMA journal_mode=WAL")
-        db.executescript(SCHEMA)
+        migrate(db)
         db.execute("PRAGMA foreign_keys=ON")
     except sqlite3.DatabaseError:
         db.close()
@@ -230,6 +252,20 @@ def _connect(path: Path) -> sqlite3.Connection:
         db.close()
         raise sqlite3.DatabaseError("text in it is not UTF-8") from None
     return db
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Take the schema's steps this database has not taken yet. A history from a newer version
+    is left as it is (OperationalError): it is no damage, and an older table must not touch it."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > VERSION:
+        raise sqlite3.OperationalError(f"history schema version {version} is newer than this "
+                                       f"program's {VERSION}: update the program")
+    for step, script in enumerate(MIGRATIONS[version:], version + 1):
+        # user_version is in the database's header, written by the step's own transaction
+        db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {step};\nCOMMIT;")
+        if step > 1:
+            log.info("history schema moved to version %d", step)
 
 
 COLUMNS = {"games": ["id", "game", "started", "ended", "duration_s", "options", "deck", "first",
