@@ -240,6 +240,7 @@ def _connect(path: Path) -> sqlite3.Connection:
             raise sqlite3.DatabaseError(check)
         # a history already there is checked before anything is written to it, so a damaged
         # one is kept aside exactly as it was found; a new one gets its tables
+        schema_version(db)
         if db.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]:
             _check(db)
         db.execute("PRAGMA journal_mode=WAL")
@@ -254,13 +255,20 @@ def _connect(path: Path) -> sqlite3.Connection:
     return db
 
 
-def migrate(db: sqlite3.Connection) -> None:
-    """Take the schema's steps this database has not taken yet. A history from a newer version
-    is left as it is (OperationalError): it is no damage, and an older table must not touch it."""
+def schema_version(db: sqlite3.Connection) -> int:
+    """The steps the database has taken. A history from a newer version is left as it is
+    (OperationalError): its tables may differ and are no damage, and an older program must not
+    touch them."""
     (version,) = db.execute("PRAGMA user_version").fetchone()
     if version > VERSION:
         raise sqlite3.OperationalError(f"history schema version {version} is newer than this "
                                        f"program's {VERSION}: update the program")
+    return version
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Take the schema's steps this database has not taken yet, each in its own transaction."""
+    version = schema_version(db)
     for step, script in enumerate(MIGRATIONS[version:], version + 1):
         # user_version is in the database's header, written by the step's own transaction
         db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {step};\nCOMMIT;")
