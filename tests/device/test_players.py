@@ -16,9 +16,11 @@ from device.fleet.table_state import finished_record, table_state
 from device.players.roster import FILE, SHORT_MAX, Roster, RosterError, new_player, parse_roster, roster_text
 from device.storage.history import open_history
 from device.ui.font import covers
-from device.ui.wizard import Seats
+from device.ui.wizard import Seats, Setup
 
-from .table import Table, to_game, too_wide
+from .simpty import PtySim
+from .table import Table, to_game, too_wide, whole_games
+from .test_sim_tamalou import PLAY as TAMALOU_PLAY
 
 CARD = "04A1B2C3"
 FUZZ = settings(max_examples=40, deadline=None,
@@ -138,6 +140,11 @@ def test_any_roster_file_reads_or_is_refused_and_the_table_still_sets_up(tmp_pat
 # ---- the setup -----------------------------------------------------------------------------
 
 TAMALOU_3 = to_game("tamalou") + "press select\npress down\npress select\n"   # rules, 3 players
+# Anna at seat 1, Bob's card at seat 2, seat 3 unnamed; Bob (seat 2) starts, the deal done:
+# then test_sim_tamalou's game, which seat 1 wins
+SEATED = TAMALOU_3 + f"press select\ntap uid:{CARD}\npress down\npress select\n" \
+                     "press down\npress select\npress select\n"
+GAMES = whole_games()
 
 
 def test_seats_offer_the_roster_most_recent_first_then_the_seat_number(tmp_path):
@@ -189,11 +196,8 @@ def test_without_a_roster_the_setup_is_as_it_was(tmp_path):
 
 def test_a_finished_game_names_its_winners_in_the_history_and_the_finished_message(tmp_path,
                                                                                   capsys):
-    from .test_sim_tamalou import PLAY
     cafe(tmp_path)
-    # Anna at seat 1, Bob's card at seat 2, seat 3 unnamed; Bob starts: test_sim_tamalou's game
-    table = Table(tmp_path).run(TAMALOU_3 + f"press select\ntap uid:{CARD}\npress down\n"
-                                "press select\npress down\npress select\npress select\n" + PLAY)
+    table = Table(tmp_path).run(SEATED + TAMALOU_PLAY)
     view = table_state(table.app)["game"]
     assert finished_record(view)["winners"] == ["Anna"]
     table.run("press select")                         # the game over screen left: archived
@@ -208,3 +212,41 @@ def test_a_finished_game_names_its_winners_in_the_history_and_the_finished_messa
     with closing(open_history(tmp_path)) as history:
         (game,) = history.games()
     assert [p.name for p in game.players] == ["Anna", "Bob", "P3"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_names_of_the_longest_seated_form_are_never_cut(tmp_path, monkeypatch, game):
+    """Every frame of each whole game, its seats named with SHORT_MAX characters: the short
+    form's bound is what the screens hold."""
+    monkeypatch.setattr(Setup, "names", lambda setup: tuple(
+        f"{'Bartholomew'[:SHORT_MAX - 1]}{n}" for n in range(1, setup.players + 1)))
+    script = GAMES[game]
+    table = Table(tmp_path).run(script.SETUP + script.PLAY)
+    assert not {line for screen in table.screens for line in too_wide(screen)}
+    assert game == "palourde" or any("Bartholom1" in line for screen in table.screens
+                                     for line in screen.lines)
+
+
+def test_a_whole_game_in_the_sim_terminal_shows_the_roster_names(tmp_path, capsys):
+    """The table in a pseudo-terminal, as the café sets it up: the roster and a player card
+    made with the command, the names picked and tapped at setup, the history asked after."""
+    for args in (["add", "Bob"], ["add", "Cy"], ["add", "Annabelle-Marie", "--short", "Anna"],
+                 ["card", CARD, "Bob"]):
+        assert players(tmp_path, capsys, *args)[0] == 0
+    sim = PtySim(tmp_path)
+    try:
+        over = sim.first_frame().type(SEATED + TAMALOU_PLAY).text_view()
+        home = sim.type("press select").text_view()          # the game is archived
+        sim.key(b"\x04")
+        assert sim.end() == 0
+    finally:
+        sim.close()
+    assert over[:4] == ["|GAME OVER     TAMALOU|", "  Tamalou! Anna wins", "  Score: 5",
+                        "  1 Anna 5 v"]
+    assert home[0].startswith("|TABLETOP")
+    assert main(["status", "--json", "--state-dir", str(tmp_path)]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["winners"] == ["Anna"]
+    assert {p["name"]: p["score"] for p in status["players"]} == {"Anna": 5, "Bob": 13, "P3": 36}
+    assert main(["history", "--player", "Annabelle-Marie", "--state-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == "Anna tamalou: 1 played, 1 won\n"
