@@ -24,6 +24,7 @@ from device.fleet.home_assistant import retirement
 from device.fleet.link import FleetUnavailable, fetch_retained, send_retained
 from device.fleet.shared import (
     SharedDeck,
+    SharedRoster,
     SharedStaff,
     deck_message,
     import_deck,
@@ -114,6 +115,8 @@ def _list(shared: list, language: str) -> int:
         if isinstance(item, SharedDeck):
             print(say(language, "cli.fleet.deck", name=item.name, family=item.family,
                       table=item.table))
+        elif isinstance(item, SharedRoster):
+            print(say(language, "cli.fleet.players", n=len(item.players), table=item.table))
         else:
             print(say(language, "cli.fleet.staff", n=len(item.cards), table=item.table))
     if not shared:

@@ -1,22 +1,29 @@
-"""`tabletop players add|list|remove|card`: the café's roster, whose names a setup offers
-(device/players/roster.py).
+"""`tabletop players add|list|remove|card|publish`: the café's roster, whose names a setup
+offers (device/players/roster.py); publish shares it with the café's other tables, which
+merge it (device/fleet/shared.py).
 
-Exit status: 0 done; 1 the state dir cannot be written (nothing changed); 2 a name, tag or
-roster file refused, printed as one line.
+Exit status: 0 done; 1 the state dir cannot be written (nothing changed); 2 a name, tag,
+roster file or broker refused, printed as one line.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
+from device.config import ConfigFileError, config_path, load_config
 from device.decks.deck_file import normalize_uid
 from device.decks.registry import DeckRegistry, TagTaken
+from device.fleet.link import FleetUnavailable, send_retained
+from device.fleet.shared import roster_message
 from device.paths import default_state_dir
 from device.players.roster import Player, Roster, RosterError, new_player
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
+from .config import refusal
+from .fleet import broker_options
 from .refusal import refuse, unwritable
 
 
@@ -35,9 +42,12 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     card = actions.add_parser("card", parents=[where], help="cli.help.players_card")
     card.add_argument("uid")
     card.add_argument("name")
+    actions.add_parser("publish", parents=[broker_options()], help="cli.help.players_publish")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.players_command == "publish":
+        return _publish(args)
     state_dir = args.state_dir or default_state_dir()
     roster = Roster(state_dir)
     try:
@@ -79,3 +89,22 @@ def _list(players: list[Player], args: argparse.Namespace) -> None:
         print(say(args.language, "cli.players.row", name=_shown(player), cards=len(player.cards)))
     if not players:
         print(say(args.language, "cli.players.none"))
+
+
+def _publish(args: argparse.Namespace) -> int:
+    """The roster of the table's state dir, as a retained message on the config's broker."""
+    from device.fleet.plugin import table_name
+    from device.table import state_dir_for, wall_clock
+    try:
+        config = load_config(config_path(args.config))
+        table = table_name(config.fleet)
+        roster = Roster(state_dir_for(args.state_dir, config))
+        message = roster_message(roster, table, wall_clock(), config.fleet.key)
+        send_retained(config.fleet, [message])
+    except ConfigFileError as exc:
+        print(refusal(exc, config_path(args.config), args.language), file=sys.stderr)
+        return 2
+    except (RosterError, FleetUnavailable, ValueError, OSError) as exc:
+        return refuse(args.language, exc)
+    print(say(args.language, "cli.players.shared", table=table, topic=message[0]))
+    return 0

@@ -19,6 +19,7 @@ import device.texts  # noqa: F401  (registers the texts shown below)
 from device.actions import NOTHING, Actions, Fault, Show, Switch
 from device.decks.registry import DeckRegistry, StaffRef
 from device.inputs import Tapped
+from device.players.roster import RosterError
 from device.plugin import Outcome, Plugin
 from device.storage.status import note_fleet
 from device.ui.game_select import GameSelect
@@ -31,7 +32,7 @@ from .identity import announced, identity
 from .journal_feed import JournalFeed
 from .link import FleetUnavailable, Link
 from .screens import ImportOffer
-from .shared import Inbox, enrol_tapped
+from .shared import Inbox, enrol_tapped, merge_roster
 from .sitting import Sitting
 from .table_state import finished_record, table_state
 from .topics import SHARED_FILTER, encode, table_topic
@@ -112,6 +113,7 @@ class FleetPlugin(Plugin):
         fault = msg("fleet.refused") if self.link.refused else \
             msg("fleet.offline") if self.link.offline else None
         self._note_offline(app.store.dir)
+        self._merge_roster()
         return [Fault("fleet", fault), *self._offer(app)]
 
     def after_input(self, app) -> None:
@@ -149,6 +151,19 @@ class FleetPlugin(Plugin):
             self._game = (app.session, view, state["said"], state["times"]["started"])
         elif self._game is not None:
             self._game = None                    # undone from the result: not finished after all
+
+    def _merge_roster(self) -> None:
+        """The roster another table shares joins this one's, on the table's own thread."""
+        shared = self.inbox.new_roster(self.table) if self.inbox is not None else None
+        if shared is None or self.registry is None:
+            return
+        try:
+            added = merge_roster(self.registry, shared)
+        except (RosterError, OSError) as exc:
+            log.error("fleet: the roster from %s not merged: %s", shared.table, exc)
+            return
+        if added:
+            log.info("fleet: players from %s: %s", shared.table, ", ".join(added))
 
     def _offer(self, app) -> Actions:
         """At idle, the next deck or staff list another table shares, if any."""

@@ -1,9 +1,11 @@
-"""Decks and staff cards shared between the café's tables through the broker.
+"""Decks, staff cards and the café's roster shared between the café's tables through the broker.
 
-A table publishes a deck file (`tabletop deck publish NAME`) or its staff list (`tabletop
-deck staff publish`) as a retained message under tabletop/shared/. Every other table
-hears it; one that lacks it offers the import at idle, and a staff card's tap confirms
-it (device/fleet_ui.py); staff at a terminal use `tabletop fleet import-deck NAME`.
+A table publishes a deck file (`tabletop deck publish NAME`), its staff list (`tabletop
+deck staff publish`) or its roster (`tabletop players publish`) as a retained message under
+tabletop/shared/. Every other table hears it; one that lacks a deck or staff card offers
+the import at idle, and a staff card's tap confirms it (device/fleet_ui.py); staff at a
+terminal use `tabletop fleet import-deck NAME`. A roster, signed with the café's key, is
+merged as it is heard: names are no privilege, and only ever added.
 """
 from __future__ import annotations
 
@@ -14,9 +16,10 @@ from dataclasses import dataclass
 
 from device.decks.deck_file import DeckError, parse_deck
 from device.decks.registry import DeckRegistry, TagTaken
+from device.players.roster import Player, Roster, RosterError, parse_roster, roster_text
 
 from .signing import StaffRoll, authentic, sign, staff_hash
-from .topics import SCHEMA, SHARED_STAFF, decode, encode, shared_deck_of, shared_deck_topic
+from .topics import SCHEMA, SHARED_PLAYERS, SHARED_STAFF, decode, encode, shared_deck_of, shared_deck_topic
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +41,12 @@ class SharedDeck:
 class SharedStaff:
     table: str
     cards: tuple[tuple[str, str], ...]  # (keyed hash of the UID, label)
+
+
+@dataclass(frozen=True)
+class SharedRoster:
+    table: str
+    players: tuple[Player, ...]
 
 
 def _signed(data: dict, key: str | None) -> bytes:
@@ -66,7 +75,20 @@ def staff_message(registry: DeckRegistry, table: str, at: str,
     return SHARED_STAFF, _signed({"table": table, "at": at, "staff": hashed}, key)
 
 
-def read_shared(topic: str, payload: bytes, key: str | None) -> SharedDeck | SharedStaff | None:
+def roster_message(roster: Roster, table: str, at: str, key: str | None) -> tuple[str, bytes]:
+    """The retained message that shares this table's roster, as its file holds it."""
+    players = roster.players()
+    if not players:
+        raise RosterError("no players here: tabletop players add NAME")
+    if not key:
+        raise ValueError("sharing needs the café's fleet key: set fleet.key in the config")
+    return SHARED_PLAYERS, _signed({"table": table, "at": at, "roster": roster_text(players)}, key)
+
+
+Shared = SharedDeck | SharedStaff | SharedRoster
+
+
+def read_shared(topic: str, payload: bytes, key: str | None) -> Shared | None:
     """What a shared topic holds; None for an emptied topic or a payload that does not check
     or is not signed with the café's key (logged)."""
     if not payload:
@@ -81,6 +103,12 @@ def read_shared(topic: str, payload: bytes, key: str | None) -> SharedDeck | Sha
         except DeckError:
             return None
         return SharedDeck(name, deck.family, data["table"], data["text"])
+    if topic == SHARED_PLAYERS and isinstance(data.get("roster"), str):
+        try:
+            return SharedRoster(data["table"], tuple(parse_roster(data["roster"])))
+        except RosterError as exc:
+            log.warning("fleet: refused the roster shared by %.40s: %s", data["table"], exc)
+            return None
     staff = data.get("staff")
     if topic == SHARED_STAFF and isinstance(staff, dict):
         return SharedStaff(data["table"], tuple(sorted((str(uid), str(label)) for uid, label in staff.items())))
@@ -125,7 +153,7 @@ class Inbox:
     def __init__(self, key: str | None) -> None:
         self.key = key
         self._lock = threading.Lock()
-        self._heard: dict[str, SharedDeck | SharedStaff] = {}
+        self._heard: dict[str, Shared] = {}
         self._dismissed: set[str] = set()
 
     def receive(self, topic: str, payload: bytes) -> None:
@@ -151,10 +179,27 @@ class Inbox:
                 return shared
         return None
 
-    def dismiss(self, shared: SharedDeck | SharedStaff) -> None:
+    def dismiss(self, shared: Shared) -> None:
         """Offer it no more (until it changes)."""
         self._dismissed.add(_key(shared))
 
+    def new_roster(self, table: str) -> SharedRoster | None:
+        """The roster another table shares, once each time it changes."""
+        with self._lock:
+            shared = self._heard.get(SHARED_PLAYERS)
+        if not isinstance(shared, SharedRoster) or shared.table == table \
+                or _key(shared) in self._dismissed:
+            return None
+        self.dismiss(shared)
+        return shared
 
-def _key(shared: SharedDeck | SharedStaff) -> str:
+
+def merge_roster(registry: DeckRegistry, shared: SharedRoster) -> list[str]:
+    """Another table's roster into this one's (device/players/roster.py `merge`): a tag of a
+    deck or a staff card here is no player card."""
+    return Roster(registry.state_dir).merge(list(shared.players),
+                                            taken=lambda uid: registry.lookup(uid) is not None)
+
+
+def _key(shared: Shared) -> str:
     return hashlib.sha256(repr(shared).encode()).hexdigest()

@@ -8,6 +8,7 @@
     tabletop/<table>/finished        JSON per finished game
     tabletop/shared/decks/<name>     retained  JSON: a deck file shared by a table
     tabletop/shared/staff            retained  JSON: staff cards shared by a table
+    tabletop/shared/players          retained  JSON: the café's roster, shared by a table
     tabletop/sync/<client>           a tool's own marker (see `fetch_retained`)
 
 Every JSON payload carries `schema` (this module's SCHEMA) and `table`.
@@ -26,6 +27,7 @@ KINDS = ("online", "state", "events", "finished")
 TABLE_FILTERS = tuple(f"{ROOT}/+/{kind}" for kind in KINDS)
 SHARED_FILTER = f"{ROOT}/{SHARED}/#"
 SHARED_STAFF = f"{ROOT}/{SHARED}/staff"
+SHARED_PLAYERS = f"{ROOT}/{SHARED}/players"
 
 
 def table_topic(table: str, kind: str) -> str:

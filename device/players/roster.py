@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -202,6 +202,32 @@ class Roster:
             raise RosterError(f"tag {uid} is already the card of {holder.name}")
         changed = replace(player, cards=tuple(dict.fromkeys((*player.cards, uid))))
         self._save([changed if p.name == player.name else p for p in self.players()])
+        return changed
+
+    def merge(self, shared: list[Player], taken: Callable[[str], bool]) -> list[str]:
+        """Another table's roster: the players this one lacks join at the bottom of the offer,
+        and a player card of a player known here is added unless the tag is anyone's here
+        (`taken`: a deck's or a staff card). Nothing here is changed or removed. The names
+        that are new, or have a new card."""
+        players = self.players()
+        words = {w for p in players for w in (p.name.casefold(), p.short.casefold())}
+        cards = {uid for p in players for uid in p.cards}
+        changed: list[str] = []
+        for other in shared:
+            new = tuple(uid for uid in other.cards if uid not in cards and not taken(uid))
+            mine = next((p for p in players if p.name == other.name), None)
+            if mine is not None and new:
+                players[players.index(mine)] = replace(mine, cards=mine.cards + new)
+            elif mine is None and not {other.name.casefold(), other.short.casefold()} & words \
+                    and len(players) < ROSTER_MAX:
+                players.append(replace(other, cards=new))
+                words |= {other.name.casefold(), other.short.casefold()}
+            else:
+                continue
+            cards.update(new)
+            changed.append(other.name)
+        if changed:
+            self._save(players)
         return changed
 
     def seated(self, names: tuple[str, ...]) -> None:
