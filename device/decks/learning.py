@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import seeds
+from device.players.roster import Roster, RosterError
 from device.texts import say
 from engine.core.registry import all_specs
 from engine.core.text import DEFAULT_LANGUAGE, Msg, msg, render
@@ -165,8 +166,20 @@ class Enrollment:
             return False, self._say("ui.staff_card")
         if isinstance(owner, CardRef):
             return False, self._refusal(owner)
+        player = self._player_card(uid)
+        if player is not None:
+            return False, self._say("learn.player_card", name=player)[:LINE]
         self.registry.add_tag(self.deck, self.family.name, uid, step.card)
         return True, self._say("learn.ok", card=step.short(self.language))[:LINE]
+
+    def _player_card(self, uid: str) -> str | None:
+        """Whose player card the tag is: a tag means one thing, and at setup it seats someone.
+        A roster that does not read holds no card (the setup says why)."""
+        try:
+            holder = Roster(self.registry.state_dir).holder(uid)
+        except (RosterError, OSError):
+            return None
+        return holder.short if holder else None
 
     def _refusal(self, owner: CardRef) -> str:
         if owner.deck != self.deck:

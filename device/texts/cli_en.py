@@ -279,6 +279,7 @@ TEXT: dict[str, Template] = {
     "learn.count": "{n} of {total} done",
     "learn.unreadable": "Unreadable tag",
     "learn.ok": "{card} OK",
+    "learn.player_card": "{name}'s player card",
     "learn.other_deck": "Tag of deck {deck}",
     "learn.already": "Already {card}",
     "learn.copy": "{card} {copy}",

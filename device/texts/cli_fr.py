@@ -289,6 +289,7 @@ TEXT = typeset({
     "learn.count": "{n}/{total} faites",
     "learn.unreadable": "Puce illisible",
     "learn.ok": "{card} OK",
+    "learn.player_card": "Carte du joueur {name}",
     "learn.other_deck": "Puce du paquet {deck}",
     "learn.already": "Déjà {card}",
     "learn.copy": "{card} {copy}",

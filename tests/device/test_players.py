@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from device.cli import main
+from device.decks.learning import Enrollment
 from device.decks.registry import DeckRegistry
 from device.fleet.table_state import finished_record, table_state
 from device.players.roster import FILE, SHORT_MAX, Roster, RosterError, new_player, parse_roster, roster_text
@@ -250,3 +251,11 @@ def test_a_whole_game_in_the_sim_terminal_shows_the_roster_names(tmp_path, capsy
     assert {p["name"]: p["score"] for p in status["players"]} == {"Anna": 5, "Bob": 13, "P3": 36}
     assert main(["history", "--player", "Annabelle-Marie", "--state-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out == "Anna tamalou: 1 played, 1 won\n"
+
+
+def test_a_player_card_is_not_learnt_into_a_deck(tmp_path):
+    cafe(tmp_path)
+    registry = DeckRegistry(tmp_path)
+    learning = Enrollment(registry, "palourde", "cafe")
+    assert learning.offer(CARD) == (False, "Bob's player card")
+    assert registry.lookup(CARD) is None
