@@ -51,7 +51,9 @@ def check_name(name: object, what: str = "a player's name", most: int = NAME_MAX
         raise RosterError(f"{what} is empty")
     if len(name) > most:
         raise RosterError(f"{what} {name[:most]!r}... is longer than {most} characters")
-    bad = next((ch for ch in name if ch.isspace() or not ch.isprintable() or not covers(ch)), None)
+    # `#` starts a comment in replay and simulator scripts, where names are typed too
+    bad = next((ch for ch in name if ch.isspace() or not ch.isprintable() or not covers(ch)
+                or ch == "#"), None)
     if bad is not None:
         raise RosterError(f"{what} {name!r} has {bad!r}: one word of letters the screen can show")
     if _SEAT.fullmatch(name):

@@ -238,7 +238,7 @@ class Seats(Step):
         return self.take(app, holder.short)
 
 
-UNNAMED = "__unnamed__"
+UNNAMED = "no one"             # a menu key no name can be: names are one word
 
 
 class FirstPlayer(Step):

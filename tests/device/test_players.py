@@ -67,6 +67,7 @@ def test_players_add_list_card_and_remove(tmp_path, capsys):
     (("add", "Ann Marie"), "one word of letters the screen can show"),
     (("add", "Ann\x1b[2J"), "one word of letters the screen can show"),
     (("add", "Zoë☃"), "one word of letters the screen can show"),
+    (("add", "Ann#2"), "one word of letters the screen can show"),
     (("add", "x" * 500), "longer than 32 characters"),
     (("add", "P2"), "how unnamed seats are called"),
     (("add", "Bartholomew", "--short", "bob"), "'bob' is already Bob"),
@@ -106,7 +107,7 @@ def test_a_name_is_taken_only_when_it_fits_the_screen(name, short):
         assert "\n" not in str(exc)
         return
     assert 0 < len(player.short) <= SHORT_MAX and len(player.name) <= 32
-    assert all(covers(ch) and not ch.isspace() for ch in player.name + player.short)
+    assert all(covers(ch) and not ch.isspace() and ch != "#" for ch in player.name + player.short)
     assert parse_roster(roster_text([player])) == [player]
 
 
@@ -181,6 +182,7 @@ def test_names_reach_the_screen_the_journal_the_roster_and_the_fleet(tmp_path):
     assert table.screen.lines[-1] == "Bob starts"
     state = table_state(table.app)
     assert [p["name"] for p in state["game"]["players"]] == ["Bob", "Anna", "P3"]
+    assert state["game"]["turn"] == "Bob"             # Home Assistant's Turn sensor reads it
     assert [p.short for p in Roster(tmp_path).players()] == ["Bob", "Anna", "Cy"]
     resumed = Table(tmp_path)                         # a power cut: the journal keeps the names
     resumed.app.resume_game()
