@@ -42,6 +42,11 @@ class Player:
     cards: tuple[str, ...] = ()      # player cards' UIDs: a tap at setup seats them
 
 
+def unnamed(seat: str) -> bool:
+    """True for the name a seat nobody named gets (P1, P2, ...): it is no one in particular."""
+    return bool(_SEAT.fullmatch(seat))
+
+
 def check_name(name: object, what: str = "a player's name", most: int = NAME_MAX) -> str:
     """`name` if it is one printable word the screen's font draws, of at most `most`
     characters; else RosterError saying why."""
@@ -56,7 +61,7 @@ def check_name(name: object, what: str = "a player's name", most: int = NAME_MAX
                 or ch == "#"), None)
     if bad is not None:
         raise RosterError(f"{what} {name!r} has {bad!r}: one word of letters the screen can show")
-    if _SEAT.fullmatch(name):
+    if unnamed(name):
         raise RosterError(f"{what} {name!r} is how unnamed seats are called")
     return name
 

@@ -72,6 +72,8 @@ TEXT: dict[str, Template] = {
     "ui.stats_average": "Average: {minutes} min",
     "ui.stats_wins": "Wins by seat:",
     "ui.stats_seat": "{seat}:{wins}",
+    "ui.stats_players": "Won/played:",
+    "ui.stats_player": "{name} {won}/{n}",
     "ui.stats_none": "No finished game\nyet",
 }
 

@@ -71,5 +71,7 @@ TEXT = typeset({
     "ui.stats_average": "Moyenne : {minutes} min",
     "ui.stats_wins": "Victoires par place :",
     "ui.stats_seat": "{seat}:{wins}",
+    "ui.stats_players": "Gagnées/jouées :",
+    "ui.stats_player": "{name} {won}/{n}",
     "ui.stats_none": "Aucune partie finie\npour l'instant",
 })

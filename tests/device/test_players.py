@@ -21,6 +21,7 @@ from device.ui.wizard import Seats, Setup
 
 from .simpty import PtySim
 from .table import Table, to_game, too_wide, whole_games
+from .test_history import open_statistics
 from .test_sim_tamalou import PLAY as TAMALOU_PLAY
 
 CARD = "04A1B2C3"
@@ -261,3 +262,16 @@ def test_a_player_card_is_not_learnt_into_a_deck(tmp_path):
     learning = Enrollment(registry, "palourde", "cafe")
     assert learning.offer(CARD) == (False, "Bob's player card")
     assert registry.lookup(CARD) is None
+
+
+def test_the_statistics_page_shows_each_named_players_wins_at_this_game(tmp_path):
+    cafe(tmp_path)
+    Table(tmp_path).run(SEATED + TAMALOU_PLAY + "press select")        # Anna won, archived
+    table = Table(tmp_path).start("tamalou", "Bob,Anna,P3,Dee")
+    open_statistics(table)
+    seen = list(table.screen.lines)
+    while table.screen.below:                                         # DOWN to the last line
+        table.run("press down")
+        seen.append(table.screen.lines[-1])
+    assert seen[-3:] == ["Won/played:", "Bob 0/1", "Anna 1/1"]          # P3 is no one; Dee new
+    assert not [line for screen in table.screens for line in too_wide(screen)]
