@@ -69,7 +69,8 @@ class FleetPlugin(Plugin):
 
     def _send(self, kind: str, payload: dict, retain: bool = False) -> None:
         payload = {"table": self.table, "at": self.wall_clock(), **payload}
-        self.link.publish(table_topic(self.table, kind), encode(payload), retain)
+        key = self.inbox.key if self.inbox is not None else None
+        self.link.publish(table_topic(self.table, kind), encode(payload, key), retain)
 
     # ---- app hooks -------------------------------------------------------------------------
 
@@ -212,7 +213,7 @@ def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
         log.error("fleet offline: %s", link.offline)
     log.info("fleet: table %s publishes to %s", table, settings.host)
     if not link.offline:
-        feeds.append(JournalFeed(link, table, state_dir, wall_clock).start())
+        feeds.append(JournalFeed(link, table, state_dir, wall_clock, settings.key).start())
     return FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir),
                        feeds[0] if feeds else None)
 

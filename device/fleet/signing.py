@@ -24,7 +24,9 @@ ROLL_FILE = "fleet-staff.json"
 
 
 def canonical(data: dict) -> bytes:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    # a lone surrogate (JSON can escape one) is no UTF-8: kept as is, so any text has one form
+    return json.dumps(data, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
 def signature(data: dict, key: str) -> str:

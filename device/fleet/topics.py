@@ -11,12 +11,15 @@
     tabletop/shared/players          retained  JSON: the café's roster, shared by a table
     tabletop/sync/<client>           a tool's own marker (see `fetch_retained`)
 
-Every JSON payload carries `schema` (this module's SCHEMA) and `table`.
+Every JSON payload carries `schema` (this module's SCHEMA) and `table`; a table with the
+café's fleet key signs its own messages (`sig`), as shared decks are signed.
 """
 from __future__ import annotations
 
 import json
 import logging
+
+from .signing import signature
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +79,12 @@ def online_of(payload: bytes) -> tuple[bool, str | None] | None:
     return data["online"], since if isinstance(since, str) and len(since) <= 40 else None
 
 
-def encode(payload: dict) -> bytes:
-    return json.dumps({"schema": SCHEMA, **payload}, ensure_ascii=False, sort_keys=True).encode()
+def encode(payload: dict, key: str | None = None) -> bytes:
+    """The message as sent; with the café's fleet key, signed (`sig`: device/fleet/signing.py)."""
+    payload = {"schema": SCHEMA, **payload}
+    if key:
+        payload["sig"] = signature(payload, key)
+    return json.dumps(payload, ensure_ascii=False, sort_keys=True).encode()
 
 
 MAX_BYTES = 256 * 1024                # a shared deck file is a few kB; a state far less
@@ -86,25 +93,31 @@ MAX_DEPTH = 12                        # the deepest payload above nests 5 levels
 
 def decode(payload: bytes, topic: str | None = None) -> dict | None:
     """A JSON object of a schema this code knows; None for anything else (a broker is shared).
+    With `topic` given, a refused payload is logged in one line."""
+    data, why = check(payload)
+    if why is not None and topic is not None:
+        log.warning("fleet: dropped the message on %.80s: %s", topic, why)
+    return data
+
+
+def check(payload: bytes) -> tuple[dict | None, str | None]:
+    """(the JSON object, None) for a payload of a schema this code knows, else (None, why).
 
     Any client can write to the broker, so a payload is bounded in size and nesting before
     and after parsing: a deeply nested one would otherwise raise RecursionError in the
-    thread that reads it. With `topic` given, a refused payload is logged in one line."""
+    thread that reads it."""
     why = _refusal(payload)
-    if why is None:
-        try:
-            data = json.loads(payload)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            data, why = None, "not JSON"
-        if why is None and not (isinstance(data, dict) and data.get("schema") == SCHEMA):
-            why = f"not a schema {SCHEMA} object"
-        if why is None and depth(data) > MAX_DEPTH:
-            why = f"nested deeper than {MAX_DEPTH}"
     if why is not None:
-        if topic is not None:
-            log.warning("fleet: dropped the message on %.80s: %s", topic, why)
-        return None
-    return data
+        return None, why
+    try:
+        data = json.loads(payload)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None, "not JSON"
+    if not (isinstance(data, dict) and data.get("schema") == SCHEMA):
+        return None, f"not a schema {SCHEMA} object"
+    if depth(data) > MAX_DEPTH:
+        return None, f"nested deeper than {MAX_DEPTH}"
+    return data, None
 
 
 def _refusal(payload) -> str | None:
