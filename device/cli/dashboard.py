@@ -30,7 +30,7 @@ def add_commands(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         settings = load_config(config_path(args.config)).fleet
-        board = Board()
+        board = Board(key=settings.key)   # with the café's key, only signed tables count
         server = DashboardServer(board, args.host or settings.dashboard_host,
                                  args.port or settings.dashboard_port,
                                  args.token or settings.dashboard_token,

@@ -43,6 +43,8 @@ TEXT: dict[str, Template] = {
     "dash.broker_down": "No news from the\nbroker since {time}:\nwhat you see may be\nout of date",
     "dash.unavailable": "Not available:\n{why}",
     "dash.waiting": "Waiting for the\nbroker",
+    "dash.leaderboard": "Wins today",
+    "dash.wins": plural("{n} win", "{n} wins"),
 }
 
 add_catalog("en", TEXT)

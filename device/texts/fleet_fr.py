@@ -46,4 +46,6 @@ TEXT = typeset({
     "dash.broker_down": "Plus de nouvelles du\nserveur MQTT depuis\n{time} : l'écran\npeut dater",
     "dash.unavailable": "Indisponible :\n{why}",
     "dash.waiting": "En attente du\nserveur MQTT",
+    "dash.leaderboard": "Victoires du jour",
+    "dash.wins": plural("{n} victoire", "{n} victoires"),
 })

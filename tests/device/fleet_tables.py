@@ -6,6 +6,7 @@ lines a player would type for it (a tap, or the presses that reach a menu entry)
 """
 from __future__ import annotations
 
+import datetime
 import json
 import random
 import threading
@@ -19,6 +20,7 @@ from device.config import FleetConfig
 from device.decks.deck_file import Deck, deck_text, families
 from device.decks.registry import DeckRegistry
 from device.decks.simulated import SimDecks, sim_uid
+from device.fleet import schema
 from device.fleet.journal_feed import JournalFeed
 from device.fleet.link import Link
 from device.fleet.plugin import FleetPlugin
@@ -64,7 +66,7 @@ class Table:
             link = Link(settings, f"tabletop-{name}", online_topic=table_topic(name, "online"),
                         subscriptions=(SHARED_FILTER,), on_message=self._heard,
                         on_up=lambda _link: self.feed.poke())
-            self.feed = JournalFeed(link, name, folder, wall_clock)
+            self.feed = JournalFeed(link, name, folder, wall_clock, settings.key)
             self.plugin = FleetPlugin(link.start(), name, wall_clock, self.inbox, self.registry,
                                       self.feed.start())
             self.app.attach(self.plugin)
@@ -154,10 +156,13 @@ def shows(view: dict, table: Table) -> bool:
     seen = {t["name"]: t for t in view["tables"]}.get(table.name)
     if seen is None or seen["seq"] != table.plugin.seq or seen["state"] is None:
         return False
-    # the times and words are the plugin's own (tested with the dashboard)
-    drop = ("at", "schema", "table", "times", "said")
+    # what the board keeps of the state the table shows now; the times and words are the
+    # plugin's own (tested with the dashboard)
+    now = datetime.datetime.now().astimezone()
+    drop = ("times", "said")
     state = {k: v for k, v in seen["state"].items() if k not in drop}
-    return state == {k: v for k, v in plain(table_state(table.app)).items() if k not in drop}
+    expected = schema.state(plain(table_state(table.app)), now)
+    return state == {k: v for k, v in expected.items() if k not in drop}
 
 
 def a_deck(registry: DeckRegistry, name: str) -> None:

@@ -7,6 +7,7 @@ Without Mosquitto (or Chromium, for the page) these tests skip and say why.
 """
 from __future__ import annotations
 
+import datetime
 import io
 import json
 import os
@@ -20,6 +21,7 @@ import pytest
 
 from device.cli import main
 from device.decks.registry import DeckRegistry
+from device.fleet import schema
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import DashboardServer, subscribe
 from device.fleet.link import fetch_retained
@@ -129,14 +131,17 @@ def test_ten_tables_at_once_each_shown_as_it_is(cafe):
         shown = seen[table.name]
         assert shown["online"] is True and shown["missed"] == 0
         assert shown["seq"] == table.plugin.seq > 0
-        assert shown["state"]["game"] == plain(table.view())
+        game = plain(table.view())
+        assert shown["state"]["game"] == (game and schema.game_view(game))
     assert seen["table-10"]["state"]["activity"] == "idle"
     assert seen["table-1"]["state"]["activity"] == "playing"
     assert seen["table-3"]["state"]["faults"] == {"reader": "Reader offline"}
     assert seen["table-7"]["state"]["faults"] == {"display": "Display fault"}
-    games = {game["table"]: {k: game[k] for k in cafe.finished[game["table"]]}
-             for game in view["finished"]}
-    assert games == cafe.finished
+    kept = ("game", "title", "players", "winners", "headline")      # what the board keeps
+    now = datetime.datetime.now().astimezone()
+    games = {game["table"]: {k: game[k] for k in kept} for game in view["finished"]}
+    assert games == {name: {k: schema.finished(record, now)[k] for k in kept}
+                     for name, record in cafe.finished.items()}
 
 
 # What the wall screen measures in the page: the body's type, the smallest text drawn, and

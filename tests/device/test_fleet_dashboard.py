@@ -25,8 +25,8 @@ from tests.device.test_fleet_parts import fake_table
 CLOCK = "2030-01-02T20:15:00+01:00"
 
 
-def state(activity: str = "playing", **extra) -> bytes:
-    return encode({"table": "t", "at": CLOCK, "activity": activity, "faults": {}, "game": None,
+def state(activity: str = "playing", table: str = "t1", **extra) -> bytes:
+    return encode({"table": table, "at": CLOCK, "activity": activity, "faults": {}, "game": None,
                    **extra})
 
 
@@ -34,8 +34,8 @@ def test_offline_tables_are_marked_since_when_and_not_counted_as_playing():
     board = Board(clock=lambda: CLOCK)
     for name in ("t1", "t2", "t3"):
         board.receive(table_topic(name, "online"), b"true")
-        board.receive(table_topic(name, "state"), state())
-    board.receive(table_topic("t4", "state"), state("idle"))
+        board.receive(table_topic(name, "state"), state(table=name))
+    board.receive(table_topic("t4", "state"), state("idle", "t4"))
     board.receive(table_topic("t3", "online"), b"false")
     shown = page(board.view(), "en")
     assert shown["counts"] == {"tables": 4, "online": 2, "playing": 2, "offline": 1}
@@ -59,7 +59,7 @@ def test_counts_are_worded_in_the_form_their_number_takes():
 
 
 def test_the_finished_list_is_the_last_n_newest_first():
-    board, n = Board(day=lambda: "2030-01-02"), 4
+    board, n = Board(day=lambda: "2030-01-02", clock=lambda: "2030-01-02T23:00:00+01:00"), 4
     for minute in range(n + 3):
         board.receive(table_topic("t1", "finished"), encode({
             "table": "t1", "at": f"2030-01-02T20:{minute:02d}:00+01:00", "title": "Palourde",
@@ -94,7 +94,7 @@ def test_words_no_catalog_knows_render_as_nothing():
     board = Board()
     board.receive(table_topic("t1", "state"), state(said={"last": [known, {"key": "evil"}],
                                                           "faults": {"reader": {"key": "x"}},
-                                                          "prompt": 7}))
+                                                          "prompt": None}))
     t1 = page(board.view(), "fr")["tables"][0]
     assert t1["last"] == render(msg("pa.clam_pair", name="Ann", n=2, next="Bob"), "fr") and t1["faults"] == []
 

@@ -78,17 +78,20 @@ def test_outbox_keeps_the_newest_events_and_the_latest_retained_value():
 
 
 def test_board_counts_missed_events_ignores_repeats_and_keeps_todays_games():
-    board = Board(day=lambda: "2030-01-02")
+    days = iter(["2030-01-01", "2030-01-02"])            # each game as the dashboard receives it
+    received = "2030-01-01"
+    board = Board(day=lambda: received, clock=lambda: "2030-01-02T23:00:00+01:00")
     events = table_topic("t1", "events")
 
     def event(game: str, started: str, seq: int) -> bytes:
         return encode({"table": "t1", "game_id": game, "started": started, "seq": seq,
                        "op": "event"})
     for seq in (1, 2, 2, 5, 3):                           # 2 came twice (QoS 1), 3 and 4 lost
-        board.receive(events, event("g1", "20:00", seq))
-    for day in ("2030-01-01", "2030-01-02"):
+        board.receive(events, event("g1", "2030-01-02T20:00:00+01:00", seq))
+    for day in days:
+        received = day
         board.receive(table_topic("t1", "finished"), encode({
-            "table": "t1", "at": f"{day}T20:00", "game": "palourde", "title": "Palourde",
+            "table": "t1", "at": f"{day}T20:00:00+01:00", "game": "palourde", "title": "Palourde",
             "players": [{"name": "Ann", "score": 1}], "winners": ["Ann"]}))
     board.receive(table_topic("t1", "online"), b"true")
     board.receive("tabletop/shared/staff", b"{}")          # not a table's topic
@@ -97,8 +100,8 @@ def test_board_counts_missed_events_ignores_repeats_and_keeps_todays_games():
     assert (table["seq"], table["missed"], table["online"]) == (5, 2, True)
     assert table["last_event"]["seq"] == 5 and table["state"] is None
     assert [g["at"][:10] for g in board.view()["finished"]] == ["2030-01-02"]
-    board.receive(events, event("g2", "21:00", 1))           # the next game counts again
-    board.receive(events, event("g0", "19:00", 9))           # an older game's, sent late
+    board.receive(events, event("g2", "2030-01-02T21:00:00+01:00", 1))   # the next game
+    board.receive(events, event("g0", "2030-01-02T19:00:00+01:00", 9))   # an older one's, late
     assert (board.view()["tables"][0]["seq"], board.view()["tables"][0]["game_id"]) == (1, "g2")
 
 

@@ -1,20 +1,34 @@
 """The café as the broker tells it: every table's latest state and the day's finished games.
 
 paho's thread feeds `receive`; the web server's threads read `view` and wait for the
-next change with `wait`. A table's events are numbered per game (`game_id`, `seq`): a repeat is
-dropped and a gap (events the broker dropped) shows as `missed`. A table the broker says is
-offline keeps when it went (`offline_since`, the dashboard's clock); the dashboard's own link
-to the broker is `broker` (up, and since when), for the page's banner.
+next change with `wait`. Every message goes through the one parser of table messages
+(device/fleet/schema.py) first: what does not fit is dropped (logged, rate-limited) and
+changes nothing, and with the café's fleet key set only signed messages count.
+
+A table that signs (or, without a key, that has sent a valid state) is a real one: invented
+names never crowd it off the board, and their finished games are the first to go. A finished
+game is today's when the dashboard received it today, by its own clock; the table's date is
+only its label. How long a game and a sitting have lasted comes from the table's own count
+(`elapsed`, `seconds`) plus the time since it arrived on the dashboard's monotonic clock, never
+from subtracting two wall-clock dates (older tables that send no count: the page's own sums).
+
+A table's events are numbered per game (`game_id`, `seq`): a repeat is dropped and a gap
+(events the broker dropped) shows as `missed`. A table the broker says is offline keeps when it
+went (`offline_since`, the dashboard's clock); the dashboard's own link to the broker is
+`broker` (up, and since when), for the page's banner.
 """
 from __future__ import annotations
 
 import datetime
+import json
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable
 
-from device.fleet.topics import decode, online_of, table_of
+from device.fleet import schema
+from device.fleet.topics import table_of
 
 log = logging.getLogger(__name__)
 
@@ -26,17 +40,21 @@ def today() -> str:
 def now() -> str:
     return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
 
-MAX_TABLES = 256              # any broker client can name a table: a café has far fewer
+
+MAX_TABLES = 256              # a café has far fewer: room for every real one
 MAX_FINISHED = 200            # finished games kept (the page shows today's)
 
 
 class Board:
-    def __init__(self, day: Callable[[], str] = today, clock: Callable[[], str] = now) -> None:
-        self.day, self.clock = day, clock
+    def __init__(self, day: Callable[[], str] = today, clock: Callable[[], str] = now,
+                 key: str | None = None, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.day, self.clock, self.key, self.monotonic = day, clock, key or None, monotonic
         self.version = 0
         self.broker = {"up": False, "since": clock()}
+        self.drops = schema.Drops(monotonic)
         self._tables: dict[str, dict] = {}
         self._finished: dict[tuple, dict] = {}     # keyed, as a QoS 1 message may come twice
+        self._received = 0                         # finished games, numbered as they arrive
         self._changed = threading.Condition()
         self.closed = False
 
@@ -45,37 +63,64 @@ class Board:
         if where is None:
             return
         name, kind = where
+        try:
+            schema.table_name(name)
+            now = datetime.datetime.fromisoformat(self.clock())
+            data = schema.online(payload, now) if kind == "online" else schema.message(
+                kind, name, payload, self.key, now)
+        except schema.Refused as refused:
+            self.drops.drop(topic, str(refused))
+            return
+        # a table is real once it signs (with a key) or has sent a valid state (without one)
+        real = kind != "online" and (self.key is not None or kind == "state")
         with self._changed:
-            if name not in self._tables and len(self._tables) >= MAX_TABLES:
-                log.warning("fleet: ignored table %.40s: already %d tables", name, MAX_TABLES)
+            table = self._table(name, real)
+            if table is None:
+                self.drops.drop(topic, f"already {MAX_TABLES} tables")
                 return
-            table = self._tables.setdefault(name, {"name": name, "online": None, "state": None,
-                                                   "last_event": None, "seq": 0, "missed": 0,
-                                                   "offline_since": None})
-            if kind == "online":
-                said = online_of(payload)
-                online = said[0] if said else None
-                if online is False and table["online"] is not False:
-                    # the table's own time when it said goodbye; a last will has none
-                    table["offline_since"] = said[1] if said and said[1] else self.clock()
-                elif online is not False:
-                    table["offline_since"] = None
-                table["online"] = online
-            elif (data := decode(payload, topic)) is not None and _fits(kind, data, topic):
+            table["real"] = table["real"] or real
+            if isinstance(data, tuple):
+                self._online(table, data)
+            else:
                 self._apply(table, kind, data)
             self.version += 1
             self._changed.notify_all()
 
+    def _table(self, name: str, real: bool) -> dict | None:
+        """The table's entry; a new one if there is room, or if a real table takes the place
+        of the invented name heard from longest ago."""
+        table = self._tables.get(name)
+        if table is None and len(self._tables) >= MAX_TABLES:
+            invented = [t for t in self._tables.values() if not t["real"]]
+            if not real or not invented:
+                return None
+            del self._tables[min(invented, key=lambda t: t["heard"])["name"]]
+        if table is None:
+            table = self._tables[name] = {
+                "name": name, "online": None, "state": None, "last_event": None, "seq": 0,
+                "missed": 0, "offline_since": None, "real": False, "heard": 0.0,
+                "state_heard": None, "sitting": None}
+        table["heard"] = self.monotonic()
+        return table
+
+    def _online(self, table: dict, said: tuple[bool, str | None]) -> None:
+        online, since = said
+        if not online and table["online"] is not False:
+            # the table's own time when it said goodbye; a last will has none: when we heard it
+            table["offline_since"] = since or self.clock()
+        elif online:
+            table["offline_since"] = None
+        table["online"] = online
+
     def _apply(self, table: dict, kind: str, data: dict) -> None:
         if kind == "state":
-            table["state"] = data
+            self._sat(table, data["times"])
+            table["state"], table["state_heard"] = data, self.monotonic()
         elif kind == "finished":
-            self._finished[(data.get("table"), data.get("at"), data.get("game"))] = data
-            while len(self._finished) > MAX_FINISHED:      # memory stays bounded: oldest go
-                del self._finished[min(self._finished, key=lambda k: str(k[1]))]
-        elif kind == "events":
+            self._finish(table, data)
+        else:
             # an event is (table, game_id, seq): a repeat (QoS 1) is dropped, a gap is missed
-            seq, game, started = data["seq"], data.get("game_id"), str(data.get("started"))
+            seq, game, started = data["seq"], data["game_id"], data["started"] or ""
             if game != table.get("game_id"):
                 if started < table.get("started", ""):
                     return                      # the rest of an older game, sent late
@@ -83,6 +128,26 @@ class Board:
             if seq > table["seq"]:
                 table["missed"] += seq - table["seq"] - 1
                 table["seq"], table["last_event"] = seq, data
+
+    def _sat(self, table: dict, times: dict) -> None:
+        """When the sitting began on our monotonic clock: at its first state, minus what the
+        game had lasted then (a new `seated` label is a new sitting)."""
+        seated, elapsed = times["seated"], times["elapsed"]
+        if seated is None or elapsed is None:
+            table["sitting"] = None
+        elif table["sitting"] is None or table["sitting"][0] != seated:
+            table["sitting"] = (seated, self.monotonic() - elapsed)
+
+    def _finish(self, table: dict, data: dict) -> None:
+        key = (table["name"], json.dumps(data, sort_keys=True))
+        if key in self._finished:
+            return                              # the same game again (QoS 1)
+        self._received += 1
+        self._finished[key] = {**data, "table": table["name"], "real": table["real"],
+                               "day": self.day(), "received": self.clock(), "n": self._received}
+        while len(self._finished) > MAX_FINISHED:      # bounded: invented ones first, then oldest
+            del self._finished[min(self._finished,
+                                   key=lambda k: (self._finished[k]["real"], self._finished[k]["n"]))]
 
     def broker_link(self, up: bool) -> None:
         """The dashboard's own link to the broker came up or went down."""
@@ -93,14 +158,27 @@ class Board:
                 self._changed.notify_all()
 
     def view(self) -> dict:
-        """Every table (by name) and today's finished games (newest first), as JSON data."""
+        """Every table (by name) and today's finished games (newest first), as JSON data.
+        With a key, only the tables that sign are shown."""
         with self._changed:
-            tables = [dict(self._tables[name]) for name in sorted(self._tables, key=_natural)]
+            shown = [t for t in self._tables.values() if t["real"] or self.key is None]
+            tables = [self._shown(t) for t in sorted(shown, key=lambda t: _natural(t["name"]))]
             day = self.day()
-            today = [g for g in self._finished.values() if str(g.get("at", ""))[:10] == day]
-            finished = sorted(today, key=lambda g: str(g.get("at")), reverse=True)
+            finished = sorted((g for g in self._finished.values() if g["day"] == day),
+                              key=lambda g: g["n"], reverse=True)
             return {"version": self.version, "day": day, "broker": dict(self.broker),
                     "tables": tables, "finished": finished}
+
+    def _shown(self, table: dict) -> dict:
+        """The table, with how long its game and its sitting have lasted by now (or None)."""
+        shown = {k: v for k, v in table.items() if k not in ("heard", "state_heard", "sitting")}
+        state, now = table["state"], self.monotonic()
+        times = state["times"] if state else {"elapsed": None, "ended": None}
+        running = times["ended"] is None and state["activity"] == "playing" if state else False
+        since = now - table["state_heard"] if running and table["online"] is not False else 0
+        shown["game_s"] = None if times["elapsed"] is None else int(times["elapsed"] + since)
+        shown["seated_s"] = None if table["sitting"] is None else int(now - table["sitting"][1])
+        return shown
 
     def wait(self, version: int, timeout: float) -> bool:
         """Wait until the board differs from `version` (True) or `timeout` passed (False)."""
@@ -115,26 +193,6 @@ class Board:
             self._changed.notify_all()
 
 
-SHAPES: dict[str, dict[str, type]] = {"state": {"activity": str, "faults": dict},
-          "finished": {"at": str, "title": str, "players": list, "winners": list},
-          "events": {"seq": int}}
-PLAYER = {"name": str}
-
-
-def _fits(kind: str, data: dict, topic: str) -> bool:
-    """The fields the page draws have the types it draws (else dropped, in one log line)."""
-    game = data.get("game") if kind == "state" else data
-    fits = all(isinstance(data.get(k), t) for k, t in SHAPES[kind].items())
-    if fits and kind != "events" and game is not None:
-        fits = isinstance(game, dict) and isinstance(game.get("players"), list) \
-            and isinstance(game.get("winners"), list) \
-            and all(isinstance(p, dict) and isinstance(p.get("name"), str)
-                    for p in game["players"])
-    if not fits:
-        log.warning("fleet: dropped the message on %.80s: not a table's %s", topic, kind)
-    return fits
-
-
 def _natural(name: str) -> list:
-    """table-2 before table-10."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+    """table-2 before table-10 (names are ASCII: the parser saw to it)."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name, flags=re.ASCII)]

@@ -16,10 +16,11 @@ ACTIVITIES = ("playing", "over", "idle", "attract")
 # The page's own words, filled in by the page; the counted ones are worded here, where the
 # catalogs pick a count's form.
 LABELS = ("title", "no_game", "at_table", "minutes", "hours", "offline_since", "finished",
-          "none_finished", "no_winner", "broker_down", "unavailable", "waiting",
+          "none_finished", "no_winner", "broker_down", "unavailable", "waiting", "leaderboard",
           *(f"activity.{a}" for a in (*ACTIVITIES, "offline", "unknown")))
 LAST_LINES = 4
 FINISHED = 10                 # the finished games shown, newest first, unless configured
+LEADERS = 10                  # the players on the day's leaderboard
 
 
 def language_of(asked: str | None, default: str) -> str:
@@ -45,7 +46,24 @@ def page(view: dict, language: str, finished: int = FINISHED) -> dict:
     return {"version": view["version"], "day": view["day"], "language": language,
             "words": labels(language), "broker": view["broker"],
             "counts": counts, "counted": counted, "tables": tables,
-            "finished": [finished_shown(g, language) for g in view["finished"][:max(0, finished)]]}
+            "finished": [finished_shown(g, language) for g in view["finished"][:max(0, finished)]],
+            "leaders": leaders(view["finished"], language)}
+
+
+def leaders(games: list[dict], language: str) -> list[dict]:
+    """Wins per player name over the day's finished games: the most wins first, then the most
+    games, then by name; everyone who played is counted, winner or not."""
+    wins: dict[str, int] = {}
+    played: dict[str, int] = {}
+    for game in games:
+        for name in {p["name"] for p in _players(game.get("players"))}:
+            played[name] = played.get(name, 0) + 1
+        for name in {w for w in _list(game.get("winners")) if isinstance(w, str)}:
+            wins[name] = wins.get(name, 0) + 1
+    names = sorted(set(wins) | set(played),
+                   key=lambda n: (-wins.get(n, 0), -played.get(n, 0), n))[:LEADERS]
+    return [{"name": n, "wins": wins.get(n, 0), "games": played.get(n, 0),
+             "wins_words": render(msg("dash.wins", n=wins.get(n, 0)), language)} for n in names]
 
 
 def table_shown(table: dict, language: str) -> dict:
@@ -61,7 +79,8 @@ def table_shown(table: dict, language: str) -> dict:
     return {"name": table["name"], "online": table.get("online") is True,
             "activity": activity, "offline_since": table.get("offline_since"),
             "missed": table.get("missed", 0), "missed_words": _missed(table.get("missed"), language),
-            "times": _times(state.get("times")),
+            "times": {**_times(state.get("times")), "game_s": table.get("game_s"),
+                      "seated_s": table.get("seated_s")},
             "game": game_shown(game, said, language) if game else None,
             "faults": [text for text in faults if isinstance(text, str) and text],
             "last": "\n".join(text for text in last if text) or None}
@@ -81,7 +100,10 @@ def game_shown(game: dict, said: dict, language: str) -> dict:
 def finished_shown(game: dict, language: str) -> dict:
     said = _dict(game.get("said"))
     headline = words(said.get("headline"), language) if said else _text(game.get("headline"))
-    return {"at": _text(game.get("at")), "started": _text(game.get("started")),
+    # the table's time is its label, unless its clock was set right during the game: then ours
+    at = game.get("received") if game.get("clock_corrected") or not game.get("at") else game["at"]
+    return {"at": _text(at), "started": _text(game.get("started")),
+            "seconds": game.get("seconds") if isinstance(game.get("seconds"), int) else None,
             "table": _text(game.get("table")), "title": _text(game.get("title")),
             "players": _players(game.get("players")), "headline": headline,
             "winners": [w for w in _list(game.get("winners")) if isinstance(w, str)]}

@@ -12,6 +12,7 @@ const asked = new URLSearchParams(location.search).get("lang");
 const query = asked ? `?lang=${encodeURIComponent(asked)}` : "";
 let words = {};
 let lastBoard = null;
+let boardAt = 0;          // when the last board came, on the page's monotonic clock (ms)
 
 function say(key, args = {}) {
   return (words[key] || "").replace(/\{(\w+)\}/g, (_, name) => String(args[name] ?? ""));
@@ -30,14 +31,25 @@ function clockTime(iso) {
   return `${String(when.getHours()).padStart(2, "0")}:${String(when.getMinutes()).padStart(2, "0")}`;
 }
 
-// "25 min", "1 h 05": from one wall-clock time to another (or to now)
-function duration(from, to) {
+// "25 min", "1 h 05"
+function spoken(seconds) {
+  const minutes = Math.max(0, Math.floor(seconds / 60));
+  if (minutes < 60) return say("minutes", { n: minutes });
+  return say("hours", { h: Math.floor(minutes / 60), m: String(minutes % 60).padStart(2, "0") });
+}
+
+// seconds the server counted (the table's own count, on monotonic clocks), plus the time
+// since the board came when `running`; an older table sends no count: then from one of its
+// wall-clock times to another (or to now)
+function lasted(seconds, running, from, to) {
+  if (typeof seconds === "number") {
+    return spoken(seconds + (running ? (performance.now() - boardAt) / 1000 : 0));
+  }
+  if (!from) return "";
   const start = new Date(from).getTime();
   const end = to ? new Date(to).getTime() : Date.now();
   if (Number.isNaN(start) || Number.isNaN(end)) return "";
-  const minutes = Math.max(0, Math.floor((end - start) / 60000));
-  if (minutes < 60) return say("minutes", { n: minutes });
-  return say("hours", { h: Math.floor(minutes / 60), m: String(minutes % 60).padStart(2, "0") });
+  return spoken((end - start) / 1000);
 }
 
 function scoreText(player) {
@@ -68,15 +80,16 @@ function tableCard(table) {
     card.append(el("p", "since", say("offline_since", { time: clockTime(table.offline_since) })));
   }
   const game = table.game;
-  const { seated, started, ended } = table.times;
+  const { seated, started, ended, game_s, seated_s } = table.times;
+  const running = table.activity === "playing" && !ended;
   if (game) {
     card.append(line("title", el("p", "game", game.title),
-                     el("span", "length", started ? duration(started, ended) : "")));
+                     el("span", "length", lasted(game_s, running, started, ended))));
     card.append(playersTable(game));
     const said = game.over ? game.headline : table.last;
     if (said) card.append(el("p", "last", said));
     if (seated && table.activity !== "offline") {
-      card.append(el("p", "times", say("at_table", { time: duration(seated) })));
+      card.append(el("p", "times", say("at_table", { time: lasted(seated_s, true, seated) })));
     }
   } else if (table.activity !== "offline") {
     card.append(el("p", "game", say("no_game")));
@@ -95,11 +108,18 @@ function line(className, ...parts) {
 // "21:40 · table-3 · 25 min · Palourde", then the result in the table's words
 function finishedRow(game) {
   const row = el("li", "finished");
-  const length = game.started ? duration(game.started, game.at) : "";
+  const length = lasted(game.seconds, false, game.started, game.at);
   row.append(el("p", "what", [clockTime(game.at), game.table, length, game.title]
     .filter(Boolean).join(" · ")));
   const winners = game.winners.length ? `★ ${game.winners.join(", ")}` : say("no_winner");
   row.append(el("p", "result", game.headline || winners));
+  return row;
+}
+
+// "Ann  3 wins": the day's leaderboard
+function leaderRow(leader) {
+  const row = el("li", "leader");
+  row.append(el("span", "name", leader.name), el("span", "wins", leader.wins_words));
   return row;
 }
 
@@ -134,6 +154,8 @@ function draw(board) {
   document.getElementById("tables").replaceChildren(...drawable(board.tables, tableCard));
   document.getElementById("finished").replaceChildren(...drawable(board.finished, finishedRow));
   document.getElementById("none-finished").hidden = board.finished.length > 0;
+  document.getElementById("leaders").replaceChildren(...drawable(board.leaders, leaderRow));
+  document.getElementById("leaderboard").hidden = board.leaders.length === 0;
   document.body.dataset.version = board.version;
 }
 
@@ -155,7 +177,11 @@ async function follow() {
     while ((end = buffer.indexOf("\n\n")) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      if (block.startsWith("data: ")) draw(JSON.parse(block.slice(6)));
+      if (block.startsWith("data: ")) {
+        const board = JSON.parse(block.slice(6));
+        boardAt = performance.now();
+        draw(board);
+      }
     }
   }
 }

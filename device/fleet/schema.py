@@ -1,0 +1,283 @@
+"""What a table sends, and nothing else: the one parser of every table message the dashboard reads.
+
+Any client of the broker can publish on any table's topic, so every number, name, count, size
+and date of a table message goes through here before the board keeps it: table names and
+counts are ASCII (`str.isdigit` says yes to '①', `int` says no), numbers finite and bounded,
+names and texts short, lists bounded, dates ISO 8601 with their offset and not in the future.
+What comes out holds only the keys the wall screen uses, so no field a table did not mean can
+reach the page, and a board of every table stays small. A message that does not fit raises
+`Refused` with why; `Drops` logs those in one line, rate-limited. With the café's fleet key set,
+a message counts only when its `sig` checks (device/fleet/signing.py).
+"""
+from __future__ import annotations
+
+import datetime
+import hmac
+import logging
+import math
+import re
+from collections.abc import Callable
+
+from .signing import signature
+from .topics import check, online_of
+
+log = logging.getLogger(__name__)
+
+TABLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}", re.ASCII)      # as the config takes it
+MESSAGE_KEY = re.compile(r"[a-z0-9_]{1,24}(\.[a-z0-9_]{1,24}){0,4}", re.ASCII)
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)
+ACTIVITIES = ("playing", "over", "idle", "attract")
+MAX_NAME = 32                 # a player's name, a fault's part, a message's argument name
+MAX_TITLE = 64
+MAX_TEXT = 400                # a prompt, a headline, a fault: a few screen lines
+MAX_SEATS = 16                # no game seats more
+MAX_ITEMS = 12                # a message's arguments, a list argument, faults
+MAX_LAST = 4                  # the last event's messages the table sends
+MAX_NESTING = 3               # a message inside a message's arguments
+MAX_NUMBER = 10**9            # a score, a seq, an argument
+MAX_SECONDS = 400 * 86400     # a game, a sitting: well under a year
+MAX_DATE = 40                 # characters of an ISO 8601 time with its offset
+FUTURE_SLACK = datetime.timedelta(minutes=15)   # the tables' clocks and ours differ a little
+
+
+class Refused(ValueError):
+    """Not something a table sends: why, in a few words."""
+
+
+def table_name(name: str) -> str:
+    if not TABLE_NAME.fullmatch(name) or name == "shared":
+        raise Refused("not a table name")
+    return name
+
+
+def online(payload: bytes, now: datetime.datetime) -> tuple[bool, str | None]:
+    """Up or not, and since when by the table's clock (None: a last will, an older table's bare
+    true/false, or a time that is no date a table could send)."""
+    said = online_of(payload)
+    if said is None:
+        raise Refused("online is neither a table's online message nor true or false")
+    up, since = said
+    try:
+        return up, _date(since, now)
+    except Refused:
+        return up, None
+
+
+def message(kind: str, topic_table: str, payload: bytes, key: str | None,
+            now: datetime.datetime) -> dict:
+    """The fields the board keeps of a table's `state`, `finished` or `events` message."""
+    data, why = check(payload)
+    if why is not None:
+        raise Refused(why)
+    assert data is not None
+    if data.get("table") != topic_table:
+        raise Refused("not from the table its topic names")
+    if key:
+        given = data.get("sig")
+        if not isinstance(given, str):
+            raise Refused("unsigned")
+        if not hmac.compare_digest(given, signature(data, key)):
+            raise Refused("badly signed")
+    return PARSERS[kind](data, now)
+
+
+# ---- the three messages ---------------------------------------------------------------------
+
+def state(data: dict, now: datetime.datetime) -> dict:
+    activity = data.get("activity")
+    if activity not in ACTIVITIES:
+        raise Refused("not an activity")
+    said = _dict(data.get("said"), "said")
+    game = data.get("game")
+    return {"activity": activity, "game": None if game is None else game_view(game),
+            "faults": _faults(data.get("faults"), _text),
+            "said": {"prompt": _words(said.get("prompt")), "headline": _words(said.get("headline")),
+                     "last": [_words(m) for m in _list(said.get("last"), MAX_LAST, "last")],
+                     **({"faults": _faults(said["faults"], _words)} if "faults" in said else {})},
+            "times": _times(_dict(data.get("times"), "times"), now)}
+
+
+def finished(data: dict, now: datetime.datetime) -> dict:
+    said = _dict(data.get("said"), "said")
+    seconds = data.get("seconds")
+    return {"at": _date(data.get("at"), now), "started": _date(data.get("started"), now),
+            "game": _game_id(data.get("game")), "title": _text(data.get("title"), MAX_TITLE),
+            "players": _players(data.get("players")), "winners": _winners(data.get("winners")),
+            "headline": _text(data.get("headline")),
+            "said": {"headline": _words(said.get("headline"))},
+            "seconds": None if seconds is None else count(seconds, MAX_SECONDS),
+            "clock_corrected": _flag(data.get("clock_corrected"))}
+
+
+def event(data: dict, now: datetime.datetime) -> dict:
+    game_id = data.get("game_id")
+    if not (isinstance(game_id, str) and GAME_ID.fullmatch(game_id)):
+        raise Refused("not a game id")
+    return {"game_id": game_id, "seq": count(data.get("seq"), MAX_NUMBER, low=1),
+            "started": _date(data.get("started"), now)}
+
+
+PARSERS: dict[str, Callable[[dict, datetime.datetime], dict]] = {
+    "state": state, "finished": finished, "events": event}
+
+
+# ---- their parts ----------------------------------------------------------------------------
+
+def game_view(game) -> dict:
+    """The game part of a state: what its card shows."""
+    game = _dict(game, "game")
+    prompt = game.get("prompt")
+    return {"title": _text(game.get("title"), MAX_TITLE), "over": _flag(game.get("over")),
+            "turn": _name_or_none(game.get("turn")), "players": _players(game.get("players")),
+            "winners": _winners(game.get("winners")), "headline": _text(game.get("headline")),
+            "prompt": None if prompt is None else {"text": _text(_dict(prompt, "prompt").get("text"))}}
+
+
+def _players(players) -> list[dict]:
+    seats = [_dict(p, "player") for p in _list(players, MAX_SEATS, "players")]
+    return [{"name": name(p.get("name")), "score": _score(p.get("score")), "out": _flag(p.get("out"))}
+            for p in seats]
+
+
+def _winners(winners) -> list[str]:
+    return [name(w) for w in _list(winners, MAX_SEATS, "winners")]
+
+
+def _times(times: dict, now: datetime.datetime) -> dict:
+    elapsed = times.get("elapsed")
+    return {"seated": _date(times.get("seated"), now), "started": _date(times.get("started"), now),
+            "ended": _date(times.get("ended"), now),
+            "elapsed": None if elapsed is None else count(elapsed, MAX_SECONDS)}
+
+
+def _faults(faults, each) -> dict:
+    faults = _dict(faults, "faults")
+    if len(faults) > MAX_ITEMS:
+        raise Refused("too many faults")
+    return {name(part): each(text) for part, text in faults.items()}
+
+
+def _words(value, depth: int = 1) -> dict | None:
+    """A message as device/fleet/words.py sends it: a key and bounded arguments."""
+    if value is None:
+        return None
+    value = _dict(value, "words")
+    key, args = value.get("key"), _dict(value.get("args", {}), "arguments")
+    if not (isinstance(key, str) and MESSAGE_KEY.fullmatch(key)):
+        raise Refused("not a message key")
+    if len(args) > MAX_ITEMS or depth > MAX_NESTING:
+        raise Refused("a message too big")
+    return {"key": key, "args": {name(k): _argument(v, depth) for k, v in args.items()}}
+
+
+def _argument(value, depth: int):
+    if isinstance(value, dict):
+        return _words(value, depth + 1)
+    if isinstance(value, list):
+        return [_argument(v, depth) for v in _list(value, MAX_ITEMS, "argument")]
+    if isinstance(value, str):
+        return _text(value)
+    return None if value is None else _score(value)
+
+
+# ---- the values ----------------------------------------------------------------------------
+
+def count(value, high: int, low: int = 0) -> int:
+    """A whole number a table counts with: a JSON integer (never true/false) in [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Refused("not a count")
+    return value
+
+
+def name(value) -> str:
+    """A player's name (one word, as the games take it) or a key's name: short, printable."""
+    if not (isinstance(value, str) and 0 < len(value) <= MAX_NAME and value.isprintable()
+            and not any(ch.isspace() for ch in value)):
+        raise Refused("not a name")
+    return value
+
+
+def _name_or_none(value) -> str | None:
+    return None if value is None else name(value)
+
+
+def _score(value) -> int | float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value) or abs(value) > MAX_NUMBER:
+        raise Refused("not a finite number")
+    return value
+
+
+def _text(value, limit: int = MAX_TEXT) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > limit:
+        raise Refused("not a short text")
+    return value
+
+
+def _flag(value) -> bool:
+    if value is not None and not isinstance(value, bool):
+        raise Refused("not true or false")
+    return value is True
+
+
+def _game_id(value) -> str | None:
+    if value is None:
+        return None
+    if not (isinstance(value, str) and GAME_ID.fullmatch(value)):
+        raise Refused("not a game")
+    return value
+
+
+def _date(value, now: datetime.datetime) -> str | None:
+    """An ISO 8601 time with its offset, not after `now` (and a little slack); a time in the
+    future is no time a table could have sent, so it is left out (the message stays)."""
+    if value is None:
+        return None
+    if not (isinstance(value, str) and len(value) <= MAX_DATE and value.isascii()):
+        raise Refused("not a date")
+    try:
+        when = datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise Refused("not a date") from None
+    if when.tzinfo is None:
+        raise Refused("a date without its offset")
+    return value if when <= now + FUTURE_SLACK else None
+
+
+def _dict(value, what: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise Refused(f"{what} is not an object")
+    return value
+
+
+def _list(value, limit: int, what: str) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > limit:
+        raise Refused(f"{what} is not a list of at most {limit}")
+    return value
+
+
+class Drops:
+    """One log line per refused message, but at most one every `every` seconds (a flood of
+    forged messages must not fill the disk): the next line says how many went unlogged."""
+
+    def __init__(self, monotonic: Callable[[], float], every: float = 60.0) -> None:
+        self.monotonic, self.every = monotonic, every
+        self._next: float | None = None
+        self.unlogged = 0
+
+    def drop(self, topic: str, why: str) -> None:
+        now = self.monotonic()
+        if self._next is not None and now < self._next:
+            self.unlogged += 1
+            return
+        more = f" (and {self.unlogged} more since)" if self.unlogged else ""
+        log.warning("fleet: dropped the message on %.80r: %s%s", topic, why, more)
+        self._next, self.unlogged = now + self.every, 0
