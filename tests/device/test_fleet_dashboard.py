@@ -4,6 +4,7 @@ and a banner while its own broker link is down (real Mosquitto, headless Chromiu
 """
 from __future__ import annotations
 
+import datetime
 import json
 import urllib.request
 from pathlib import Path
@@ -20,6 +21,8 @@ from tests.device.chromium import Chromium
 from tests.device.fleet_tables import Table, settings_for
 from tests.device.mosquitto import running_broker
 from tests.device.test_fleet import WAIT_S, WALL, dashboard_feed
+from tests.device.test_fleet_board import EVENING, KEY, Clocks, finished, iso
+from tests.device.test_fleet_board import state as board_state
 from tests.device.test_fleet_parts import fake_table
 
 CLOCK = "2030-01-02T20:15:00+01:00"
@@ -183,3 +186,42 @@ def settle_on(board: Board, ready) -> int:
             return view["version"]
         assert board.wait(view["version"], WAIT_S), f"the board never got there: {view}"
     raise AssertionError("the board kept changing without getting there")
+
+
+def test_the_wall_screen_shows_the_days_leaderboard_and_the_tables_own_counts(tmp_path):
+    """What the page shows: wins per player over today's games, how long a game has lasted and
+    how long people have sat by the table's count, a finished game's length by its seconds."""
+    clocks = Clocks()
+    board = clocks.board(KEY)
+    seated = iso(EVENING - datetime.timedelta(hours=2))     # the wall-clock dates say 2 h: not used
+    board.receive(table_topic("t1", "state"), board_state("t1", times={
+        "seated": seated, "started": seated, "ended": None, "elapsed": 0}))
+    clocks.mono += 3900
+    board.receive(table_topic("t1", "state"), board_state("t1", times={
+        "seated": seated, "started": iso(EVENING), "ended": None, "elapsed": 1500}))
+    for table, winners, names in (("t1", ("Ann",), ("Ann", "Bob")), ("t2", ("Cy",), ("Bob", "Cy")),
+                                  ("t1", ("Ann",), ("Ann", "Cy"))):
+        board.receive(table_topic(table, "finished"), finished(table, winners=winners, names=names,
+                                                               seconds=1500))
+    server = DashboardServer(board, "127.0.0.1", 0, token=None, language="en").start()
+    browser = Chromium(tmp_path / "chromium", size=WALL)
+    try:
+        browser.open(server.url)
+        browser.page_at_version(board.version)
+        seen = browser.run("""
+            const texts = (selector) => [...document.querySelectorAll(selector)]
+              .map((node) => node.textContent);
+            return {leaders: texts("#leaders .name"), wins: texts("#leaders .wins"),
+                    title: document.querySelector("#leaderboard h2").textContent,
+                    hidden: document.getElementById("leaderboard").hidden,
+                    length: texts('[data-table="t1"] .length'),
+                    at_table: texts('[data-table="t1"] .times'),
+                    finished: texts("#finished .what")};""")
+        assert (seen["title"], seen["hidden"]) == ("Wins today", False)
+        assert list(zip(seen["leaders"], seen["wins"])) == [
+            ("Ann", "2 wins"), ("Cy", "1 win"), ("Bob", "0 wins")]
+        assert seen["length"] == ["25 min"] and seen["at_table"] == ["at the table 1 h 05"]
+        assert all(" · 25 min · Palourde" in row for row in seen["finished"]), seen["finished"]
+    finally:
+        browser.close()
+        server.close()
