@@ -6,6 +6,7 @@
     tabletop fleet import-deck NAME   add a shared deck to this table
     tabletop fleet import-staff       add the shared staff cards this table lacks
     tabletop fleet retire TABLE       remove a table from the broker and Home Assistant
+    tabletop fleet acl TABLE...       the broker's access list: each table writes its own topics
 
 The broker is the one of the config's [fleet] table. Exit status: 0 done, 2 a usage,
 broker or data error, printed as one line.
@@ -20,8 +21,10 @@ from pathlib import Path
 from device.config import ConfigFileError, config_path, load_config
 from device.decks.deck_file import DeckError
 from device.decks.registry import DeckRegistry
+from device.fleet.acl import acl
 from device.fleet.home_assistant import retirement
 from device.fleet.link import FleetUnavailable, fetch_retained, send_retained
+from device.fleet.schema import Refused
 from device.fleet.shared import (
     SharedDeck,
     SharedRoster,
@@ -63,6 +66,10 @@ def add_commands(subparsers) -> None:
     retire = actions.add_parser("retire", parents=[broker_options()],
                                 help="cli.help.fleet_retire")
     retire.add_argument("table")
+    access = actions.add_parser("acl", help="cli.help.fleet_acl")
+    access.add_argument("tables", nargs="+", metavar="TABLE")
+    access.add_argument("--admin", default="cafe-admin", help="cli.help.fleet_acl_admin")
+    access.add_argument("--reader", action="append", help="cli.help.fleet_acl_reader")
 
 
 def _config(args):
@@ -72,6 +79,8 @@ def _config(args):
 
 def run(args: argparse.Namespace) -> int:
     from device.table import state_dir_for
+    if args.fleet_command == "acl":
+        return _acl(args)
     try:
         config = _config(args)
         if args.fleet_command == "retire":
@@ -101,12 +110,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list_json(shared: list) -> int:
-    """What the tables share, as one JSON object: each deck and each staff list, and who shared it."""
+    """What the tables share, as one JSON object: each deck, staff list and roster, and who shared it."""
     decks = [{"name": item.name, "family": item.family, "table": item.table, "cards": item.cards}
              for item in shared if isinstance(item, SharedDeck)]
     staff = [{"table": item.table, "cards": len(item.cards)}
              for item in shared if isinstance(item, SharedStaff)]
-    print(json.dumps({"decks": decks, "staff": staff}, ensure_ascii=False))
+    rosters = [{"table": item.table, "players": len(item.players)}
+               for item in shared if isinstance(item, SharedRoster)]
+    print(json.dumps({"decks": decks, "staff": staff, "players": rosters}, ensure_ascii=False))
+    return 0
+
+
+def _acl(args: argparse.Namespace) -> int:
+    """The access list on standard output, for the broker's acl_file; no broker is asked."""
+    try:
+        print(acl(args.tables, args.admin, args.reader or ["dashboard"]), end="")
+    except Refused as exc:
+        print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
+        return 2
     return 0
 
 

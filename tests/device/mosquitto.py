@@ -84,6 +84,19 @@ class Broker:
             f"user {getpass.getuser()}\n")
         self.process: subprocess.Popen | None = None
 
+    def add_user(self, name: str, password: str) -> None:
+        """Another account in the password file (before `start`)."""
+        _, passwd = need_mosquitto()
+        subprocess.run([passwd, "-b", str(self.users), name, password], check=True,
+                       capture_output=True)
+
+    def use_acl(self, text: str) -> None:
+        """An access list for every account (before `start`): Mosquitto's acl_file."""
+        acl = self.folder / "acl"
+        acl.write_text(text)
+        with self.conf.open("a") as conf:
+            conf.write(f"acl_file {acl}\n")
+
     def add_tls(self) -> Path:
         """A second listener with TLS, its certificate signed by a fresh CA; the CA's file."""
         openssl = program("openssl")

@@ -280,7 +280,7 @@ def test_fleet_commands_share_and_import(tmp_path, broker, capsys):
     assert json.loads(capsys.readouterr().out) == {
         "decks": [{"name": "cafe3", "family": "palourde", "table": "table-a",
                    "cards": here.info("cafe3").size}],
-        "staff": [{"table": "table-a", "cards": 1}]}
+        "staff": [{"table": "table-a", "cards": 1}], "players": []}
     assert main(["fleet", "import-deck", "cafe3", *other]) == 0
     assert main(["fleet", "import-deck", "cafe9", *other]) == 2
     assert "no shared deck 'cafe9'" in capsys.readouterr().err

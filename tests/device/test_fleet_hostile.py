@@ -16,13 +16,15 @@ from pathlib import Path
 
 import pytest
 
+from device.cli import main
 from device.decks.registry import DeckRegistry
 from device.fleet.dashboard.board import Board
-from device.fleet.link import send_retained
+from device.fleet.dashboard.server import subscribe
+from device.fleet.link import fetch_retained, send_retained
 from device.fleet.shared import deck_message, staff_message
-from device.fleet.topics import SCHEMA
+from device.fleet.topics import SCHEMA, encode, table_topic
 from tests.device.fleet_tables import FLEET_KEY, Table, a_deck, random_game_lines, settings_for, settle, shows
-from tests.device.mosquitto import PASSWORD, USER, running_broker
+from tests.device.mosquitto import PASSWORD, USER, Broker, running_broker
 from tests.device.test_fleet import WAIT_S, dashboard_feed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,3 +139,70 @@ def test_a_tls_failure_is_named_as_one(tmp_path):
 def settings_for_nowhere():
     from device.config import FleetConfig
     return FleetConfig(enabled=True, host="127.0.0.1", port=1, key=FLEET_KEY)
+
+
+def test_under_the_generated_acl_each_table_writes_only_its_own_topics(tmp_path, capsys):
+    """`tabletop fleet acl` on a real Mosquitto: another table's account (even one holding the
+    café's key) cannot write a table's state or online, nor share staff cards; the owner can."""
+    broker = Broker(tmp_path)
+    for user in ("table-1", "table-2", "cafe-admin", "dashboard"):
+        broker.add_user(user, PASSWORD)
+    assert main(["fleet", "acl", "table-1", "table-2"]) == 0
+    broker.use_acl(capsys.readouterr().out)
+    broker.start()
+    board = Board(key=FLEET_KEY)
+    try:
+        def account(user: str):
+            return settings_for(broker, username=user)
+        feed = subscribe(account("dashboard"), board, "tabletop-dashboard-acl")
+        assert feed.wait_up(WAIT_S)
+        table = Table(tmp_path / "t1", "table-1", account("table-1"))
+        table.start("palourde", ["Ann", "Bob"])
+        table.play(["tap clam#1", "tap clam#2", "wait 1"])
+        settle(board, lambda view: shows(view, table), WAIT_S, broker)
+        retained = fetch_retained(account("cafe-admin"), "tabletop/#")
+        forger = DeckRegistry(tmp_path / "forger")
+        forger.add_staff("04DEADBEEF0001", "Mallory")
+        forged_state = encode({"table": "table-1", "at": "now", "activity": "idle", "faults": {},
+                               "game": None}, FLEET_KEY)
+        send_retained(account("table-2"), [
+            (table_topic("table-1", "state"), forged_state), (table_topic("table-1", "online"), b"false"),
+            staff_message(forger, "table-2", "now", FLEET_KEY)])
+        send_retained(account("dashboard"), [(table_topic("table-9", "state"), forged_state)])
+        assert fetch_retained(account("cafe-admin"), "tabletop/#") == retained
+        send_retained(account("cafe-admin"), [staff_message(forger, "table-1", "now", FLEET_KEY)])
+        assert "tabletop/shared/staff" in fetch_retained(account("table-2"), "tabletop/shared/#")
+        (shown,) = board.view()["tables"]
+        assert shown["name"] == "table-1" and shown["online"] is True and shows(board.view(), table)
+        table.link.close(flush_s=0)
+        feed.close(flush_s=0)
+    finally:
+        broker.stop()
+
+
+def test_with_the_key_the_dashboard_keeps_a_table_whose_state_is_forged_on_the_broker(tmp_path, broker):
+    """No access list: anyone overwrites table t1's retained state; unsigned, it changes nothing."""
+    board = Board(key=FLEET_KEY)
+    feed = dashboard_feed(broker, board)
+    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    table.start("palourde", ["Ann", "Bob"])
+    table.play(["tap clam#1", "tap clam#2", "wait 1"])
+    settle(board, lambda view: shows(view, table), WAIT_S, broker)
+    forged = {"table": "t1", "at": "2030-01-02T20:15:00+01:00", "activity": "idle", "faults": {},
+              "game": None}
+    version = board.view()["version"]
+    send_retained(settings_for(broker), [(table_topic("t1", "state"), encode(forged)),
+                                         (table_topic("t1", "state"), encode(forged, "guessed")),
+                                         (table_topic("t9", "state"), encode(forged))])
+    table.play(["wait 1"])
+    send_retained(settings_for(broker), [(table_topic("t1", "online"), b"true")])  # a last message
+    settle(board, lambda view: view["version"] > version, WAIT_S, broker)
+    assert [t["name"] for t in board.view()["tables"]] == ["t1"] and shows(board.view(), table)
+    table.link.close(flush_s=0)
+    feed.close(flush_s=0)
+
+
+def test_the_acl_refuses_names_it_cannot_hold(capsys):
+    for bad in (["table 1"], ["①"], ["shared"], ["t1", "t1"], ["t1", "--admin", "a\nuser t2"]):
+        assert main(["fleet", "acl", *bad]) == 2, bad
+        assert capsys.readouterr().err.count("\n") == 1
