@@ -16,6 +16,7 @@ import hmac
 import logging
 import math
 import re
+import unicodedata
 from collections.abc import Callable
 
 from .signing import signature
@@ -24,10 +25,10 @@ from .topics import check, online_of
 log = logging.getLogger(__name__)
 
 TABLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}", re.ASCII)      # as the config takes it
-MESSAGE_KEY = re.compile(r"[a-z0-9_]{1,24}(\.[a-z0-9_]{1,24}){0,4}", re.ASCII)
+MESSAGE_KEY = re.compile(r"[A-Za-z0-9_]{1,32}(\.[A-Za-z0-9_]{1,32}){0,4}", re.ASCII)
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)
 ACTIVITIES = ("playing", "over", "idle", "attract")
-MAX_NAME = 32                 # a player's name, a fault's part, a message's argument name
+MAX_NAME = 64                 # a player's name, a fault's part, a message's argument name
 MAX_TITLE = 64
 MAX_TEXT = 400                # a prompt, a headline, a fault: a few screen lines
 MAX_SEATS = 16                # no game seats more
@@ -177,6 +178,8 @@ def _argument(value, depth: int):
         return [_argument(v, depth) for v in _list(value, MAX_ITEMS, "argument")]
     if isinstance(value, str):
         return _text(value)
+    if isinstance(value, bool):
+        return value                    # a table may send one; no catalog's words take it
     return None if value is None else _score(value)
 
 
@@ -190,9 +193,10 @@ def count(value, high: int, low: int = 0) -> int:
 
 
 def name(value) -> str:
-    """A player's name (one word, as the games take it) or a key's name: short, printable."""
-    if not (isinstance(value, str) and 0 < len(value) <= MAX_NAME and value.isprintable()
-            and not any(ch.isspace() for ch in value)):
+    """A player's name (one word, as the games take it) or a key's name: short, with no
+    space, control character or lone surrogate (an emoji's joiners are fine)."""
+    if not (isinstance(value, str) and 0 < len(value) <= MAX_NAME
+            and not any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cs") for ch in value)):
         raise Refused("not a name")
     return value
 

@@ -9,16 +9,23 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+import random
 import urllib.request
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+import engine
 from device.fleet.dashboard.board import MAX_FINISHED, MAX_TABLES, Board
 from device.fleet.dashboard.page import page
 from device.fleet.dashboard.server import DashboardServer
-from device.fleet.schema import Drops
+from device.fleet.schema import MESSAGE_KEY, Drops
+from device.fleet.signing import signature
 from device.fleet.topics import encode, table_topic
+from engine.core.spec import resolve_options
+from engine.core.text import catalog
+from tests.device.fleet_tables import random_game_lines
+from tests.device.test_fleet_parts import fake_table
 
 KEY = "cafe-fleet-key-1"
 EVENING = datetime.datetime(2030, 1, 2, 20, 15, tzinfo=datetime.timezone(datetime.timedelta(hours=1)))
@@ -286,7 +293,7 @@ KINDS = st.sampled_from(["state", "finished", "events", "online"])
 @st.composite
 def hostile(draw) -> tuple[str, bytes]:
     """A topic (a real table's, or any unicode name) and a payload: a table's message with
-    fields replaced by anything, any JSON, or any bytes."""
+    fields replaced by anything (signed with the café's key or not), any JSON, or any bytes."""
     name = draw(st.sampled_from(["t1", "t2"]) | st.text(min_size=1, max_size=8))
     kind = draw(KINDS)
     what = draw(st.integers(0, 2))
@@ -296,6 +303,9 @@ def hostile(draw) -> tuple[str, bytes]:
         game_part = base.get("game")
         if isinstance(game_part, dict):
             game_part.update(draw(st.dictionaries(FIELDS, JSON, max_size=3)))
+        if draw(st.booleans()):
+            base = {k: v for k, v in base.items() if k != "sig"}
+            base["sig"] = signature(base, KEY)
         payload = json.dumps(base, allow_nan=True).encode()
     elif what == 1:
         payload = json.dumps(draw(JSON), allow_nan=True).encode()
@@ -304,16 +314,34 @@ def hostile(draw) -> tuple[str, bytes]:
     return f"tabletop/{name}/{kind}", payload
 
 
-@given(st.lists(hostile(), max_size=12))
-def test_any_message_leaves_the_page_valid_json_and_every_real_table_on_it(messages):
+@given(st.lists(hostile(), max_size=12), st.sampled_from([None, KEY]))
+def test_any_message_leaves_the_page_valid_json_and_every_real_table_on_it(messages, key):
     clocks = Clocks()
-    board = clocks.board()
+    board = clocks.board(key)
     real = ("t1", "t2")
     for table in real:
-        board.receive(table_topic(table, "state"), state(table, None))
+        board.receive(table_topic(table, "state"), state(table, key))
     for topic, payload in messages:
         board.receive(topic, payload)
         clocks.mono += 1
     page_now = shown(board)                          # allow_nan=False: raises on NaN
     assert set(real) <= {t["name"] for t in page_now["tables"]}
     assert all(t["name"].isascii() for t in page_now["tables"])
+
+
+def test_every_game_a_table_plays_passes_the_parser_signed(tmp_path, caplog):
+    """What a real table sends, in every game, to its end: all of it fits, nothing is dropped."""
+    for n, spec in enumerate(engine.all_specs()):
+        low, high = spec.player_range(resolve_options(spec.options, {}))
+        table, link = fake_table(tmp_path / spec.id, f"t{n}")
+        table.start(spec.id, ["Ann", "Bob", "Cy", "Dee"][:max(low, min(3, high))])
+        table.play(random_game_lines(table.app, random.Random(n), 1000))
+        assert spec.result(table.app.session.state) is not None, spec.id
+        table.play(["press select", "wait 1"])                 # leave the result: finished
+        board = Clocks().board(KEY)
+        for topic, payload, _ in link.sent:
+            board.receive(topic, json.dumps(payload).encode())
+        assert [t["name"] for t in shown(board)["tables"]] == [f"t{n}"], spec.id
+        assert len(link.of("finished")) == len(shown(board)["finished"]) == 1, spec.id
+    assert "dropped" not in caplog.text
+    assert all(MESSAGE_KEY.fullmatch(k) for language in ("en", "fr") for k in catalog(language))
