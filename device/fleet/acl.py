@@ -38,11 +38,11 @@ def acl(tables: list[str], admin: str, readers: list[str]) -> str:
     for name in tables:
         lines += [f"user {name}",
                   f"topic write {ROOT}/{name}/#",
-                  f"topic write {PREFIX}/sensor/tabletop_{name}/#",
+                  f"topic write {PREFIX}/+/tabletop_{name}/#"      # its sensors and problem sensors,
                   f"topic read {ROOT}/{SHARED}/#",
                   f"topic readwrite {ROOT}/sync/#",          # the command-line tools' markers
                   ""]
-    lines += [f"user {admin}", f"topic readwrite {ROOT}/#", f"topic readwrite {PREFIX}/sensor/#", ""]
+    lines += [f"user {admin}", f"topic readwrite {ROOT}/#", f"topic readwrite {PREFIX}/+/#", ""]
     for name in readers:
         lines += [f"user {name}", f"topic read {ROOT}/#", f"topic read {PREFIX}/#", ""]
     return "\n".join(lines)
