@@ -92,9 +92,11 @@ def state(data: dict, now: datetime.datetime) -> dict:
     game = data.get("game")
     return {"activity": activity, "game": None if game is None else game_view(game),
             "faults": _faults(data.get("faults"), _text),
+            # an older table sends no words: then the page shows its own texts
             "said": {"prompt": _words(said.get("prompt")), "headline": _words(said.get("headline")),
                      "last": [_words(m) for m in _list(said.get("last"), MAX_LAST, "last")],
-                     **({"faults": _faults(said["faults"], _words)} if "faults" in said else {})},
+                     **({"faults": _faults(said["faults"], _words)} if "faults" in said else {})}
+            if "said" in data else {},
             "times": _times(_dict(data.get("times"), "times"), now)}
 
 
@@ -105,7 +107,7 @@ def finished(data: dict, now: datetime.datetime) -> dict:
             "game": _game_id(data.get("game")), "title": _text(data.get("title"), MAX_TITLE),
             "players": _players(data.get("players")), "winners": _winners(data.get("winners")),
             "headline": _text(data.get("headline")),
-            "said": {"headline": _words(said.get("headline"))},
+            "said": {"headline": _words(said.get("headline"))} if "said" in data else {},
             "seconds": None if seconds is None else count(seconds, MAX_SECONDS),
             "clock_corrected": _flag(data.get("clock_corrected"))}
 

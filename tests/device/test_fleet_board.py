@@ -345,3 +345,12 @@ def test_every_game_a_table_plays_passes_the_parser_signed(tmp_path, caplog):
         assert len(link.of("finished")) == len(shown(board)["finished"]) == 1, spec.id
     assert "dropped" not in caplog.text
     assert all(MESSAGE_KEY.fullmatch(k) for language in ("en", "fr") for k in catalog(language))
+
+
+def test_an_older_table_without_words_shows_its_own_texts():
+    board = Clocks().board()
+    board.receive(table_topic("t1", "state"), state("t1", None, game=game(headline="Ann wins")))
+    board.receive(table_topic("t1", "finished"), finished("t1", None, headline="Ann wins"))
+    t1, done = shown(board)["tables"][0], shown(board)["finished"][0]
+    assert (t1["game"]["prompt"], t1["game"]["headline"]) == ("Bob: flip 2 cards,\ntap each", "Ann wins")
+    assert done["headline"] == "Ann wins"
