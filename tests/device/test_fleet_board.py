@@ -192,8 +192,8 @@ def test_the_largest_board_stays_small():
         board.receive(table_topic(f"t{n}", "state"), state(f"t{n}", None, padding=padding))
     big = len(json.dumps(page(board.view(), "en"), allow_nan=False))
     assert len(names(board)) == 250 and big < 1_000_000, big
-    longest = "W" * 32
-    seats = [{"name": f"{longest[:30]}{n:02d}", "score": -10**9, "out": True} for n in range(16)]
+    longest = "W" * 64
+    seats = [{"name": f"{longest[:62]}{n:02d}", "score": -10**9, "out": True} for n in range(16)]
     fullest = game(title="T" * 64, players=seats, turn=seats[0]["name"],
                    winners=[s["name"] for s in seats], headline="H" * 400,
                    prompt={"text": "P" * 400})
@@ -201,7 +201,7 @@ def test_the_largest_board_stays_small():
         board.receive(table_topic(f"t{n}", "state"), state(f"t{n}", None, game=fullest,
                                                            faults={f"p{k}": "F" * 400 for k in range(12)}))
     size = len(json.dumps(page(board.view(), "en"), allow_nan=False).encode())
-    assert len(names(board)) == MAX_TABLES and size < 8_000_000, size
+    assert len(names(board)) == MAX_TABLES and size < 3_000_000, size     # 2.3 MB
 
 
 # ---- today and how long: the dashboard's clocks and the tables' counts --------------------------
