@@ -38,7 +38,7 @@ def acl(tables: list[str], admin: str, readers: list[str]) -> str:
     for name in tables:
         lines += [f"user {name}",
                   f"topic write {ROOT}/{name}/#",
-                  f"topic write {PREFIX}/+/tabletop_{name}/#"      # its sensors and problem sensors,
+                  f"topic write {PREFIX}/+/tabletop_{name}/#",     # its sensors and problem sensors
                   f"topic read {ROOT}/{SHARED}/#",
                   f"topic readwrite {ROOT}/sync/#",          # the command-line tools' markers
                   ""]
