@@ -11,10 +11,10 @@ the screen and owns the parts.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import replace
 
 import device.texts  # noqa: F401  (registers the texts shown below)
+from device.clock import Clock
 from device.storage.store import GameStore
 from device.texts.language import next_language, remember_language
 from device.ui.game_select import GameSelect
@@ -63,14 +63,13 @@ E_NOT_SAVED = "E_NOT_SAVED"    # the device's own refusal: the engine took it, t
 
 
 class Companion:
-    """The appliance's brain. `clock()` gives monotonic seconds (virtual in the simulator)."""
+    """The appliance's brain. `clock`: the table's (device/clock.py; virtual in the simulator):
+    every timer counts on its monotonic face, the wall clock only labels."""
 
-    def __init__(self, *, registry, store: GameStore, clock: Callable[[], float],
-                 wall_clock: Callable[[], str], language: str = "en") -> None:
+    def __init__(self, *, registry, store: GameStore, clock: Clock, language: str = "en") -> None:
         self.registry = registry
         self.store = store
         self.clock = clock
-        self.wall_clock = wall_clock
         self.language = language
         self.session: Session | None = None
         self.deck: str | None = None
@@ -80,7 +79,7 @@ class Companion:
         self.mode: Mode = GameSelect()
         self._plugins: list[Plugin] = []
         self.brightness: int | None = None     # contrast chosen by staff over the config's
-        self.last_input = clock()              # last tap or press: idle timers count from it
+        self.last_input = clock.monotonic()              # last tap or press: idle timers count from it
         self.input_no: int | None = None       # the simulator's input line, journaled with ops
         self._view: tuple = (None, None, None)  # (state, prompt, tally) of the last state asked
         self._disk_retry: float | None = None   # when the refusing disk is tried again
@@ -140,7 +139,7 @@ class Companion:
         if isinstance(event, Placed):          # looked up once: plugins and modes get the card
             event = Tapped(event.uid, self.registry.lookup(event.uid))
         if isinstance(event, (Tapped, ButtonPressed, ButtonHeld)):
-            self.last_input = self.clock()
+            self.last_input = self.clock.monotonic()
             if "disk" in self.faults:          # every input tries the disk again
                 self.check_disk()
         for plugin in self._plugins:
@@ -161,7 +160,7 @@ class Companion:
             if self.overlay is not None and self.overlay.names(event.name):
                 self.overlay = None            # the message asked for this button: it does it
             elif self.overlay is not None:     # a message that asks nothing: the page turns
-                self.overlay = self.overlay.turn(self.clock() + self.overlay.seconds)
+                self.overlay = self.overlay.turn(self.clock.monotonic() + self.overlay.seconds)
                 return
             self.apply(self.mode.button(self, event.name.lower(), isinstance(event, ButtonHeld)))
         elif isinstance(event, Tapped):
@@ -177,9 +176,9 @@ class Companion:
             self.part_status(event)
 
     def tick(self) -> None:
-        if self._disk_retry is not None and self.clock() >= self._disk_retry:
+        if self._disk_retry is not None and self.clock.monotonic() >= self._disk_retry:
             self.check_disk()                  # the disk may take writes again
-        while self.overlay is not None and self.clock() >= self.overlay.until:
+        while self.overlay is not None and self.clock.monotonic() >= self.overlay.until:
             self.overlay = self.overlay.turn(self.overlay.until + self.overlay.seconds)
         for plugin in self._plugins:
             self.apply(plugin.tick(self))
@@ -253,7 +252,7 @@ class Companion:
     def show(self, *messages: Msg, seconds: float = MESSAGE_SECONDS) -> None:
         """Show messages for a while (or until a button), over the current mode."""
         blocks = [wrap(self.t(message)) for message in messages]
-        self.overlay = Overlay.of(blocks, self.clock(), seconds) or self.overlay
+        self.overlay = Overlay.of(blocks, self.clock.monotonic(), seconds) or self.overlay
 
     def set_mode(self, mode: Mode) -> None:
         self.mode = mode
@@ -265,7 +264,7 @@ class Companion:
     # ---- the game ---------------------------------------------------------------
 
     def start_game(self, session: Session, deck: str | None) -> None:
-        error = self.store.start(session, deck, self.wall_clock(), self.input_no)
+        error = self.store.start(session, deck, self.input_no)
         self._disk(error)
         if self.store.journal is None:         # the last game could not be put away
             self.show(msg("ui.not_saved"))
@@ -338,7 +337,7 @@ class Companion:
             if "disk" not in self.faults:
                 log.error("storage failed: %s", error)
             self.faults["disk"] = msg("ui.disk_error")
-            self._disk_retry = self.clock() + DISK_RETRY_SECONDS
+            self._disk_retry = self.clock.monotonic() + DISK_RETRY_SECONDS
         else:
             if "disk" in self.faults:
                 log.warning("storage works again")
@@ -348,7 +347,7 @@ class Companion:
     def end_game(self, abandoned: bool) -> None:
         """End and archive the game; if the disk refuses its end, the game stays on."""
         if self.session is not None:
-            self.store.finish(abandoned, self.wall_clock(), self.input_no)
+            self.store.finish(abandoned, self.input_no)
             if self.store.journal is not None:      # the end line was refused
                 self._disk(self.store.error or "not saved")
                 self.show(msg("ui.not_saved"))

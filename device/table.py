@@ -6,16 +6,15 @@ always; kiosk mode, feedback parts and the fleet when configured).
 """
 from __future__ import annotations
 
-import datetime
 import logging
 import os
-import time
 from pathlib import Path
 
 import engine
 from engine import ConfigError, Session, make_config
 
 from .app import Companion
+from .clock import SystemClock
 from .decks.registry import DeckRegistry
 from .decks.simulated import SimDecks
 from .feedback import open_feedback
@@ -34,10 +33,6 @@ from .ui.set_aside import SetAsideNotice
 from .ui.wizard import Setup, deal_first, decks_for
 
 log = logging.getLogger(__name__)
-
-
-def wall_clock() -> str:
-    return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
 
 
 def state_dir_for(given: Path | None, config) -> Path:
@@ -70,17 +65,17 @@ def assemble(config, state_dir: Path, *, sim: bool, out=None,
     # before the store, the decks and the settings are read: from now until the table closes,
     # a file of theirs that does not read is moved aside, and the notice tells of it
     notice = SetAsideNotice(state_dir, config_unread=bool(config_problem))
-    store = GameStore(state_dir, config.history.keep_journals)
+    clock = VirtualClock() if sim else SystemClock()
+    store = GameStore(state_dir, config.history.keep_journals, clock)
     keep_history(store)
-    app = Companion(registry=open_registry(state_dir, sim), store=store,
-                    clock=VirtualClock() if sim else time.monotonic, wall_clock=wall_clock,
+    app = Companion(registry=open_registry(state_dir, sim), store=store, clock=clock,
                     language=table_language(state_dir, config.language, os.environ))
     app.attach(*kiosk_plugins(config.kiosk, RecordedSystem() if sim else Systemctl()),
                notice, LearnedCards(state_dir), PromptTimer())   # each plugin knows its place
     feedback = open_feedback(config, sim=sim, out=out)
     if feedback is not None:
         app.attach(feedback)
-    fleet = open_fleet(config, state_dir, wall_clock)
+    fleet = open_fleet(config, state_dir, clock.wall)
     if fleet is not None:
         app.attach(fleet)
     return app

@@ -60,8 +60,8 @@ class TableRun:
 class TimedStore(GameStore):
     """The game store, timing each journal append (write and fsync)."""
 
-    def __init__(self, state_dir: Path) -> None:
-        super().__init__(state_dir)
+    def __init__(self, state_dir: Path, clock: VirtualClock) -> None:
+        super().__init__(state_dir, clock=clock)
         self.append_s: list[float] = []
 
     def record(self, *args):
@@ -104,11 +104,10 @@ class Table:
 
     def __init__(self, state_dir: Path, spec, run: TableRun) -> None:
         self.spec, self.run = spec, run
-        self.clock = VirtualClock()
-        self.store = TimedStore(state_dir)
+        self.clock = VirtualClock(wall=WALL_CLOCK)
+        self.store = TimedStore(state_dir, self.clock)
         self.registry = open_registry(state_dir, True)
-        self.app = Companion(registry=self.registry, store=self.store, clock=self.clock,
-                             wall_clock=lambda: WALL_CLOCK)
+        self.app = Companion(registry=self.registry, store=self.store, clock=self.clock)
         display, self.bus = oled_on_bus()
         self.frames = Frames(display)
         self.script: list[str] = []          # the same game as `tabletop run --sim` input
@@ -178,7 +177,7 @@ class Table:
 
     def _let_messages_run_out(self) -> None:
         while self.app.overlay is not None:
-            seconds = max(0.0, self.app.overlay.until - self.clock())
+            seconds = max(0.0, self.app.overlay.until - self.clock.monotonic())
             self.script.append(f"wait {seconds}")
             self.clock.advance(seconds)
             self._input(Tick())

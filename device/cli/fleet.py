@@ -18,6 +18,7 @@ import json
 import sys
 from pathlib import Path
 
+from device.clock import SystemClock
 from device.config import ConfigFileError, config_path, load_config
 from device.decks.deck_file import DeckError
 from device.decks.registry import DeckRegistry
@@ -171,12 +172,11 @@ def _import_staff(registry: DeckRegistry, shared: list, key: str, language: str)
 def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) -> int:
     """`tabletop deck publish NAME` (deck given) and `tabletop deck staff publish` (deck None)."""
     from device.fleet.plugin import table_name
-    from device.table import wall_clock
     try:
         settings = _config(args).fleet
-        table = table_name(settings)
-        message = deck_message(registry, deck, table, wall_clock(), settings.key) if deck else \
-            staff_message(registry, table, wall_clock(), settings.key)
+        table, now = table_name(settings), SystemClock().wall()
+        message = deck_message(registry, deck, table, now, settings.key) if deck else \
+            staff_message(registry, table, now, settings.key)
         send_retained(settings, [message])
     except ConfigFileError as exc:
         print(refusal(exc, config_path(args.config), args.language), file=sys.stderr)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import device.texts  # noqa: F401  (registers the texts shown below)
 from device.actions import NOTHING, Actions, Fault, Show, Switch
+from device.clock import whole_seconds
 from device.decks.registry import DeckRegistry, StaffRef
 from device.inputs import Tapped
 from device.players.roster import RosterError
@@ -125,12 +126,13 @@ class FleetPlugin(Plugin):
             self._session = None
             self.feed.poke()                     # the game was archived: send its last lines
         game = state["game"]
-        state["times"] = self._sitting.follow(app, self.wall_clock(), bool(game and game["over"]))
+        state["times"] = self._sitting.follow(app, bool(game and game["over"]))
         state["said"]["last"] = self._last if app.session is self._session else []
         self._note_finished(app, state)
-        if state != self._state:
+        if state != self._state:         # the seconds played alone change nothing to send
             self._state = state
-            self._send("state", state, retain=True)
+            times = {**state["times"], "elapsed": played(app, bool(game and game["over"]))}
+            self._send("state", {**state, "times": times}, retain=True)
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -143,9 +145,11 @@ class FleetPlugin(Plugin):
             self._noted, self._state_dir = reason, state_dir
 
     def _note_finished(self, app, state: dict) -> None:
-        """A game that was over and is left (SELECT on the result, or a new game) is finished."""
+        """A game that was over and is left (SELECT on the result, or a new game) is finished:
+        its length and start are the store's, from the end it just wrote."""
         if self._game is not None and self._game[0] is not app.session:
-            self._send("finished", finished_record(*self._game[1:]))
+            _, view, said, started = self._game
+            self._send("finished", finished_record(view, said, started, app.store.ended))
             self._game = None
         view = state["game"]
         if view is not None and view["over"]:
@@ -182,6 +186,13 @@ class FleetPlugin(Plugin):
             self.feed.poke()
             self.feed.close()
         self.link.close()
+
+
+def played(app, over: bool) -> int:
+    """Whole seconds the running game has been played, on the monotonic clock: a game that is
+    over stands at its last move. A reader adds the time since the message."""
+    store = app.store
+    return whole_seconds(store.recorded if over else store.elapsed()) if app.session else 0
 
 
 def idle(app) -> bool:

@@ -6,7 +6,9 @@ so a dashboard and `tabletop status --json` read the same fields.
 """
 from __future__ import annotations
 
+from device.clock import whole_seconds
 from device.kiosk.plugin import Attract
+from device.storage.journal import Played
 from device.storage.summary import summary
 
 from .words import to_plain
@@ -69,13 +71,20 @@ def said(app, result) -> dict:
     return words
 
 
-def finished_record(view: dict, said: dict | None = None, started: str | None = None) -> dict:
+def finished_record(view: dict, said: dict | None = None, started: str | None = None,
+                    ended: Played | None = None) -> dict:
     """A finished game from its last game view: the result and every seat's score, its
-    headline's words and when it started."""
+    headline's words and when it started; with how it `ended` in the journal, its real
+    length (`seconds`, on the monotonic clock) and whether its start was re-dated."""
     keep = ("game", "title", "deck", "players", "winners", "headline", "details")
     record = {key: view[key] for key in keep}
     if said is not None:
         record["said"] = {"headline": said.get("headline")}
+    if ended is not None and ended.started is not None:
+        started = ended.started
     if started is not None:
         record["started"] = started
+    if ended is not None:
+        record["seconds"] = whole_seconds(ended.seconds or 0.0)
+        record["clock_corrected"] = ended.clock_corrected
     return record

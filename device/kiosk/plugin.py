@@ -57,7 +57,7 @@ class Kiosk(Plugin):
         return app.last_input + self.attract_after
 
     def tick(self, app) -> Actions:
-        if self.attract_after and app.clock() - app.last_input >= self.attract_after:
+        if self.attract_after and app.clock.monotonic() - app.last_input >= self.attract_after:
             return self._on_idle(app) or NOTHING
         return NOTHING
 

@@ -68,7 +68,7 @@ class ScreenCare(Plugin):
             steps.append(self.saver_after + DRIFT_EVERY_S * (self._drifts(app) + 1))
         due = [app.last_input + after for after in steps]
         if self.night is not None:
-            due.append(app.clock() + NIGHT_CHECK_S)
+            due.append(app.clock.monotonic() + NIGHT_CHECK_S)
         return min(due) if due else None
 
     def screen(self, app, screen: Screen) -> Screen:
@@ -81,7 +81,7 @@ class ScreenCare(Plugin):
     # ---- inside ---------------------------------------------------------------------
 
     def _idle(self, app) -> float:
-        return app.clock() - app.last_input
+        return app.clock.monotonic() - app.last_input
 
     def _night_after(self) -> float | None:
         if self.night is None:
@@ -91,7 +91,7 @@ class ScreenCare(Plugin):
     def _is_night(self, app) -> bool:
         if self.night is None:
             return False
-        hour, minute = app.wall_clock()[11:16].split(":")
+        hour, minute = app.clock.wall()[11:16].split(":")
         return self.night.contains(int(hour), int(minute))
 
     def _update(self, app) -> None:

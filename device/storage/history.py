@@ -33,9 +33,9 @@ MIGRATIONS = ("""
 CREATE TABLE IF NOT EXISTS games (
     id         TEXT PRIMARY KEY,        -- the journal's id
     game       TEXT NOT NULL,           -- palourde, auberge, ...
-    started    TEXT NOT NULL,           -- ISO 8601 wall clock, from the journal's header
+    started    TEXT NOT NULL,           -- ISO 8601 wall clock, from the journal (re-dated if set since)
     ended      TEXT,                    -- from the journal's end line
-    duration_s REAL,
+    duration_s REAL,                    -- played, to the last move: monotonic, from the journal
     options    TEXT NOT NULL,           -- the house rules, one JSON object
     deck       TEXT,
     first      TEXT,                    -- who started, when the setup said
@@ -111,13 +111,14 @@ def finished_game(path: Path) -> Game | None:
         return None
     players = tuple(Player(seat, line.name, line.score, line.name in result.winners)
                     for seat, line in enumerate(spec.tally(state).players, 1))
-    started, deck = header.get("started"), resumed.deck
-    ended = resumed.end.get("at") if resumed.end else None
+    length, deck = journal.played(resumed), resumed.deck
+    started, ended = length.started, resumed.end.get("at") if resumed.end else None
     if not isinstance(started, str) or not isinstance(deck, (str, type(None))):
         raise JournalError(msg("ui.journal_damaged", line=1))
     if not isinstance(ended, (str, type(None))):
         raise JournalError(msg("ui.journal_damaged", line=len(resumed.records) + 1))
-    return Game(game_id(header, path), spec.id, started, ended, _seconds(started, ended),
+    seconds = length.seconds if length.seconds is not None else _seconds(started, ended)
+    return Game(game_id(header, path), spec.id, started, ended, seconds,
                 dict(session.config.options), deck, session.config.first,
                 len(session.events), path.name, players)
 
@@ -129,6 +130,7 @@ def game_id(header: dict, path: Path) -> str:
 
 
 def _seconds(start: str, end: str | None) -> float | None:
+    """A journal written before the seconds played were kept: its wall-clock labels' span."""
     if end is None:
         return None
     try:

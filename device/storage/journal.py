@@ -2,9 +2,16 @@
 
 Line 1 is the header (id, game, players, options, deck, rules version, start
 time). Every accepted operation follows as one line (`op` event, undo or redo,
-`seq`, the state `hash` after it, `in` the input it came from), written and
-fsynced before the screen acknowledges it. A game that ends gets an `end` line
-(finished or abandoned, with the wall-clock time) before it is archived.
+`seq`, the state `hash` after it, `in` the input it came from, `elapsed` the
+seconds the game has been played so far), written and fsynced before the screen
+acknowledges it. A game that ends gets an `end` line (finished or abandoned, the
+wall-clock time `at` and `elapsed`) before it is archived.
+
+Time: `elapsed` is measured on the monotonic clock, and a table that restarts
+mid-game goes on from the last one written, so a game's length survives restarts
+and wall-clock jumps. Wall-clock times are labels only; the header's `started`
+is never rewritten, and when the wall clock jumped during the game the end line
+carries the start re-dated (`started`) with `clock_corrected: true`.
 
 Resume replays the lines and checks every hash; a torn last line (a power cut
 mid-write) is dropped and reported; anything else that does not fit raises
@@ -13,6 +20,7 @@ JournalError, and the store keeps the file aside, never resumed silently.
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import sys
@@ -57,6 +65,22 @@ class Resumed:
     torn: bool
     effects: tuple[Msg, ...]     # what the last operation said on screen
     end: dict | None             # the end record, when the game ended but was not archived yet
+    elapsed: float | None        # seconds played at the last operation (None: not kept then)
+
+
+@dataclass(frozen=True)
+class Played:
+    """How long an ended game was played, and when it started, as its journal says."""
+    seconds: float | None        # to its last operation; None: not kept (an older journal)
+    started: str | None          # the header's label, or the end line's re-dated one
+    clock_corrected: bool        # the start was re-dated: the wall clock jumped during the game
+
+
+def played(resumed: Resumed) -> Played:
+    end = resumed.end or {}
+    corrected = end.get("clock_corrected") is True and isinstance(end.get("started"), str)
+    started = end["started"] if corrected else resumed.header.get("started")
+    return Played(resumed.elapsed, started if isinstance(started, str) else None, corrected)
 
 
 def header_for(session: Session, deck: str | None, started: str, source: int | None = None) -> dict:
@@ -69,20 +93,28 @@ def header_for(session: Session, deck: str | None, started: str, source: int | N
     return header
 
 
-def record_for(op: Op, state, source: int | None = None) -> dict:
+def record_for(op: Op, state, source: int | None = None, elapsed: float | None = None) -> dict:
     record = {"op": op.kind, "seq": state.seq, "hash": state_hash(state)}
     if op.event is not None:
         record["event"] = event_to_json(op.event)
     if source is not None:
         record["in"] = source
+    if elapsed is not None:
+        record["elapsed"] = round(elapsed, 3)
     return record
 
 
-def end_record(abandoned: bool, at: str, source: int | None = None) -> dict:
+def end_record(abandoned: bool, at: str, source: int | None = None,
+               elapsed: float | None = None, started: str | None = None) -> dict:
+    """The end line; `started`: the game's start re-dated, when the wall clock jumped since."""
     record: dict[str, object] = {"op": "end", "result": "abandoned" if abandoned else "finished",
                                  "at": at}
     if source is not None:
         record["in"] = source
+    if elapsed is not None:
+        record["elapsed"] = round(elapsed, 3)
+    if started is not None:
+        record["started"], record["clock_corrected"] = started, True
     return record
 
 
@@ -242,18 +274,38 @@ def resume(path: Path) -> Resumed:
     contents = read(path)
     session = _new_session(contents.header)
     effects: tuple[Msg, ...] = ()
-    end = None
+    end = elapsed = None
     for n, record in enumerate(contents.records, 2):
         if end is not None:                   # nothing follows the end of a game
             raise JournalError(msg("ui.journal_damaged", line=n))
+        played = _elapsed(record, n)
         if record.get("op") == "end":
-            if record.get("result") not in ("finished", "abandoned"):
+            if record.get("result") not in ("finished", "abandoned") or \
+                    not isinstance(record.get("started", ""), str):
                 raise JournalError(msg("ui.journal_damaged", line=n))
             end = record
         else:
             effects = _replay(session, record, n)
+            elapsed = played if played is not None else elapsed
     return Resumed(contents.header, session, contents.header.get("deck"), contents.records,
-                   contents.torn, effects, end)
+                   contents.torn, effects, end, elapsed)
+
+
+def _elapsed(record: dict, n: int) -> float | None:
+    """A line's seconds played, None if it has none (written before they were kept);
+    JournalError if it is not a finite count of seconds."""
+    if "elapsed" not in record:
+        return None
+    given = record["elapsed"]
+    try:
+        if isinstance(given, bool) or not isinstance(given, (int, float)):
+            raise ValueError(given)
+        seconds = float(given)             # OverflowError: an integer past any float
+    except (ValueError, OverflowError):
+        raise JournalError(msg("ui.journal_damaged", line=n)) from None
+    if not math.isfinite(seconds) or seconds < 0:
+        raise JournalError(msg("ui.journal_damaged", line=n))
+    return seconds
 
 
 def _new_session(header: dict) -> Session:

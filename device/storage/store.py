@@ -1,5 +1,8 @@
 """The state dir's games: the running journal, the archive, and what is kept aside.
 
+The store keeps the running game's time: seconds played on the monotonic clock, written
+with each line, going on from the journal's last ones after a restart (journal.py).
+
     <state dir>/current.jsonl        the game in progress
     <state dir>/archive/*.jsonl      finished and abandoned games (retention: the newest N)
     <state dir>/unreadable/*         a saved game that could not be resumed, with its
@@ -12,13 +15,14 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from device.clock import Clock, Stamp, SystemClock, redate, stamp
 from device.paths import numbered, write_atomic
 from engine import Session
 from engine.core.session import Op
 from engine.core.text import Msg, render
 
 from . import journal, quarantine
-from .journal import Journal, JournalError, Resumed
+from .journal import Journal, JournalError, Played, Resumed
 
 log = logging.getLogger(__name__)
 
@@ -26,19 +30,35 @@ DEFAULT_RETENTION = 200
 
 
 class GameStore:
-    def __init__(self, state_dir: Path, retention: int = DEFAULT_RETENTION) -> None:
+    def __init__(self, state_dir: Path, retention: int = DEFAULT_RETENTION,
+                 clock: Clock | None = None) -> None:
         self.dir = state_dir
         self.retention = retention
+        self.clock: Clock = clock or SystemClock()
         self.journal: Journal | None = None
         self.error: str | None = None     # why the last start or finish failed
         self.on_finished: list[Callable[[Path], None]] = []   # each gets a finished game's archive
+        self.began: Stamp | None = None   # the running game's start (`at` None: another run's)
+        self.recorded = 0.0               # seconds played at its last operation on disk
+        self.ended: Played | None = None  # the game that ended last: its length and start
+        self._played = 0.0                # seconds played before this run took the game up
+        self._since = 0.0                 # the monotonic time this run took it up
+
+    def elapsed(self) -> float:
+        """Seconds the running game has been played, on the monotonic clock (0 with none)."""
+        if self.journal is None:
+            return 0.0
+        return self._played + max(0.0, self.clock.monotonic() - self._since)
+
+    def _take_up(self, began: Stamp | None, played: float) -> None:
+        self.began, self.recorded, self._played = began, played, played
+        self._since = self.clock.monotonic()
 
     @property
     def current(self) -> Path:
         return self.dir / "current.jsonl"
 
-    def start(self, session: Session, deck: str | None, now: str,
-              source: int | None = None) -> str | None:
+    def start(self, session: Session, deck: str | None, source: int | None = None) -> str | None:
         """Put away any unfinished game, then open a new journal; the error text if the disk fails.
 
         A game left on disk that cannot be archived stays where it is, and no new one starts
@@ -50,12 +70,15 @@ class GameStore:
             return self._fault(exc)
         if self.journal is None:
             self.resume()          # a game left on disk is checked first: damaged ones go aside
-        if self.journal is not None and self.finish(abandoned=True, now=now) is None \
+        if self.journal is not None and self.finish(abandoned=True) is None \
                 and self.error is not None:
             return self.error
         if self.current.exists():
             return self.error or "unfinished game left in place"
-        self.journal = Journal.create(self.current, journal.header_for(session, deck, now, source))
+        began = stamp(self.clock)
+        self.journal = Journal.create(self.current,
+                                      journal.header_for(session, deck, began.label, source))
+        self._take_up(began, 0.0)
         return self.journal.error
 
     def record(self, kind: str, event, state, source: int | None) -> str | None:
@@ -63,7 +86,10 @@ class GameStore:
         (then the operation must not be taken: nothing of it was kept)."""
         if self.journal is None:
             return "no journal"
-        ok = self.journal.append(journal.record_for(Op(kind, event), state, source))
+        elapsed = self.elapsed()
+        ok = self.journal.append(journal.record_for(Op(kind, event), state, source, elapsed))
+        if ok:
+            self.recorded = elapsed
         return None if ok else self.journal.error
 
     def retry(self) -> str | None:
@@ -97,33 +123,43 @@ class GameStore:
         if resumed.end is not None:
             try:
                 journal.drop_torn_tail(self.current)       # archived whole, and only whole
+                self.ended = journal.played(resumed)
                 self._archive(resumed.end["result"])
             except OSError as exc:   # shown as it stands; archived once the disk takes it
                 log.error("ended game not archived yet: %s", self._fault(exc))
                 return resumed, None
             return None, None
         self.journal = Journal(self.current)
+        # its start label was written by another run: only this run's labels can be re-dated
+        label = resumed.header.get("started")
+        self._take_up(Stamp(label, None) if isinstance(label, str) else None,
+                      resumed.elapsed or 0.0)
         if self.journal.error:
             self.error = self.journal.error
         return resumed, None
 
-    def finish(self, abandoned: bool, now: str, source: int | None = None) -> Path | None:
+    def finish(self, abandoned: bool, source: int | None = None) -> Path | None:
         """Journal the end, then archive the game; the archived file, if there was one.
 
         If the end line is refused, the game goes on (`error` says why, None is returned);
         if only the move to the archive fails, the ended game stays as the current one and
         is archived the next time the store looks (a game is archived only whole).
         """
-        self.error = None
+        self.error, self.ended = None, None
         if self.journal is None:
             return None
         if not self.journal.saved:          # not even its header on disk: nothing to keep
             self._close()
             return None
-        if not self.journal.append(journal.end_record(abandoned, now, source)):
+        began = redate(self.began, self.clock) if self.began is not None else None
+        corrected = began is not None and began.corrected
+        end = journal.end_record(abandoned, self.clock.wall(), source, self.elapsed(),
+                                 began.label if began is not None and corrected else None)
+        if not self.journal.append(end):
             self.error = self.journal.error
             log.error("the game's end was not saved: %s", self.error)
             return None
+        self.ended = Played(self.recorded, began.label if began is not None else None, corrected)
         self._close()
         try:
             return self._archive("abandoned" if abandoned else "finished")
@@ -146,6 +182,7 @@ class GameStore:
         if self.journal is not None:
             self.journal.close()
             self.journal = None
+        self.began = None
 
     def _archive(self, result: str) -> Path:
         path = self._move(self.current, "archive", result)

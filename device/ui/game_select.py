@@ -26,7 +26,7 @@ class GameSelect(MenuMode):
         super().__init__([(spec.id, "") for spec in games()] + [(LANGUAGE_KEY, "")])
 
     def header(self, app):
-        return app.t("ui.title"), app.wall_clock()[11:16]
+        return app.t("ui.title"), app.clock.wall()[11:16]
 
     def screen(self, app):
         self.menu.items = [(spec.id, app.t(spec.name())) for spec in games()] + \

@@ -35,24 +35,24 @@ class PromptTimer(Plugin):
         if seconds is None:
             self.due = self.since = None
         elif state.seq != self.since:
-            self.due, self.since = app.clock() + seconds, state.seq
+            self.due, self.since = app.clock.monotonic() + seconds, state.seq
 
     def deadline(self, app) -> float | None:
         """The end of the countdown, and each whole second before it (the header counts down)."""
         self._follow(app)
         if self.due is None:
             return None
-        left = self.due - app.clock()
+        left = self.due - app.clock.monotonic()
         return self.due - (math.ceil(left) - 1) if left > 1 else self.due
 
     def screen(self, app, screen: Screen) -> Screen:
         if self.due is None or _waiting(app)[1] is None or screen.blank or screen.drift:
             return screen
-        left = max(0, math.ceil(self.due - app.clock()))
+        left = max(0, math.ceil(self.due - app.clock.monotonic()))
         return replace(screen, header_right=app.t("ui.seconds_left", n=left))
 
     def tick(self, app) -> Actions:
-        if self.due is not None and app.clock() >= self.due and _waiting(app)[1] is not None:
+        if self.due is not None and app.clock.monotonic() >= self.due and _waiting(app)[1] is not None:
             self.due = None
             return [Play(Confirm())]
         return NOTHING

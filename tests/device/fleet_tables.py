@@ -32,7 +32,6 @@ from device.sim.clock import VirtualClock
 from device.sim.lines import SimReaderField
 from device.sim.play import run_sim
 from device.storage.store import GameStore
-from device.table import wall_clock
 from device.ui.playing import CONFIRM_KEY
 from engine import Accepted, Cancel, Choose, Confirm, Session, Tap, make_config, step
 from engine.core.step import candidate_events
@@ -54,8 +53,8 @@ class Table:
         self.clock = VirtualClock()
         self.registry = DeckRegistry(folder)
         sim = SimDecks(self.registry)
-        self.app = Companion(registry=sim, store=GameStore(folder), clock=self.clock,
-                             wall_clock=wall_clock, language="en")
+        self.app = Companion(registry=sim, store=GameStore(folder, clock=self.clock),
+                             clock=self.clock, language="en")
         self.field = SimReaderField(sim.sim_uid, clock=self.clock)
         self.screens: list = []
         self.frames = Frames(on_frame=lambda _image, screen: self.screens.append(screen))
@@ -66,8 +65,8 @@ class Table:
             link = Link(settings, f"tabletop-{name}", online_topic=table_topic(name, "online"),
                         subscriptions=(SHARED_FILTER,), on_message=self._heard,
                         on_up=lambda _link: self.feed.poke())
-            self.feed = JournalFeed(link, name, folder, wall_clock, settings.key)
-            self.plugin = FleetPlugin(link.start(), name, wall_clock, self.inbox, self.registry,
+            self.feed = JournalFeed(link, name, folder, self.clock.wall, settings.key)
+            self.plugin = FleetPlugin(link.start(), name, self.clock.wall, self.inbox, self.registry,
                                       self.feed.start())
             self.app.attach(self.plugin)
 

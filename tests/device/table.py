@@ -41,10 +41,10 @@ def whole_games() -> dict:
 
 class Table:
     def __init__(self, state_dir, language: str = "en") -> None:
-        self.clock = VirtualClock()
+        self.clock = VirtualClock(wall=WALL_CLOCK)
         self.registry = open_registry(state_dir, True)
-        self.app = Companion(registry=self.registry, store=GameStore(state_dir), clock=self.clock,
-                             wall_clock=lambda: WALL_CLOCK, language=language)
+        self.app = Companion(registry=self.registry, store=GameStore(state_dir, clock=self.clock),
+                             clock=self.clock, language=language)
         self.field = SimReaderField(self.registry.sim_uid, clock=self.clock)
         self.images: list = []
         self.screens: list = []

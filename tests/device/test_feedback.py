@@ -212,8 +212,8 @@ def test_the_simulator_prints_them_with_kiosk_quiet_hours():
 # ---- the menu's Sound item and the simulator ----------------------------------------------
 
 def companion(tmp_path, *plugins) -> Companion:
-    app = Companion(registry=SimDecks(), store=GameStore(tmp_path), clock=VirtualClock(),
-                    wall_clock=lambda: "2026-01-01T20:00:00+00:00")
+    clock = VirtualClock(wall="2026-01-01T20:00:00+00:00")
+    app = Companion(registry=SimDecks(), store=GameStore(tmp_path, clock=clock), clock=clock)
     app.attach(*plugins)
     spec = engine.get("auberge")
     app.start_game(Session(spec, make_config(spec, ["Ann", "Bob", "Cy"])), None)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime
 import json
 import urllib.request
-from pathlib import Path
 from types import SimpleNamespace
 
 from device.fleet.dashboard.board import Board
@@ -16,6 +15,7 @@ from device.fleet.dashboard.server import DashboardServer
 from device.fleet.sitting import SITTING_GAP_S, Sitting
 from device.fleet.topics import encode, table_topic
 from device.fleet.words import to_plain, words
+from device.sim.clock import VirtualClock
 from engine.core.text import msg, render
 from tests.device.chromium import Chromium
 from tests.device.fleet_tables import Table, settings_for
@@ -103,25 +103,30 @@ def test_words_no_catalog_knows_render_as_nothing():
 
 
 def test_time_at_the_table_lasts_across_games_until_the_table_is_left():
+    clock = VirtualClock(wall="2030-01-02T20:00:00+01:00")
     sitting = Sitting()
-    app = SimpleNamespace(session=None, store=SimpleNamespace(current=Path("no-journal")))
+    app = SimpleNamespace(session=None, clock=clock, store=SimpleNamespace(began=None))
+
+    def at(minutes: int) -> str:
+        return f"2030-01-02T{20 + minutes // 60}:{minutes % 60:02d}:00+01:00"
     app.session = first = object()
-    assert sitting.follow(app, "2030-01-02T20:00:00", False)["seated"] == "2030-01-02T20:00:00"
-    times = sitting.follow(app, "2030-01-02T20:25:00", True)
-    assert times == {"seated": "2030-01-02T20:00:00", "started": "2030-01-02T20:00:00",
-                     "ended": "2030-01-02T20:25:00"}
-    assert sitting.follow(app, "2030-01-02T20:26:00", True)["ended"] == "2030-01-02T20:25:00"
+    assert sitting.follow(app, False)["seated"] == at(0)
+    clock.advance(25 * 60)
+    assert sitting.follow(app, True) == {"seated": at(0), "started": at(0), "ended": at(25)}
+    clock.advance(60)
+    assert sitting.follow(app, True)["ended"] == at(25)
     app.session = None
-    assert sitting.follow(app, "2030-01-02T20:27:00", False)["seated"] is None
+    clock.advance(60)
+    assert sitting.follow(app, False)["seated"] is None
     app.session = second = object()
-    times = sitting.follow(app, "2030-01-02T20:30:00", False)        # the same people again
-    assert times == {"seated": "2030-01-02T20:00:00", "started": "2030-01-02T20:30:00",
-                     "ended": None}
+    clock.advance(3 * 60)                                            # the same people again
+    assert sitting.follow(app, False) == {"seated": at(0), "started": at(30), "ended": None}
     app.session = None
-    sitting.follow(app, "2030-01-02T21:00:00", False)
+    clock.advance(30 * 60)
+    sitting.follow(app, False)
     app.session = object()
-    later = f"2030-01-02T21:{SITTING_GAP_S // 60 + 1:02d}:00"          # left free too long
-    assert sitting.follow(app, later, False)["seated"] == later
+    clock.advance((SITTING_GAP_S // 60 + 1) * 60)                   # left free too long
+    assert sitting.follow(app, False)["seated"] == at(60 + SITTING_GAP_S // 60 + 1)
     assert first is not second
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from device.cli import main
+from device.sim.clock import VirtualClock
 from device.storage.history import FILE, keep_history, open_history
 from device.storage.store import GameStore
 from engine import Session, Tap, make_config
@@ -26,22 +27,26 @@ def play_to_the_end(store: GameStore, starter: str, minutes: int = 30, players=(
     """A short Palourde game started by `starter`, who wins it; archived as finished."""
     spec = engine.get("palourde")
     session = Session(spec, make_config(spec, players, first=starter, options={"tie_rule": "shared"}))
-    store.start(session, "sim-palourde", NOW)
+    clock = store.clock
+    assert isinstance(clock, VirtualClock)
+    clock.set_wall(NOW)
+    store.start(session, "sim-palourde")
     for number, card in enumerate(CARDS, 1):
+        clock.advance(minutes * 60 / len(CARDS))
         session.play(Tap(card))
         store.record("event", Tap(card), session.state, number)
-    return store.finish(abandoned=False, now=f"2024-05-04T20:{minutes:02d}:00+02:00")
+    return store.finish(abandoned=False)
 
 
 def three_games(state_dir) -> GameStore:
-    store = GameStore(state_dir)
+    store = GameStore(state_dir, clock=VirtualClock())
     keep_history(store)
     play_to_the_end(store, "Ann", 30)
     play_to_the_end(store, "Ann", 20)
     play_to_the_end(store, "Bob", 10)
     store.start(Session(engine.get("palourde"), make_config(engine.get("palourde"), ["A", "B"])),
-                None, NOW)
-    store.finish(abandoned=True, now=NOW)
+                None)
+    store.finish(abandoned=True)
     return store
 
 
@@ -69,7 +74,7 @@ def test_statistics_count_games_average_length_and_wins_by_seat(tmp_path):
 
 
 def test_games_archived_while_no_history_watched_are_added_once(tmp_path):
-    store = GameStore(tmp_path)                       # no history kept while these end
+    store = GameStore(tmp_path, clock=VirtualClock())                     # no history kept while these end
     play_to_the_end(store, "Ann")
     play_to_the_end(store, "Cy")
     with closing(open_history(tmp_path)) as history:

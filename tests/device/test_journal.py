@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from device.bench.journal import journal_with_events, resume_seconds
+from device.sim.clock import VirtualClock
 from device.storage import journal
 from device.storage.journal import JournalError
 from device.storage.store import GameStore
@@ -21,6 +22,7 @@ from .table import Table
 
 NOW = "2024-05-04T12:40:00+02:00"
 LATER = "2024-05-04T13:05:30+02:00"
+PLAYED_S = 25 * 60 + 30                 # from NOW to LATER
 
 
 def palourde() -> Session:
@@ -36,8 +38,8 @@ def played(store: GameStore, session: Session, cards=("clam#1", "clam#2", "crab#
 
 
 def started(tmp_path) -> tuple[GameStore, Session]:
-    store, session = GameStore(tmp_path), palourde()
-    assert store.start(session, "sim-palourde", NOW) is None
+    store, session = GameStore(tmp_path, clock=VirtualClock(wall=NOW)), palourde()
+    assert store.start(session, "sim-palourde") is None
     return store, session
 
 
@@ -127,9 +129,11 @@ def test_a_damaged_line_before_the_end_is_not_taken_for_a_torn_one(tmp_path):
 def test_a_new_game_archives_the_unfinished_one_as_abandoned(tmp_path):
     store, session = started(tmp_path)
     played(store, session)
-    store.start(palourde(), None, LATER, 9)
+    store.clock.advance(PLAYED_S)
+    store.start(palourde(), None, 9)
     archived = tmp_path / "archive" / "000001-abandoned.jsonl"
-    assert lines(archived)[-1] == {"op": "end", "result": "abandoned", "at": LATER}
+    assert lines(archived)[-1] == {"op": "end", "result": "abandoned", "at": LATER,
+                                   "elapsed": PLAYED_S}
     assert journal.last_input(store.current) == 9
 
 
@@ -138,9 +142,11 @@ def test_a_finished_game_ends_with_its_time_and_is_handed_to_the_history(tmp_pat
     played(store, session)
     seen = []
     store.on_finished.append(seen.append)
-    path = store.finish(abandoned=False, now=LATER, source=7)
+    store.clock.advance(PLAYED_S)
+    path = store.finish(abandoned=False, source=7)
     assert seen == [path] and path.name == "000001-finished.jsonl"
-    assert lines(path)[-1] == {"op": "end", "result": "finished", "at": LATER, "in": 7}
+    assert lines(path)[-1] == {"op": "end", "result": "finished", "at": LATER, "in": 7,
+                               "elapsed": PLAYED_S}
     assert journal.resume(path).end["at"] == LATER
     assert not store.current.exists()
 
@@ -162,8 +168,8 @@ def test_retention_keeps_the_newest_journals_and_never_trims_aside(tmp_path):
     (tmp_path / "unreadable").mkdir()
     (tmp_path / "unreadable" / "000001-current.jsonl").write_text("kept")
     for _ in range(5):
-        store.start(palourde(), None, NOW)
-        store.finish(abandoned=True, now=LATER)
+        store.start(palourde(), None)
+        store.finish(abandoned=True)
     assert [p.name[:6] for p in store.archived()] == ["000003", "000004", "000005"]
     assert (tmp_path / "unreadable" / "000001-current.jsonl").exists()
 
@@ -205,7 +211,7 @@ def test_a_header_the_disk_refused_is_written_once_the_disk_takes_writes(
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(journal, "write_atomic", refuse)
     store, session = GameStore(tmp_path), palourde()
-    assert store.start(session, None, NOW) == "No space left on device"
+    assert store.start(session, None) == "No space left on device"
     answer = session.propose(Op("event", Tap("clam#1")))
     assert store.record("event", Tap("clam#1"), answer.state, 1) is not None
     assert not store.current.exists()
@@ -219,7 +225,7 @@ def test_a_header_the_disk_refused_is_written_once_the_disk_takes_writes(
 
 def test_last_input_counts_the_header_of_a_game_started_from_the_menus(tmp_path):
     store = GameStore(tmp_path)
-    store.start(palourde(), None, NOW, source=6)
+    store.start(palourde(), None, source=6)
     assert journal.last_input(store.current) == 6
     assert journal.last_input(tmp_path / "missing.jsonl") == 0
 

@@ -22,6 +22,7 @@ from device.fleet.plugin import FleetPlugin, OfflineLink
 from device.kiosk.plugin import Kiosk
 from device.kiosk.screen_care import ScreenCare
 from device.plugin import Plugin
+from device.sim.clock import VirtualClock
 from device.storage.card_data import LearnedCards
 from device.table import assemble
 from device.ui.modes import refusal
@@ -155,7 +156,7 @@ def test_attach_sorts_by_order_and_keeps_equals_in_their_order(tmp_path):
     class Early(Plugin):
         order = 5
 
-    app = Companion(registry=None, store=None, clock=lambda: 0.0, wall_clock=lambda: "")
+    app = Companion(registry=None, store=None, clock=VirtualClock())
     last, care, first, second = Plugin(), ScreenCare(parse_config("").kiosk), Early(), Plugin()
     app.attach(last, care)
     app.attach(first, second)

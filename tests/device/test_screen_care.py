@@ -61,7 +61,7 @@ def test_night_hours_blank_an_idle_screen(tmp_path):
                   night_blank=TimeWindow(23 * 60, 8 * 60))
     table.run("wait 120")
     assert table.app.display_level == "dim"              # 12:40 is not night
-    table.app.wall_clock = lambda: "2024-05-04T23:30:00+02:00"
+    table.clock.set_wall("2024-05-04T23:30:00+02:00")
     table.run("wait 1")
     assert table.screen.blank and table.app.display_level == "off"
     assert not lit_rows(render(table.screen))

@@ -55,7 +55,7 @@ def archived_game(state_dir: Path) -> dict:
     """The archived journal's operations (without ids, clocks and input numbers), its status
     and its history row."""
     (archived,) = (state_dir / "archive").glob("*.jsonl")
-    ops = [{k: v for k, v in json.loads(line).items() if k not in ("at", "in")}
+    ops = [{k: v for k, v in json.loads(line).items() if k not in ("at", "elapsed", "in")}
            for line in archived.read_text().splitlines()[1:]]
     with closing(open_history(state_dir)) as history:
         games = [(g.game, g.players, g.events) for g in history.games()]
