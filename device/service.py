@@ -10,6 +10,8 @@ import os
 import socket
 import time
 
+KEPT = 16                 # notifications remembered in `sent`
+
 
 class Service:
     def __init__(self, environ=os.environ, clock=time.monotonic) -> None:
@@ -30,7 +32,9 @@ class Service:
                 sock.sendto(message.encode(), address)
             except OSError:
                 return
-        self.sent.append(message)
+        # the last few, for tests and a look from a debugger: a ping every few seconds for
+        # months must not pile up
+        self.sent = [*self.sent[-(KEPT - 1):], message]
 
     def ready(self) -> None:
         self.notify("READY=1")

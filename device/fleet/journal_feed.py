@@ -159,5 +159,7 @@ class JournalFeed:
                 self._acked.notify_all()
         # a whole pass: every file on disk was read once, so `_ids` names every game there
         self.cursor.forget_all_but(set(self._ids.values()))
-        self._sent_archives |= {p.name for p in paths if p.parent.name == "archive"}
+        # only names still on disk: the archive keeps the newest N, so this set does too
+        self._sent_archives = (self._sent_archives & names) | \
+            {p.name for p in paths if p.parent.name == "archive"}
         return sent

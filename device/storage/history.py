@@ -317,8 +317,47 @@ def update_history(state_dir: Path) -> None:
         log.error("history not updated: %s", exc)
 
 
-def keep_history(store: GameStore) -> None:
-    """Update the history now (games archived while nothing was watching) and after every
-    finished game."""
-    update_history(store.dir)
-    store.on_finished.append(lambda path: update_history(store.dir))
+class Keeper:
+    """The table's history, open while the table runs: checked and brought up to date with the
+    archive once, as the table starts; then each finished game is one insert, so a game's end
+    costs the same with 10 or 10,000 games in the history. A history that fails is let go and
+    opened again (checked, caught up) at the next game's end."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = state_dir
+        self.history: History | None = None
+        self._open()
+
+    def _open(self) -> None:
+        try:
+            self.history = open_history(self.state_dir)
+        except (sqlite3.Error, OSError) as exc:
+            log.error("history not updated: %s", exc)
+
+    def finished(self, path: Path) -> None:
+        if self.history is None:
+            self._open()                  # its catching up adds this game too
+            return
+        try:
+            self.history.add(path)
+        except JournalError as exc:       # damaged: set aside, as the catching up would
+            line = quarantine.refuse(self.state_dir, path,
+                                     f"left out of the history: {render(exc.reason)}")
+            if not quarantine.watched(self.state_dir):
+                log.error("%s", line)
+        except (sqlite3.Error, OSError) as exc:
+            log.error("history not updated: %s", exc)
+            self.close()
+
+    def close(self) -> None:
+        if self.history is not None:
+            self.history.close()
+            self.history = None
+
+
+def keep_history(store: GameStore) -> Keeper:
+    """Update the history now (games archived while nothing was watching) and add every
+    finished game as it ends."""
+    keeper = Keeper(store.dir)
+    store.on_finished.append(keeper.finished)
+    return keeper

@@ -40,13 +40,14 @@ def play_to_the_end(store: GameStore, starter: str, minutes: int = 30, players=(
 
 def three_games(state_dir) -> GameStore:
     store = GameStore(state_dir, clock=VirtualClock())
-    keep_history(store)
+    keeper = keep_history(store)
     play_to_the_end(store, "Ann", 30)
     play_to_the_end(store, "Ann", 20)
     play_to_the_end(store, "Bob", 10)
     store.start(Session(engine.get("palourde"), make_config(engine.get("palourde"), ["A", "B"])),
                 None)
     store.finish(abandoned=True)
+    keeper.close()                                    # the table stops
     return store
 
 
