@@ -13,6 +13,10 @@ hardware, side by side with the peers.
     startup_to_first_frame_s   `tabletop run --sim`, spawn to first frame (median)
     peak_rss_mb                the same processes' peak resident set
     resume_1000_events_ms      reading and replaying a 1,000-operation journal (best of N)
+    game_end_ms                a game's end (end line, archive, history row) with 10 games in the
+                               history and with 10,000 (median of N): the same, by design
+    input_ms                   an input's time in one long-running table: p50 of its first and
+                               last tenth of inputs (short games one after the other)
 
 The goals are for a 2-core x86 machine; a Pi Zero 2 W is roughly ten times slower.
 """
@@ -39,10 +43,13 @@ class Plan:
     start_runs: int
     resume_events: int
     resume_repeat: int
+    history_games: int = 10_000      # the large history of a game's end
+    end_repeat: int = 5
+    growth_inputs: int = 1_000       # inputs of one long-running table
 
 
 FULL = Plan(seeds=(1, 2, 3), games=None, idle_s=10.0, start_runs=7, resume_events=1000,
-            resume_repeat=7)
+            resume_repeat=7, growth_inputs=10_000)
 QUICK = Plan(seeds=(1,), games=None, idle_s=2.0, start_runs=3, resume_events=1000,
              resume_repeat=3)
 
@@ -77,20 +84,27 @@ def measure(plan: Plan, directory: Path, progress: Callable[[str], None] = lambd
     step as it starts (the command writes them on stderr, so stdout stays the report)."""
     from device.bench import cpu as bench_cpu
     from device.bench.games import play_games
+    from device.bench.growth import game_end_seconds, input_seconds
     from device.bench.journal import journal_with_events, resume_seconds
     from device.bench.startup import start_ups
 
-    progress(f"1/5 playing games ({len(plan.seeds)} seed(s) each): taps, journal, display")
+    progress(f"1/6 playing games ({len(plan.seeds)} seed(s) each): taps, journal, display")
     games = play_games(directory / "games", plan.seeds, plan.games)
-    progress(f"2/5 idle CPU of our reader loop ({plan.idle_s:g} s)")
+    progress(f"2/6 idle CPU of our reader loop ({plan.idle_s:g} s)")
     idle_ours = bench_cpu.ours(plan.idle_s)
-    progress(f"3/5 idle CPU of the mfrc522 package's loop ({plan.idle_s:g} s)")
+    progress(f"3/6 idle CPU of the mfrc522 package's loop ({plan.idle_s:g} s)")
     idle_peer, peer_note = bench_cpu.peer(plan.idle_s)
     longest = max(games.transcripts, key=lambda t: len(t.lines))
-    progress(f"4/5 start-ups of tabletop run --sim ({plan.start_runs})")
+    progress(f"4/6 start-ups of tabletop run --sim ({plan.start_runs})")
     starts = start_ups(directory / "start", plan.start_runs, longest.args(), longest.lines)
-    progress(f"5/5 resuming a {plan.resume_events}-event journal ({plan.resume_repeat} times)")
+    progress(f"5/6 resuming a {plan.resume_events}-event journal ({plan.resume_repeat} times)")
     journal = journal_with_events(directory / "resume" / "current.jsonl", plan.resume_events)
+    progress(f"6/6 a game's end with 10 and {plan.history_games} games in the history; "
+             f"{plan.growth_inputs} inputs of one table")
+    ends = [game_end_seconds(directory / f"end-{n}", n, plan.end_repeat)
+            for n in (10, plan.history_games)]
+    inputs = input_seconds(directory / "inputs", plan.growth_inputs)
+    tenth = max(1, len(inputs) // 10)
     report = {
         "tap_to_frame_ms": percentiles(games.tap_s),
         "journal_fsync_ms": percentiles(games.append_s),
@@ -103,6 +117,11 @@ def measure(plan: Plan, directory: Path, progress: Callable[[str], None] = lambd
         "startup_to_first_frame_s": round(statistics.median(starts.first_frame_s), 3),
         "peak_rss_mb": round(starts.peak_rss_mb, 1),
         "resume_1000_events_ms": round(1000 * resume_seconds(journal, plan.resume_repeat), 1),
+        "game_end_ms": {"small": round(1000 * ends[0], 2), "large": round(1000 * ends[1], 2),
+                        "games": [10, plan.history_games]},
+        "input_ms": {"first": round(1000 * statistics.median(inputs[:tenth]), 3),
+                     "last": round(1000 * statistics.median(inputs[-tenth:]), 3),
+                     "inputs": len(inputs)},
         "machine": {"cpus": os.cpu_count(), "arch": platform.machine(),
                     "python": platform.python_version()},
         "notes": [peer_note] if peer_note else [],
@@ -176,6 +195,7 @@ def table(r: dict, command: str) -> str:
     shown, full = r["display_bytes_per_update"]["ours"], r["display_bytes_per_update"]["full_frame"]
     slow, fast = r["i2c_ms_per_update"]["100k"], r["i2c_ms_per_update"]["400k"]
     felt = r["card_to_frame_on_bus_ms"]
+    end, grown = r["game_end_ms"], r["input_ms"]
     peer = "not installed" if cpu["mfrc522"] is None else f"{cpu['mfrc522']:.0f}% of a core"
     rows = [
         ("figure", "measured", "goal", "met"),
@@ -199,6 +219,10 @@ def table(r: dict, command: str) -> str:
         ("peak RSS", f"{r['peak_rss_mb']:.1f} MB", goal["peak_rss"], met["peak_rss"]),
         ("resume 1,000 events", f"{r['resume_1000_events_ms']:.0f} ms", goal["resume"],
          met["resume"]),
+        (f"game's end, {end['games'][0]} / {end['games'][1]:,} in history",
+         f"{end['small']:.1f} / {end['large']:.1f} ms", "", ""),
+        (f"input p50, first / last tenth of {grown['inputs']:,}",
+         f"{grown['first']:.2f} / {grown['last']:.2f} ms", "", ""),
     ]
     widths = [max(len(row[n]) for row in rows) for n in range(3)]
     machine = r["machine"]

@@ -10,12 +10,13 @@ from engine.core.registry import all_specs
 
 # The smallest run that still takes every path: one game, one start-up, a short journal.
 TINY = bench.Plan(seeds=(1,), games=("palourde",), idle_s=0.05, start_runs=1, resume_events=20,
-                  resume_repeat=1)
+                  resume_repeat=1, history_games=100, end_repeat=1, growth_inputs=14)
 
 FIGURES = {"tap_to_frame_ms": ("p50", "p99"), "journal_fsync_ms": ("p50", "p99"),
            "display_bytes_per_update": ("ours", "full_frame"),
            "idle_cpu_percent": ("ours", "mfrc522"), "startup_to_first_frame_s": None,
-           "peak_rss_mb": None, "resume_1000_events_ms": None}
+           "peak_rss_mb": None, "resume_1000_events_ms": None,
+           "game_end_ms": ("small", "large"), "input_ms": ("first", "last")}
 
 
 def is_number(value) -> bool:
@@ -43,6 +44,7 @@ def test_the_bench_reports_every_figure(monkeypatch, capsys, tmp_path):
 
     text = bench.table(report, "tabletop bench --quick")
     for label in ("tap to frame", "display bytes", "idle CPU", "start-up", "peak RSS", "resume",
+                  "game's end, 10 / 100 in history", "input p50, first / last tenth of 14",
                   "card to frame on the bus (20 polls/s)"):
         assert label in text
 

@@ -9,6 +9,7 @@ import weakref
 from pathlib import Path
 
 import engine
+from device.bench.growth import fill_history
 from device.config import KioskConfig
 from device.fleet.plugin import FleetPlugin
 from device.kiosk.plugin import kiosk_plugins
@@ -25,20 +26,6 @@ from .table import Table
 from .test_fleet_parts import FakeLink
 
 WIN = ("clam#1", "clam#2", "high_tide#1", "high_tide#2", "high_tide#3")
-
-
-def fill(state_dir: Path, games: int) -> None:
-    """A history of `games` finished games, as rows (their journals long gone by retention)."""
-    keeper = keep_history(GameStore(state_dir))
-    db = keeper.history.db
-    with db:
-        db.executemany("INSERT INTO games VALUES (?, 'palourde', ?, ?, 600, '{}', NULL, NULL, 5, ?)",
-                       [(f"old{n}", f"2024-01-01T20:{n % 60:02d}:00+01:00", None, f"{n}.jsonl")
-                        for n in range(games)])
-        db.executemany("INSERT INTO players VALUES (?, ?, ?, 0, ?)",
-                       [(f"old{n}", seat, name, int(seat == 1)) for n in range(games)
-                        for seat, name in ((1, "Ann"), (2, "Bob"))])
-    keeper.close()
 
 
 def work_of_a_games_end(state_dir: Path, monkeypatch) -> dict[str, int]:
@@ -80,8 +67,8 @@ def work_of_a_games_end(state_dir: Path, monkeypatch) -> dict[str, int]:
 
 def test_a_games_end_does_the_same_work_whatever_the_history_holds(tmp_path, monkeypatch):
     few, many, games = tmp_path / "few", tmp_path / "many", 10_000
-    fill(few, 10)
-    fill(many, games)
+    fill_history(few, 10)
+    fill_history(many, games)
     small, large = work_of_a_games_end(few, monkeypatch), work_of_a_games_end(many, monkeypatch)
     print(f"a game's end with 10 and {games} games in the history: {small} {large}")
     assert large["journals read"] == small["journals read"] == 1     # its own journal, once
