@@ -18,13 +18,15 @@ from pathlib import Path
 
 from device.paths import write_atomic
 from device.storage import quarantine
-from device.storage.journal import JournalError, read
+from device.storage.journal import FORMAT, Contents, JournalError, read
+from engine.core.text import msg
 
 from .topics import encode, table_topic
 
 log = logging.getLogger(__name__)
 
 CURSOR_FILE = "fleet-cursor.json"
+CURRENT = "current.jsonl"
 ACK_S = 10.0                  # the longest wait for one acknowledgement before trying later
 RETRY_S = 5.0
 
@@ -67,25 +69,72 @@ def journals(state_dir: Path) -> list[Path]:
     """The archived games, oldest first, then the game being played."""
     state_dir = Path(state_dir)
     return sorted((state_dir / "archive").glob("*.jsonl")) + \
-        [p for p in (state_dir / "current.jsonl",) if p.exists()]
+        [p for p in (state_dir / CURRENT,) if p.exists()]
 
 
-def pending(paths: list[Path], done: dict[str, int], seen: dict[str, str] | None = None):
+class Tail:
+    """The game being played, read as it grows: each pass parses only the lines written since
+    the last one (the journal grows by a line an input; reading it whole at every input would
+    cost more with every move). A new game's journal, told by its header line, is read anew."""
+
+    def __init__(self) -> None:
+        self.first: bytes | None = None      # the header line of the journal read so far
+        self.offset = 0
+        self.contents: Contents | None = None
+        self.parsed = 0                      # lines parsed since start: what a test counts
+
+    def read(self, path: Path) -> Contents:
+        """The journal at `path`, its lines parsed as `read` does (JournalError if one is not
+        a JSON object or the first is not a journal's header; OSError)."""
+        with open(path, "rb") as f:
+            first = f.readline()
+            if first != self.first:
+                self.first, self.offset, self.contents = first, 0, None
+            f.seek(self.offset)
+            data = f.read()
+        end = data.rfind(b"\n") + 1             # a line without its newline is not written yet
+        records = [self._parse(line) for line in data[:end].splitlines()]
+        if self.contents is None:
+            if not records or records[0].get("journal") != FORMAT:
+                self.first = None
+                raise JournalError(msg("ui.journal_not_one"))
+            self.contents = Contents(records[0], [])
+            records = records[1:]
+        self.contents.records.extend(records)
+        self.offset += end
+        return self.contents
+
+    def _parse(self, line: bytes) -> dict:
+        self.parsed += 1
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            record = None
+        if not isinstance(record, dict):
+            self.first = None                    # read whole (and refused) next time
+            raise JournalError(msg("ui.journal_not_one"))
+        return record
+
+
+def pending(paths: list[Path], done: dict[str, int], seen: dict[str, str] | None = None,
+            current: Tail | None = None):
     """(game id, seq, record, header) of every operation in `paths` not acknowledged yet, in
-    order. Each file's game id goes into `seen` (file name -> id)."""
+    order. Each file's game id goes into `seen` (file name -> id); the game being played is
+    read through `current` when given."""
     for path in paths:
         try:
-            contents = read(path)
+            contents = current.read(path) if current is not None and \
+                path.name == CURRENT else read(path)
         except (JournalError, OSError):
             continue                           # the store keeps a damaged journal aside
         game_id = contents.header.get("id")
-        if not isinstance(game_id, str):
+        if not isinstance(game_id, str) or contents.header.get("journal") != FORMAT:
             continue
         if seen is not None:
             seen[path.name] = game_id
-        operations = [r for r in contents.records if r.get("op") != "end"]
-        for seq, record in enumerate(operations, 1):
-            if seq > done.get(game_id, 0):
+        sent = done.get(game_id, 0)              # operations come first, the end line last
+        for seq, record in enumerate(contents.records[sent:], sent + 1):
+            if record.get("op") != "end":
                 yield game_id, seq, record, contents.header
 
 
@@ -104,6 +153,7 @@ class JournalFeed:
         self.cursor = Cursor(state_dir)
         self._sent_archives: set[str] = set()   # archived games wholly acknowledged: not re-read
         self._ids: dict[str, str] = {}          # journal file name -> its game id
+        self.current = Tail()                   # the game being played, read as it grows
         self.acknowledged = 0                   # since start: what `wait_acknowledged` counts
         self._acked = threading.Condition()
         self._poke, self._stop = threading.Event(), threading.Event()
@@ -145,7 +195,8 @@ class JournalFeed:
         names = {p.name for p in on_disk}
         self._ids = {name: i for name, i in self._ids.items() if name in names}
         paths = [p for p in on_disk if p.name not in self._sent_archives]
-        for game_id, seq, record, header in pending(paths, self.cursor.done, self._ids):
+        for game_id, seq, record, header in pending(paths, self.cursor.done, self._ids,
+                                                    self.current):
             if self._stop.is_set() or not self.link.up.is_set():
                 return sent
             payload = encode(message(self.table, self.wall_clock(), game_id, seq, record, header),

@@ -11,6 +11,7 @@ from pathlib import Path
 import engine
 from device.bench.growth import fill_history
 from device.config import KioskConfig
+from device.fleet.journal_feed import JournalFeed
 from device.fleet.plugin import FleetPlugin
 from device.kiosk.plugin import kiosk_plugins
 from device.kiosk.system_actions import RecordedSystem
@@ -22,6 +23,7 @@ from device.storage.store import GameStore
 from device.ui.prompt_timer import PromptTimer
 from engine import Session, Tap, make_config
 
+from .fleet_tables import Table as FleetTable
 from .table import Table
 from .test_fleet_parts import FakeLink
 
@@ -113,3 +115,22 @@ def test_a_table_holds_the_same_after_hundreds_of_games(tmp_path):
     assert table.app.session is None and inputs > 500
     # 60 games and 420 inputs later: anything kept per game or per input would add as many
     assert held[1] <= held[0] + 5
+
+
+def test_the_journal_feed_parses_each_line_of_the_game_being_played_once(tmp_path):
+    """The feed wakes at every input: it reads only what was written since, not the game anew."""
+    table, link = FleetTable(tmp_path, "t1", None), FakeLink()
+    feed = JournalFeed(link, "t1", tmp_path, table.clock.wall)
+    table.start("palourde", ["Ann", "Bob", "Cy"])
+    for card in WIN[:4]:
+        table.play(f"wait 60\ntap {card}")
+        feed.send_pending()
+    written = (tmp_path / "current.jsonl").read_text().splitlines()
+    assert feed.current.parsed == len(written) == 1 + 4
+    assert [event["seq"] for event in link.of("events")] == [1, 2, 3, 4]
+    table.play("wait 60\ntap high_tide#3\nwait 30\npress select")     # the game ends: archived
+    table.start("palourde", ["Ann", "Bob"])                             # a new one is read anew
+    table.play("wait 60\ntap clam#1")
+    feed.send_pending()
+    assert [event["seq"] for event in link.of("events")] == [1, 2, 3, 4, 5, 1]
+    assert feed.current.parsed == 1 + 4 + 2
