@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+from device.clock import SystemClock
 from device.config import ConfigFileError, config_path, load_config
 from device.decks.deck_file import normalize_uid
 from device.decks.registry import DeckRegistry, TagTaken
@@ -94,12 +95,12 @@ def _list(players: list[Player], args: argparse.Namespace) -> None:
 def _publish(args: argparse.Namespace) -> int:
     """The roster of the table's state dir, as a retained message on the config's broker."""
     from device.fleet.plugin import table_name
-    from device.table import state_dir_for, wall_clock
+    from device.table import state_dir_for
     try:
         config = load_config(config_path(args.config))
         table = table_name(config.fleet)
         roster = Roster(state_dir_for(args.state_dir, config))
-        message = roster_message(roster, table, wall_clock(), config.fleet.key)
+        message = roster_message(roster, table, SystemClock().wall(), config.fleet.key)
         send_retained(config.fleet, [message])
     except ConfigFileError as exc:
         print(refusal(exc, config_path(args.config), args.language), file=sys.stderr)
