@@ -38,6 +38,7 @@ from engine.core.step import candidate_events
 
 FLEET_KEY = "cafe-fleet-key-1"
 SETTLE = "wait 10"        # longer than any message's pages and the tap debounce
+PAST = datetime.timedelta(hours=2)
 
 
 def settings_for(broker, **changes) -> FleetConfig:
@@ -50,7 +51,9 @@ def settings_for(broker, **changes) -> FleetConfig:
 class Table:
     def __init__(self, folder: Path, name: str, settings: FleetConfig | None) -> None:
         self.name = name
-        self.clock = VirtualClock()
+        # virtual time moves the wall clock too: starting it two hours back keeps every label
+        # the evening writes in the past, where the dashboard takes it (a future date it drops)
+        self.clock = VirtualClock(wall=(datetime.datetime.now().astimezone() - PAST).isoformat())
         self.registry = DeckRegistry(folder)
         sim = SimDecks(self.registry)
         self.app = Companion(registry=sim, store=GameStore(folder, clock=self.clock),
