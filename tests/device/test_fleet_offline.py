@@ -47,7 +47,7 @@ def test_a_broker_gone_is_fleet_offline_with_why_until_it_is_back(tmp_path, brok
     why = table.wait_down(WAIT_S)
     assert why.startswith(f"cannot reach the broker at {broker.host}:{broker.port}: "
                           "ConnectionRefusedError")
-    table.play(["tap clam#2", "wait 1"])                      # the game plays on, and ticks
+    table.play(["tap clam#2", "wait 1", "press back"])        # the game plays on, and ticks
     assert [p["score"] for p in table.view()["players"]] == [2, 0]
     assert status_of(table, capsys).endswith(f"\nFleet offline: {why}\n")
     assert f"Réseau hors ligne\u00a0: {why}\n" in status_of(table, capsys, "--language", "fr")

@@ -25,6 +25,7 @@ AUBERGE_3 = """
     tap 6#2
     press select
     wait 4
+    press back
     press down
     press down
     press select
@@ -32,6 +33,7 @@ AUBERGE_3 = """
     tap 9#1
     tap 10#1
     press select
+    press back
     wait 4
     """
 

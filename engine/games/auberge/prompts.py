@@ -71,6 +71,13 @@ PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
 }
 
 
+# The texts that ask the table to move cards or tokens: they stay on screen until the next
+# input.
+INSTRUCTIONS = frozenset({
+    "la.discard_all", "la.discard_all_next", "la.draw",
+})
+
+
 def prompt(state: State) -> Prompt:
     return PHASE_TEXTS[state.phase][0](state)
 

@@ -140,6 +140,15 @@ PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
 }
 
 
+# The texts that ask the table to move cards or tokens: they stay on screen until the next
+# input.
+INSTRUCTIONS = frozenset({
+    "fl.flouks_to_villages", "fl.decree", "fl.decree_text", "fl.decree_replaced",
+    "fl.welcomed", "fl.welcome_failed", "fl.no_people", "fl.action_discard",
+    "fl.by_hand", "fl.by_hand_text", "fl.draw", "fl.steal",
+})
+
+
 def prompt(state: State) -> Prompt:
     return PHASE_TEXTS[state.phase][0](state)
 
