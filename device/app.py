@@ -226,7 +226,7 @@ class Companion:
                 self.set_mode(mode)
             case Home():
                 self.home()
-            case Play(event, then):
+            case Play(event, then) if self.session is not None:   # (not if its start failed)
                 self.play(event, then)
             case Undo():
                 self.undo()
