@@ -286,7 +286,7 @@ class GameOver(Mode):
         spec, state = app.game().spec, app.game().state
         result = spec.result(state)
         assert result is not None             # the mode of a game with a result
-        rows = ranking(spec, app.view()[1], result.winners)
+        rows = ranking(spec, app.view()[1], result.winners, result.places)
         unscored = {True: app.t("ui.out"), False: "-"}      # L'Auberge: no scores, only who is out
         lines = [app.t("ui.rank_line", rank=rank, name=name,
                        score=unscored[out] if score is None else score)

@@ -87,7 +87,7 @@ def initial(config: GameConfig) -> State:
     """After the deal: everyone holds 3, the opening cards are next."""
     players = config.players
     return State(seq=0, phase=OPENING, options=config.options, seats=players, current=players[0],
-                 out=frozenset(), fronts=per_seat(players, ()),
+                 out=(), fronts=per_seat(players, ()),
                  hands=per_seat(players, HAND_DEALT), pile=DECK_SIZE - HAND_DEALT * len(players),
                  discard=0, out_uids=frozenset())
 
@@ -253,7 +253,7 @@ def eliminate(state: State, loser: str, successor: Callable[[State], str], effec
     """
     row = front(state, loser)
     state = dataclasses.replace(
-        state, out=state.out | {loser}, discard=state.discard + len(row) + hand(state, loser),
+        state, out=state.out + (loser,), discard=state.discard + len(row) + hand(state, loser),
         out_uids=state.out_uids | set(row), fronts=with_value(state.fronts, loser, ()),
         hands=with_value(state.hands, loser, 0))
     remaining = players_in(state)

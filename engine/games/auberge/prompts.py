@@ -113,7 +113,9 @@ def tally(state: State) -> Tally:
 
 
 def result(state: State) -> Result | None:
-    """§2.4: the last pirate in wins; nobody else scores and there is no tie."""
+    """§2.4: the last pirate in wins; nobody else scores and there is no tie. The others place
+    by how long they stayed in: the last out second."""
     if state.phase != OVER:
         return None
-    return Result((state.to_play,), msg("la.wins", name=state.current))
+    return Result((state.to_play,), msg("la.wins", name=state.current),
+                  places=(state.to_play,) + state.out[::-1])
