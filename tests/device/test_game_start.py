@@ -2,11 +2,19 @@
 the first card may already be tapped; and what is kept of the start (history, the exit line)."""
 from __future__ import annotations
 
+import io
+import sys
+from contextlib import closing
+
 import pytest
 
 import engine
+from device.cli import main
+from device.storage.history import open_history
 from device.ui.wizard import Instruction
 
+from . import test_sim_palourde
+from .simrun import sim
 from .table import Table, to_game
 
 # The first card of each game whose first prompt asks for one, and what the screen says next.
@@ -68,3 +76,35 @@ def test_a_tag_of_no_deck_on_the_deal_screen_is_refused_there(tmp_path):
 def test_palourde_from_the_menus_deals_in_its_own_setup(tmp_path):
     table = Table(tmp_path).run(to_game("palourde") + "press select")
     assert table.screen.lines[0] == "Fishermen: tap your"
+
+
+def test_flouks_header_names_no_turn_on_its_deal(tmp_path):
+    table = Table(tmp_path).start("flouk", "Ann,Bob,Cy")
+    assert table.screen.header_right == "R1"
+    table.run("press select\nwait 2")
+    assert table.screen.header_right == "R1 T1"
+
+
+def test_history_records_who_started_a_palourde_game(tmp_path, monkeypatch, capsys):
+    # the players join by their Baskets and P2's Basket names the youngest
+    lines = test_sim_palourde.SETUP + test_sim_palourde.PLAY + "press select\n"
+    assert sim(tmp_path, lines, monkeypatch=monkeypatch, capsys=capsys) == 0
+    with closing(open_history(tmp_path)) as history:
+        [game] = history.games()
+    assert (game.game, game.first) == ("palourde", "P2")
+
+
+class Typed(io.StringIO):
+    """Lines as typed at a terminal: the run ends on Ctrl-D and says where the game is."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("lines,saved", [("press down\n", False),
+                                         (to_game("tamalou") + "press select\n" * 4, True)])
+def test_game_saved_is_said_only_when_a_game_was_started(tmp_path, monkeypatch, capsys, lines,
+                                                          saved):
+    monkeypatch.setattr(sys, "stdin", Typed(lines))
+    assert main(["run", "--sim", "--state-dir", str(tmp_path)]) == 0
+    assert ("Game saved in" in capsys.readouterr().err) is saved
