@@ -3,7 +3,8 @@
 Under tabletop/<table>/ (device/fleet_topics.py, docs/fleet.md): `state`, retained, as
 the table starts and whenever what it shows changes (sampled as each frame is built, so the
 broker sees what the players see); `events`, one message per accepted event with a per-table
-`seq`; `finished` once per game that ended with a result; `online`, retained, with a
+`seq`; `finished` once per game that ended with a result (both leave from the disk:
+journal_feed.py); `online`, retained, with a
 last will. Publishing only queues (device/fleet_link.py): the game never waits for the
 network and plays the same with the broker gone. The plugin also offers, at idle, the
 decks and staff cards other tables share (device/fleet_ui.py).
@@ -145,7 +146,12 @@ class FleetPlugin(Plugin):
     def _note_finished(self, app, state: dict) -> None:
         """A game that was over and is left (SELECT on the result, or a new game) is finished."""
         if self._game is not None and self._game[0] is not app.session:
-            self._send("finished", finished_record(*self._game[1:]))
+            record = finished_record(*self._game[1:])
+            if self.feed is not None:           # on disk first, then sent like the events
+                self.feed.keep_finished(encode({"table": self.table, "at": self.wall_clock(),
+                                                **record}))
+            else:
+                self._send("finished", record)
             self._game = None
         view = state["game"]
         if view is not None and view["over"]:
