@@ -155,10 +155,12 @@ class Inbox:
         self._lock = threading.Lock()
         self._heard: dict[str, Shared] = {}
         self._dismissed: set[str] = set()
+        self.refused = 0                  # shared messages that did not check (the log is hushed)
 
     def receive(self, topic: str, payload: bytes) -> None:
         shared = read_shared(topic, payload, self.key)
         with self._lock:
+            self.refused += bool(payload) and shared is None
             if shared is None:
                 self._heard.pop(topic, None)
             else:
