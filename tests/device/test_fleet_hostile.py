@@ -223,15 +223,19 @@ def test_a_flood_of_refused_shared_messages_is_counted_and_logged_a_few_lines_a_
     logging.getLogger().addHandler(handler)
     try:
         inbox = Inbox(FLEET_KEY)
-        forged = json.dumps({"schema": SCHEMA, "table": "t9", "staff": {"00": "Mallory"},
-                             "sig": "00"}).encode()
+
+        def forged(n: int) -> bytes:                        # each one different
+            return json.dumps({"schema": SCHEMA, "table": "t9", "staff": {f"{n:x}": "Mallory"},
+                               "sig": "00"}).encode()
         for n in range(10_000):
             now[0] = n * 0.001                             # ten seconds of flood
-            inbox.receive("tabletop/shared/staff", forged)
-        assert inbox.refused == 10_000
+            inbox.receive("tabletop/shared/staff", forged(n))
+        for _ in range(1000):                              # the same one, again and again
+            inbox.receive("tabletop/shared/staff", forged(n))
+        assert inbox.refused == 11_000
         assert out.getvalue().count("\n") == HUSH_LINES
         now[0] = 61.0
-        inbox.receive("tabletop/shared/staff", forged)
+        inbox.receive("tabletop/shared/staff", forged(-1))
         last = out.getvalue().splitlines()[-1]
         assert last.endswith(f"(and {10_000 - HUSH_LINES} more like it, not written)")
     finally:

@@ -167,17 +167,17 @@ class Handler(BaseHTTPRequestHandler):
         # the kernel keeps at most this much for a reader that stopped reading; past it, a
         # send waits IDLE_S at most and the reader is dropped
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
-        board, sent = self.server.board, None
+        board, sent, sent_at = self.server.board, None, 0.0
         try:
             while not board.closed:
                 snapshot = self.server.snapshots.get(self.language)
                 if snapshot.version != sent:
                     self.wfile.write(snapshot.event)
-                    sent = snapshot.version
+                    sent, sent_at = snapshot.version, time.monotonic()
                 else:
                     self.wfile.write(b": still here\n\n")
-                if board.wait(sent, KEEPALIVE_S):
-                    self.server.stopping.wait(COALESCE_S)   # the changes of the next moment too
+                if board.wait(sent, KEEPALIVE_S):       # at once, unless one just went
+                    self.server.stopping.wait(sent_at + COALESCE_S - time.monotonic())
         except GONE as exc:
             log.debug("%s: reader gone: %s", self.address_string(), type(exc).__name__)
 
