@@ -310,10 +310,8 @@ class Link:
         """A broker that took the connection and said nothing for CONNECT_TIMEOUT_S is
         unreachable, and says so (paho alone would wait for its keepalive, over a minute)."""
         since = self._trying_since
-        if since is None or self.up.is_set() or self.refused or self.unreachable:
-            return
-        waited = time.monotonic() - since
-        if waited >= CONNECT_TIMEOUT_S:
+        if since is not None and not (self.up.is_set() or self.refused or self.unreachable) \
+                and time.monotonic() - since >= CONNECT_TIMEOUT_S:
             self._note("unreachable", f"no answer from the broker at {self.where} within "
                        f"{CONNECT_TIMEOUT_S:g} s: it takes connections but does not speak MQTT")
 
