@@ -2,7 +2,7 @@
 
 Usage: python tools/fleet_storm.py [--json]
 
-On a local Mosquitto, 256 tables each send a state just under the dashboard's 32 kB limit;
+On a local Mosquitto, 256 tables each send a state of about 28 kB;
 the real `tabletop dashboard` (its own process) meets 30 live readers that never read, 8
 readers of /state.json at once, 32 clients trickling their headers and 10,000 connections
 closed or reset, while real requests are made. Needs mosquitto and paho-mqtt.
@@ -30,7 +30,7 @@ from device.fleet.topics import encode, table_topic  # noqa: E402
 
 
 def hostile_state(table: str) -> bytes:
-    """A state just under the dashboard's 32 kB limit, its texts as long as they fit."""
+    """A state of about 28 kB, its texts as long as they go."""
     long = "W" * 1500
     body = state(table, 1)
     body["faults"] = {f"part{n}": long for n in range(18)}

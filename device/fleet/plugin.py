@@ -68,10 +68,13 @@ class FleetPlugin(Plugin):
         self._noted: object = ()                 # the offline reason `tabletop status` has
         self._state_dir = None
 
-    def _send(self, kind: str, payload: dict, retain: bool = False) -> None:
+    def _encoded(self, payload: dict) -> bytes:
+        """A message of this table, now, signed with the café's key when it has one."""
         payload = {"table": self.table, "at": self.wall_clock(), **payload}
-        key = self.inbox.key if self.inbox is not None else None
-        self.link.publish(table_topic(self.table, kind), encode(payload, key), retain)
+        return encode(payload, self.inbox.key if self.inbox is not None else None)
+
+    def _send(self, kind: str, payload: dict, retain: bool = False) -> None:
+        self.link.publish(table_topic(self.table, kind), self._encoded(payload), retain)
 
     # ---- app hooks -------------------------------------------------------------------------
 
@@ -148,8 +151,7 @@ class FleetPlugin(Plugin):
         if self._game is not None and self._game[0] is not app.session:
             record = finished_record(*self._game[1:])
             if self.feed is not None:           # on disk first, then sent like the events
-                self.feed.keep_finished(encode({"table": self.table, "at": self.wall_clock(),
-                                                **record}))
+                self.feed.keep_finished(self._encoded(record))
             else:
                 self._send("finished", record)
             self._game = None

@@ -56,7 +56,7 @@ COALESCE_S = 0.5                       # a live reader gets at most two boards a
 EVICT_S = 5.0                          # the longest wait for an evicted slow client's slot
 MAX_CONNECTIONS = 32                   # a café's screens and scripts, with room to spare
 SEND_BUFFER = 256 * 1024               # the kernel's buffer for a reader that stopped reading
-TABLE_MESSAGE_MAX = 32 * 1024          # a table's state is a few kB: beyond, a hostile one
+TABLE_MESSAGE_MAX = 64 * 1024          # a table's state is a few kB: beyond, a hostile one
 GONE = (ConnectionError, TimeoutError)  # reset, broken pipe, a reader that stopped reading
 BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
         b"Content-Length: 20\r\nRetry-After: 5\r\n\r\ntoo many connections\n")
