@@ -14,7 +14,8 @@ import pytest
 from device.fleet.dashboard import server as web
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import DashboardServer
-from device.fleet.topics import table_topic
+from device.fleet.topics import encode, table_topic
+from tests.device.test_fleet_dashboard import CLOCK
 
 
 @pytest.fixture
@@ -152,7 +153,8 @@ def test_ten_thousand_reset_connections_write_no_traceback(quick, caplog, capfd,
     assert "Traceback" not in capfd.readouterr().err
 
 
-def test_readers_share_one_serialized_board_per_version(quick):
+def test_readers_share_one_serialized_board_per_version(quick, monkeypatch):
+    monkeypatch.setattr(web, "FRESH_S", 3600.0)          # however slow the machine
     made = quick.snapshots.made
     bodies = {ask(quick).partition(b"\r\n\r\n")[2] for _ in range(8)}
     assert len(bodies) == 1 and quick.snapshots.made <= made + 1
@@ -169,11 +171,12 @@ def test_readers_that_never_read_are_dropped_and_the_rest_keep_answering(quick):
         client.connect(quick.server_address[:2])
         client.sendall(b"GET /events HTTP/1.0\r\nAuthorization: Bearer tide-3\r\n\r\n")
         sleepers.append(client)
-    big = "x" * 4000
-    for n in range(200):                              # boards of hundreds of kB each
-        state = {"schema": 1, "activity": "idle", "faults": {f"f{i}": big for i in range(6)},
-                 "said": {}, "game": None}
-        quick.board.receive(table_topic(f"t{n}", "state"), json.dumps(state).encode())
+    big = "x" * 400                                   # the longest text a table may send
+    for n in range(200):                              # boards of a few hundred kB each
+        faults = {f"f{i}": big for i in range(12)}
+        quick.board.receive(table_topic(f"t{n}", "state"), encode(
+            {"table": f"t{n}", "at": CLOCK, "activity": "idle", "faults": faults, "game": None}))
+    assert len(ask(quick)) > 200_000
     assert quick.wait_connections(0, 30)              # each was dropped
     for client in sleepers:
         client.close()

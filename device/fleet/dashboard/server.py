@@ -53,6 +53,7 @@ KEEPALIVE_S = 15.0
 IDLE_S = 10.0                          # the longest wait for a request, or for a reader to read
 HEADER_S = 10.0                        # the longest a request line and its headers may take
 COALESCE_S = 0.5                       # a live reader gets at most two boards a second
+FRESH_S = 1.0                          # the oldest page served for an unchanged board
 EVICT_S = 5.0                          # the longest wait for an evicted slow client's slot
 MAX_CONNECTIONS = 32                   # a café's screens and scripts, with room to spare
 SEND_BUFFER = 256 * 1024               # the kernel's buffer for a reader that stopped reading
@@ -189,6 +190,7 @@ class Snapshot:
     """One version of the page in one language, serialized once for every reader."""
 
     def __init__(self, view: dict) -> None:
+        self.made_at = time.monotonic()
         self.version: int = view["version"]
         self.body = json.dumps(view, separators=(",", ":")).encode()
         self.event = b"data: " + self.body + b"\n\n"
@@ -206,7 +208,10 @@ class Snapshots:
     def get(self, language: str) -> Snapshot:
         with self._lock:                             # one reader makes it, the others wait
             latest = self._latest.get(language)
-            if latest is None or latest.version != self.board.version:
+            # the page also says how long games have lasted by now: a quiet board is made
+            # again after FRESH_S, for /state.json (a live reader gets it with the next change)
+            if latest is None or latest.version != self.board.version \
+                    or time.monotonic() - latest.made_at >= FRESH_S:
                 latest = Snapshot(page(self.board.view(), language, self.finished))
                 self._latest[language] = latest
                 self.made += 1
