@@ -116,7 +116,7 @@ def run_simulated(app, clock: VirtualClock, args, config,
         at_terminal = True
     finally:
         _restore(handlers)
-    if at_terminal:                        # Ctrl-C, or Ctrl-D at a terminal: where the game is
+    if at_terminal and app.session is not None:   # Ctrl-C, or Ctrl-D at a terminal: where the game is
         # the screen's language, when the command line chose it, is part of the way back
         language = f" --language {args.language}" if getattr(args, "language_asked", False) else ""
         print(say(args.language, "cli.run.saved", dir=app.store.dir,

@@ -119,7 +119,7 @@ def finished_game(path: Path) -> Game | None:
         raise JournalError(msg("ui.journal_damaged", line=len(resumed.records) + 1))
     seconds = length.seconds if length.seconds is not None else _seconds(started, ended)
     return Game(game_id(header, path), spec.id, started, ended, seconds,
-                dict(session.config.options), deck, session.config.first,
+                dict(session.config.options), deck, session.first_player(),
                 len(session.events), path.name, players)
 
 

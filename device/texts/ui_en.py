@@ -20,6 +20,7 @@ TEXT: dict[str, Template] = {
     "ui.cancel": "Cancel",
     "ui.done": "Done",
     "ui.already_picked": "Already picked:\nSELECT on Done",
+    "ui.no_instructions": "Nothing to do\nwith the cards yet",
     "ui.scores": "Scores",
     "ui.undo_last": "Undo last",
     "ui.abort": "Abort game",

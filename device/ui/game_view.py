@@ -18,9 +18,14 @@ def badge(spec: GameSpec, tally: Tally) -> Msg | None:
     return spec.look.badge(tally)
 
 
-def ranking(spec: GameSpec, tally, winners: tuple[str, ...]) -> list[tuple[int, str, int | None, bool]]:
+def ranking(spec: GameSpec, tally, winners: tuple[str, ...],
+            places: tuple[str, ...] = ()) -> list[tuple[int, str, int | None, bool]]:
     """(rank, name, score, out): winners first, then the others best first ("best" is lowest
-    where the game's look says so). Equals share a rank, as co-winners do: 1, 1, 3."""
+    where the game's look says so). Equals share a rank, as co-winners do: 1, 1, 3. A game
+    that places every seat itself (`places`, its result's) is ranked in that order."""
+    if places:
+        lines = {p.name: p for p in tally.players}
+        return [(n, name, lines[name].score, lines[name].out) for n, name in enumerate(places, 1)]
     sign = 1 if spec.look.lowest_wins else -1
 
     def standing(p):

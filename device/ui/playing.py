@@ -1,7 +1,8 @@
 """Playing a game: the engine's prompt on screen, menus, scores, undo, the result.
 
 SELECT answers the prompt (the highlighted option, or "done"); BACK cancels a
-sub-prompt; DOWN on a prompt without a menu pages to the scores; hold SELECT
+sub-prompt; DOWN on a prompt without a menu pages to the scores, UP shows the turn's
+instructions again (what to do with the cards and tokens); hold SELECT
 opens the global menu; hold BACK asks to undo the last input. A prompt that
 sets a number (+1/-1) takes UP and DOWN as its steps.
 """
@@ -160,6 +161,8 @@ class Playing(Mode):
             self.menu.move(-1 if name == "up" else 1)
         elif name == "down":
             return [Switch(Scores(self))]
+        elif name == "up":
+            return [Show.of(*app.recall.said) if app.recall.said else Show.of(msg("ui.no_instructions"))]
         elif name == "select":
             return self._select(self.menu.key if self.menu is not None else CONFIRM_KEY)
         elif name == "back":
@@ -283,7 +286,7 @@ class GameOver(Mode):
         spec, state = app.game().spec, app.game().state
         result = spec.result(state)
         assert result is not None             # the mode of a game with a result
-        rows = ranking(spec, app.view()[1], result.winners)
+        rows = ranking(spec, app.view()[1], result.winners, result.places)
         unscored = {True: app.t("ui.out"), False: "-"}      # L'Auberge: no scores, only who is out
         lines = [app.t("ui.rank_line", rank=rank, name=name,
                        score=unscored[out] if score is None else score)

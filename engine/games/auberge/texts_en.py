@@ -30,7 +30,7 @@ TEXT: dict[str, Template] = {
     "la.empty_hand": "{name} has no hand:\nno pair",
     "la.discard_all": "{name}: discard all\nyour cards",
     "la.discard_all_next": "{name}: discard all\nyour cards\n{next} plays next",
-    "la.draw": "Draw 1,\nkeep it hidden\n{next} plays next",
+    "la.draw": "{name}: draw 1,\nkeep it hidden\n{next} plays next",
     "la.reshuffled": plural("New pile: {n} card", "New pile: {n} cards"),
     "la.wins": "{name} wins!",
     "la.pairs_with": "Pairs with {name}'s {v}!\nTake it back",

@@ -31,7 +31,7 @@ TEXT = typeset({
     "la.empty_hand": "{name} n'a pas de\nmain : pas de paire",
     "la.discard_all": "{name} : défausse\ntoutes tes cartes",
     "la.discard_all_next": "{name} : défausse\ntoutes tes cartes\nÀ {next} de jouer",
-    "la.draw": "Pioche 1 carte,\ngarde-la cachée\nÀ {next} de jouer",
+    "la.draw": "{name} : pioche 1,\ngarde-la cachée\nÀ {next} de jouer",
     "la.reshuffled": plural("Nouvelle pioche :\n{n} carte", "Nouvelle pioche :\n{n} cartes"),
     "la.wins": "{name} gagne !",
     "la.pairs_with": "Fait paire avec le\n{v} devant {name} !\nReprends-la",

@@ -118,6 +118,7 @@ TEXT: dict[str, Template] = {
     # how it looks on the screen: header name, badge, setup steps
     "ui.name.flouk": "FLOUK",
     "ui.deal.flouk": "Shuffle all 100\ncards into one pile.\nSELECT",
+    "ui.badge.round": "R{round}",
     "ui.badge.round_turn": "R{round} T{turn}",
     "ui.badge.round_turn_step": "R{round} T{turn} {step}",
     # its house rules and their values, as the menus name them

@@ -120,6 +120,7 @@ TEXT = typeset({
     # how it looks on the screen: header name, badge, setup steps
     "ui.name.flouk": "FLOUK",
     "ui.deal.flouk": "Mélange les 100\ncartes en une pioche.\nSELECT",
+    "ui.badge.round": "M{round}",
     "ui.badge.round_turn": "M{round} T{turn}",
     "ui.badge.round_turn_step": "M{round} T{turn} {step}",
     # its house rules and their values, as the menus name them
