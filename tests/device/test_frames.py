@@ -51,8 +51,10 @@ FLOUK_TURN_2 = """
     tap chief_faar#1
     wait 2
     press select
+    press select
     wait 2
-    press down
+    press select
+    press up
     press select
     wait 2
     """
@@ -60,7 +62,8 @@ FLOUK_TURN_2 = """
 # name: (game flags or None for the menus, simulator lines up to the screen)
 FRAMES = {
     "game_select": (None, ""),
-    "house_rules": (None, to_game("tribord") + "press down\npress select"),
+    "house_rules": (None, to_game("tribord") + "press down\npress select\npress down\n"
+                                               "press select\npress select"),
     "palourde_flip": (PALOURDE, "tap clam#1\ntap clam#2\nwait 2"),
     "palourde_pair": (PALOURDE, "tap clam#1\ntap clam#2"),
     "palourde_crab_victim": (PALOURDE, "tap clam#1\ntap clam#2\nwait 2\ntap crab#1\ntap crab#2\n"
@@ -85,7 +88,7 @@ FRAMES = {
     "flouk_reveal": (("flouk",), "press select\nwait 2\ntap mouta#1"),
     "flouk_chief_welcomed": (("flouk",), FLOUK_TURN_2),
     "flouk_report": (("flouk",), FLOUK_TURN_2 + "wait 2\npress select"),
-    "flouk_decree": (("flouk",), test_sim_flouk.PLAY.split("press up")[0]),
+    "flouk_decree": (("flouk",), test_sim_flouk.PLAY.split("press up\npress up")[0]),
     "flouk_game_over": (("flouk",), test_sim_flouk.PLAY.removesuffix("press select\n")),
 }
 
