@@ -13,6 +13,9 @@ round the tens the range has, the units round the units the tens allow.
 """
 from __future__ import annotations
 
+import copy
+from collections import deque
+
 DONE, LEFT = "done", "left"      # what a press did besides a step: the number is set / given up
 
 
@@ -56,6 +59,29 @@ class NumberPicker:
         else:
             allowed = [v for v in self.values if v // 10 == digit]
             self.value = min(allowed, key=lambda v: abs(v % 10 - units))
+
+    def presses_to(self, target: int) -> list[str]:
+        """The fewest presses from here that set `target`."""
+        if target not in self.values:
+            raise ValueError(f"{target} is not a number from {self.values[0]} to {self.values[-1]}")
+        return self.fewest_presses()[target]
+
+    def fewest_presses(self) -> dict[int, list[str]]:
+        """For each number, the fewest presses from here that set it: every button tried on
+        copies of this picker, breadth first (at most 200 places to be: a digit and a value)."""
+        seen = {(self.value, self.place)}
+        queue: deque[tuple[NumberPicker, list[str]]] = deque([(self, [])])
+        found: dict[int, list[str]] = {}
+        while queue:
+            picker, presses = queue.popleft()
+            for name in ("up", "down", "select", "back"):
+                after = copy.copy(picker)
+                if after.press(name) == DONE:
+                    found.setdefault(after.value, presses + [name])
+                elif (after.value, after.place) not in seen:
+                    seen.add((after.value, after.place))
+                    queue.append((after, presses + [name]))
+        return found
 
     def shown(self) -> str:
         """The number with the digit being set in brackets: `[4]7`, `4[7]`, `[5]`."""

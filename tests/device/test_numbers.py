@@ -3,9 +3,6 @@ number from 0 to 99 is never more than 12 presses away; a house rule's number th
 and BACK leaves it with the value shown."""
 from __future__ import annotations
 
-import copy
-from collections import deque
-
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,22 +16,7 @@ TRIBORD = to_game("tribord")
 
 
 def fewest_presses(values: range, start: int) -> dict[int, list[str]]:
-    """For each number, the shortest presses that set it on a fresh picker, found by trying
-    every button on the real picker, breadth first."""
-    first = NumberPicker(values, start)
-    seen = {(first.value, first.place)}
-    queue = deque([(first, [])])
-    found: dict[int, list[str]] = {}
-    while queue:
-        picker, presses = queue.popleft()
-        for name in BUTTONS:
-            after = copy.copy(picker)
-            if after.press(name) == DONE:
-                found.setdefault(after.value, presses + [name])
-            elif (after.value, after.place) not in seen:
-                seen.add((after.value, after.place))
-                queue.append((after, presses + [name]))
-    return found
+    return NumberPicker(values, start).fewest_presses()
 
 
 def test_every_white_number_is_at_most_12_presses_away():
@@ -43,6 +25,15 @@ def test_every_white_number_is_at_most_12_presses_away():
     counts = {value: len(presses) for value, presses in found.items()}
     assert max(counts.values()) == 12 and counts[55] == 12
     assert counts[0] == 2 and counts[9] == 3 and counts[90] == 3 and counts[19] == 4
+
+
+@given(st.sampled_from([range(100), range(1, 100), range(0, 61), range(2, 7)]), st.data())
+def test_the_fewest_presses_set_each_number(values, data):
+    start = data.draw(st.sampled_from(values))
+    for target in values:
+        picker = NumberPicker(values, start)
+        plan = picker.presses_to(target)
+        assert [picker.press(name) for name in plan][-1] == DONE and picker.value == target
 
 
 def test_a_house_rule_number_starts_from_its_value_and_stays_in_its_range():
