@@ -107,7 +107,9 @@ def prompts_of(spec: GameSpec) -> dict[str, tuple[str, list[str]]]:
     """Prompt id -> (its words the first time met, in English; every choice id met)."""
     found: dict[str, tuple[str, list[str]]] = {}
     variants = house_rules(spec)
-    for playout in range(max(PLAYOUTS, 2 * len(variants))):
+    for playout in range(max(PLAYOUTS, 3 * len(variants))):
+        # a third of the games tap first, a third answer first, a third change every turn
+        way = playout % 3
         state = spec.initial(config(spec, variants[playout % len(variants)]))
         stride = STRIDES[playout % len(STRIDES)]
         for turn in range(min(spec.max_events, LONGEST)):
@@ -118,18 +120,19 @@ def prompts_of(spec: GameSpec) -> dict[str, tuple[str, list[str]]]:
             seen += [c for c in choices(prompt.keys(), spec, names) if c not in seen]
             if spec.result(state) is not None:
                 break
-            answer = next_answer(spec, state, turn * stride + playout)
+            start = turn * stride + playout
+            answer = next_answer(spec, state, start, way == 1 or (way == 2 and start % 2 == 1))
             if answer is None:
                 break
             state = answer
     return found
 
 
-def next_answer(spec: GameSpec, state, start: int):
+def next_answer(spec: GameSpec, state, start: int, backwards: bool):
     """The state after the first event the game takes, trying the candidates from `start` on
-    (round), on odd starts backwards; None when it takes none."""
+    (round), backwards (the answers before the taps) if asked; None when it takes none."""
     events = candidate_events(spec, state)
-    if start % 2:                      # every other turn the answers before the taps
+    if backwards:
         events.reverse()
     for n in range(len(events)):
         answer = step(spec, state, events[(start + n) % len(events)])
