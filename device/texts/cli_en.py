@@ -42,7 +42,7 @@ TEXT: dict[str, Template] = {
     "cli.run.no_hardware": "No table hardware found: running on simulated hardware in the "
                            "terminal.",
     "cli.run.typing": "Type a line and Enter: tap CARD (e.g. tap clam#3), "
-                      "press up|down|select|back, hold select|back, wait SECONDS. "
+                      "press up|down|select|back, hold select|back, wait SECONDS, choose ID (docs/scripts.md). "
                       "Ctrl-D saves and quits.",
     "cli.run.locked": "{dir} is in use by another tabletop run (process {pid}{process}): "
                        "stop it first",
