@@ -22,6 +22,7 @@ from device.sim.lines import SimReaderField
 from device.sim.play import run_sim
 from device.storage.store import GameStore
 from device.table import open_registry, wall_clock
+from device.ui.prompt_timer import PromptTimer
 from device.ui.wizard import decks_for
 from engine import Accepted, Info, Rejected, Session
 from engine.core.script import ScriptStep
@@ -41,6 +42,8 @@ class StepRecord:
 class Recorder(Plugin):
     """Keeps every game input the table made, in order."""
 
+    order = 90              # after every plugin of the table: it only listens
+
     def __init__(self) -> None:
         self.outcomes: list[Outcome] = []
 
@@ -56,7 +59,7 @@ def on_table(session: Session, steps: Iterable[ScriptStep], language: str) -> li
         app = Companion(registry=registry, store=GameStore(state_dir), clock=clock,
                         wall_clock=wall_clock, language=language)
         recorder = Recorder()
-        app.attach(recorder)
+        app.attach(PromptTimer(), recorder)    # a prompt that closes by itself does, on `wait`
         decks = decks_for(registry, session.spec)
         app.start_game(session, decks[0] if decks else None)
         reader, frames = SimReaderField(registry.sim_uid, clock=clock), Frames()
