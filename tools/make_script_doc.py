@@ -60,11 +60,12 @@ Input lines start at the game's first prompt, past its deal instruction.
 refused with its reason: a replay stops with `line N: reason` (exit 2), the simulator says
 `input line N: reason` and goes on, the line changing nothing.
 
-`tap CARD`, `choose`, `select`, `back`, `undo` and `redo` go to the game as they are. The
-others go through the table's reader, buttons and clock: a script holding any of them is
-replayed on a simulated table, each line as the simulator takes it (a line takes 1.6
-seconds of the table's time, `wait` its own), so a press meets the screen the one before
-left, a message included. A number on screen (a Flouk white number, a house rule) is set
+In a script of only `tap CARD`, `choose`, `select`, `back`, `undo` and `redo` lines, each
+goes to the game as it is. `place`, `lift`, `press`, `hold`, `wait` and `tap uid:HEX` go
+through the table's reader, buttons and clock: a script holding any of them is replayed on
+a simulated table, every line as the simulator takes it (a tap through its reader; a line
+takes 1.6 seconds of the table's time, `wait` its own), so a press meets the screen the
+line before left, a message included. A number on screen (a Flouk white number, a house rule) is set
 tens first, then units: UP/DOWN on a digit, SELECT to the next; `choose 47` sets it at once.
 
 ## Choice ids of every prompt
