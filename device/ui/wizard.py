@@ -195,7 +195,7 @@ class HouseRules(Step):
         if key == "__start__":
             return self.start(app)
         option = next(o for o in self.setup.spec.options if o.key == key)
-        numbers = number_range(option)
+        numbers = option_numbers(option)
         if numbers is not None:
             self.editing = key, NumberPicker(numbers, int(str(self.values[key])))
             return NOTHING
@@ -214,7 +214,7 @@ class HouseRules(Step):
         return self.done(app)
 
 
-def number_range(option: OptionSpec) -> range | None:
+def option_numbers(option: OptionSpec) -> range | None:
     """The numbers a whole-number house rule can take, when it says both ends; one without a
     top (a penalty) keeps the few values its menu offers."""
     if option.kind != "int" or option.minimum is None or option.maximum is None:

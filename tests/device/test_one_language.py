@@ -72,6 +72,12 @@ def test_every_simulator_line_is_a_script_line_and_back(line):
     assert read_by_script(line) == "ok" == read_by_simulator(line)
 
 
+def test_choose_a_word_like_a_uid_is_still_a_choice():
+    assert SimReaderField(lambda card: None).parse("choose uid:04A1B2C3")[0].action.event.option \
+        == "uid:04A1B2C3"
+    assert parse_script(HEADER + "choose uid:04A1B2C3").steps[0].kind == "event"
+
+
 def test_a_script_sets_a_white_number_with_the_buttons():
     replay = replay_text(TO_THE_WHITE + "press up\npress select\npress up\npress up\npress select\n")
     learned = report(replay)["details"]["learned"]
