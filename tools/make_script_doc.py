@@ -60,9 +60,10 @@ Input lines start at the game's first prompt, past its deal instruction.
 refused with its reason: a replay stops with `line N: reason` (exit 2), the simulator says
 `input line N: reason` and goes on, the line changing nothing.
 
-In a script of only `tap CARD`, `choose`, `select`, `back`, `undo` and `redo` lines, each
-goes to the game as it is. `place`, `lift`, `press`, `hold`, `wait` and `tap uid:HEX` go
-through the table's reader, buttons and clock: a script holding any of them is replayed on
+In a script of only `tap`, `choose`, `select`, `back`, `undo` and `redo` lines, each goes
+to the game as it is (a raw `uid:HEX` is a card the game does not know). `place`, `lift`,
+`press`, `hold` and `wait` go through the table's reader, buttons and clock: a script
+holding any of them is replayed on
 a simulated table, every line as the simulator takes it (a tap through its reader; a line
 takes 1.6 seconds of the table's time, `wait` its own), so a press meets the screen the
 line before left, a message included. A number on screen (a Flouk white number, a house rule) is set

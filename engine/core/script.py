@@ -56,8 +56,7 @@ class InputLine:
     @property
     def on_device(self) -> bool:
         """Played through the device's reader, buttons or clock, not given to the game as is."""
-        return self.verb in ("place", "lift", "press", "hold", "wait") or (
-            self.verb == "tap" and is_uid(self.arg))
+        return self.verb in ("place", "lift", "press", "hold", "wait")
 
     def event(self) -> Event | None:
         """The game event this line is, when it goes to the game as it is."""

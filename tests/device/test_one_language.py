@@ -72,6 +72,10 @@ def test_every_simulator_line_is_a_script_line_and_back(line):
     assert read_by_script(line) == "ok" == read_by_simulator(line)
 
 
+def test_a_raw_uid_is_a_tap_the_game_does_not_know_in_a_script():
+    assert parse_script(HEADER + "tap uid:04a1b2c3").steps[0].kind == "event"
+
+
 def test_choose_a_word_like_a_uid_is_still_a_choice():
     assert SimReaderField(lambda card: None).parse("choose uid:04A1B2C3")[0].action.event.option \
         == "uid:04A1B2C3"
