@@ -9,6 +9,10 @@ tones beside them: an ordinary 80x24 terminal holds picture, text and a line to 
 A terminal too small for any picture gets the text alone. The size is asked at every
 frame and on a resize, so a resized terminal gets a new rendering at once.
 
+The text is the display's own layout (device/ui/layout.py), not the screen's source
+strings: a line the display cuts is cut here too, so the text never shows more than the
+panel does.
+
 A frame is drawn once the person's line is handled, just before the next one is read:
 what they read is always the state their next line acts on.
 """
@@ -18,6 +22,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from device.ui.layout import layout as oled_layout
 from device.ui.screen import Screen
 from hardware.sim_display import braille, halfblocks, quadrants
 
@@ -123,7 +128,7 @@ class SimTerminal:
 
     def _text(self, screen: Screen, columns: int) -> list[str]:
         """The screen's rows as text, the LED and the latest tones beside them."""
-        text = screen.text().split("\n")[:TEXT_ROWS]
+        text = oled_layout(screen).text().split("\n")[:TEXT_ROWS]
         text += [""] * (TEXT_ROWS - len(text))
         tones = [line for line in self.fresh if not line.startswith("LED ")]
         side = [self.led, *tones[-(TEXT_ROWS - 1):]]

@@ -17,6 +17,7 @@ from device.sim.lines import SimReaderField
 from device.sim.play import run_sim
 from device.storage.store import GameStore
 from device.table import open_registry, start_from_flags
+from device.ui.layout import layout
 from device.ui.screen import COLUMNS
 from device.ui.wizard import Instruction
 from engine.core.codec import dumps
@@ -79,7 +80,7 @@ class Table:
 
     @property
     def text(self) -> str:
-        return self.screen.text()
+        return layout(self.screen).text()
 
     def state(self) -> str:
         """The session's state in its canonical form, to compare before and after."""
