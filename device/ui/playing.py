@@ -28,7 +28,7 @@ from .game_view import badge, header_name, ranking
 from .house_rules import option_line
 from .menu import Menu
 from .modes import MenuMode, Mode, Page, refusal
-from .screen import BODY_LINES, COLUMNS, Screen, fit, wrap
+from .screen import BODY_LINES, COLUMNS, Screen, wrap
 from .statistics import Statistics
 
 CONFIRM_KEY = "__confirm__"
@@ -52,7 +52,16 @@ def scores_lines(app, room: int) -> list[str]:
                           for p in players])
             if len(lines) <= rows:
                 return lines
-    return lines[:room - 1] + [fit(lines[room - 1] + " …")]     # DOWN shows them all
+    return lines[:room - 1] + [more(lines[room - 1])]     # DOWN shows them all
+
+
+def more(line: str) -> str:
+    """A line of scores ending in ` …`, for the ones past it: whole entries give way to it,
+    none is cut."""
+    entries = line.split("  ")
+    while len(entries) > 1 and len("  ".join(entries) + " …") > COLUMNS:
+        entries.pop()
+    return "  ".join(entries) + " …"
 
 
 def pack(entries: list[str]) -> list[str]:

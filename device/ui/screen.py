@@ -35,14 +35,6 @@ def fit(text: str, width: int = COLUMNS) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-def fit_header(left: str, right: str, width: int = COLUMNS) -> str:
-    """Left text, then right text flush right; the left side gives way first."""
-    right = fit(right, width)
-    room = width - len(right) - (1 if right else 0)
-    left = fit(left, room) if room > 0 else ""
-    return left + " " * (width - len(left) - len(right)) + right
-
-
 def wrap(text: str, width: int = COLUMNS) -> list[str]:
     """Break text into screen lines: at its own newlines, then between words. A word longer
     than a line keeps a line of its own, whole: the display cuts it and its layout says so."""
