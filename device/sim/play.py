@@ -102,8 +102,8 @@ def run_simulated(app, clock: VirtualClock, args, config,
                            clock=clock)
     frames = Frames(FrameDisplay(args.frames), on_frame=terminal)
     at_terminal = sys.stdin.isatty()
-    if at_terminal:
-        print(say(args.language, "cli.run.typing"))
+    if at_terminal and terminal is None:    # a terminal's frames show it beside the text
+        print(say(args.language, "cli.run.typing").replace("\n", " "))
     stdin = getattr(sys.stdin, "buffer", sys.stdin)     # bytes: a line may not be UTF-8
     keyboard = Keyboard(stdin, first_input(app.store.dir), terminal)
     handlers = _listen(keyboard)
