@@ -271,7 +271,7 @@ class Confirmation(Mode):
 
     def screen(self, app) -> Screen:
         left, right = header(app)
-        return Screen(left, right, tuple(wrap(app.t(self.question))[:BODY_LINES]))
+        return Screen(left, right, tuple(wrap(app.t(self.question))))   # the layout names any line past the last row
 
     def confirmed(self) -> Actions:
         """What SELECT does, after going back."""
