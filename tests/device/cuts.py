@@ -14,7 +14,7 @@ from engine.core.text import catalog, forms
 from .table import Table
 
 FIELD = re.compile(r"\{[^}]*\}")
-NAMED = 3                 # the fewest letters of its own a catalog text needs to be named by
+NAMED = 4                 # the fewest letters of its own a catalog text needs to be named by
 
 
 @dataclass(frozen=True)
@@ -31,17 +31,19 @@ class Watched(Table):
         super().__init__(state_dir, language)
         self.seen: list[Seen] = []
         self.after = "the start"
+        self.lines = 0
 
     def run(self, lines: str) -> Watched:
         for line in filter(None, (line.strip() for line in lines.splitlines())):
-            self.after = line
+            self.lines += 1
+            self.after = f"line {self.lines} {line!r}"
             super().run(line)
         return self
 
     def _frame(self, image, screen) -> None:
         super()._frame(image, screen)
         self.seen.append(Seen(self.app.language, f"{type(self.app.mode).__name__} screen after "
-                                                 f"{self.after!r}", screen))
+                                                 f"{self.after}", screen))
 
 
 def cuts(seen: Iterable[Seen]) -> list[str]:
@@ -56,16 +58,23 @@ def cuts(seen: Iterable[Seen]) -> list[str]:
     return sorted(set(said.values()))
 
 
+def assert_uncut(seen: Iterable[Seen]) -> None:
+    found = cuts(seen)
+    assert not found, f"{len(found)} cut(s):\n" + "\n".join(found)
+
+
 def keys_of(text: str, language: str) -> list[str]:
-    """The catalog keys one line of whose text, its arguments standing for anything, is in
-    `text` or holds it: the longest-written first, three at most."""
+    """The catalog keys a line of whose text, its arguments standing for anything, is `text`;
+    failing those, the ones such a line of is in `text` or holds it: the longest-written
+    first, three at most."""
+    whole: list[str] = []
     found: dict[str, int] = {}
     for key, template in catalog(language).items():
         for line in (line for form in forms(template) for line in form.split("\n")):
             own = len(FIELD.sub("", line).strip())
-            if own < NAMED:
-                continue
             pattern = ".*?".join(map(re.escape, FIELD.split(line)))
-            if re.search(pattern, text) or text.strip() in FIELD.sub("", line):
+            if re.fullmatch(pattern, text.strip()) and own:
+                whole.append(key)
+            elif own >= NAMED and (re.search(pattern, text) or text.strip() in line):
                 found[key] = max(found.get(key, 0), own)
-    return sorted(found, key=lambda key: -found[key])[:3]
+    return sorted(set(whole))[:3] or sorted(found, key=lambda key: -found[key])[:3]

@@ -18,7 +18,7 @@ from device.kiosk.system_actions import RecordedSystem
 from device.ui.game_select import games
 from device.ui.wizard import HouseRules, Setup
 
-from .cuts import Seen, Watched, cuts
+from .cuts import Seen, Watched, assert_uncut
 from .table import whole_games
 
 LANGUAGES = ("en", "fr")
@@ -33,7 +33,7 @@ DEPTH = 4                        # menus within menus: game select, setup steps,
 def test_no_frame_of_a_whole_game_is_cut(tmp_path, game, language):
     script = GAMES[game]
     table = Watched(tmp_path, language).run(script.SETUP + script.PLAY)
-    assert not cuts(table.seen)
+    assert_uncut(table.seen)
     assert any(screen.header == table.app.t("ui.game_over") for screen in table.screens)
 
 
@@ -79,7 +79,7 @@ def test_no_frame_of_a_random_playout_is_cut(tmp_path, monkeypatch, game):
         table = Played(tmp_path / str(n), spec, players, seed)
         table.play(random.Random(seed))
         seen += table.seen
-    assert not cuts(seen)
+    assert_uncut(seen)
 
 
 # ---- every menu, at every highlight ------------------------------------------------------
@@ -123,7 +123,7 @@ def test_no_menu_of_the_game_select_and_the_setup_is_cut(tmp_path, language):
     seen = explore(tmp_path / "select", language, idle)       # and every game's setup steps
     seen += explore(tmp_path / "offer", language, idle, "tap 1#1\n")      # the pirates' two games
     seen += explore(tmp_path / "admin", language, kiosk, "tap staff#1\n", 2)
-    assert not cuts(seen)
+    assert_uncut(seen)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -132,7 +132,7 @@ def test_no_menu_of_a_game_is_cut(tmp_path, game, language):
     seen = explore(tmp_path / "menu", language, in_game(game), "hold select\n", 2)
     seen += explore(tmp_path / "admin", language, lambda t: in_game(game)(kiosk(t)),
                     "tap staff#1\n", 2)
-    assert not cuts(seen)
+    assert_uncut(seen)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -148,4 +148,4 @@ def test_no_house_rule_is_cut_at_any_value(tmp_path, game, language):
             rules.values[option.key] = value
             seen.append(Seen(language, f"house rules of {game}, {option.key}={value}",
                              rules.screen(table.app)))
-    assert not cuts(seen)
+    assert_uncut(seen)
