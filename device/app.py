@@ -18,7 +18,7 @@ import device.texts  # noqa: F401  (registers the texts shown below)
 from device.storage.store import GameStore
 from device.texts.language import next_language, remember_language
 from device.ui.game_select import GameSelect
-from device.ui.overlay import Overlay
+from device.ui.overlay import Block, Overlay, Recall, names
 from device.ui.playing import GameOver, Playing
 from device.ui.screen import Screen, wrap
 from engine import Accepted, Info, Prompt, Rejected, Session, Tally
@@ -76,6 +76,7 @@ class Companion:
         self.session: Session | None = None
         self.deck: str | None = None
         self.overlay: Overlay | None = None
+        self.recall = Recall()                 # the turn's instructions, for UP to show again
         self.faults: dict[str, Msg] = {}
         self.notice: Msg | None = None         # header note until the next tap or press
         self.mode: Mode = GameSelect()
@@ -161,8 +162,10 @@ class Companion:
             self.notice = None
             if self.overlay is not None and self.overlay.names(event.name):
                 self.overlay = None            # the message asked for this button: it does it
+            elif self.overlay is not None and self._headline_over(event):
+                self.overlay = None            # the prompt under it asked for this button
             elif self.overlay is not None:     # a message that asks nothing: the page turns
-                self.overlay = self.overlay.turn(self.clock() + self.overlay.seconds)
+                self.overlay = self.overlay.turn(self.clock())
                 return
             self.apply(self.mode.button(self, event.name.lower(), isinstance(event, ButtonHeld)))
         elif isinstance(event, Tapped):
@@ -177,11 +180,20 @@ class Companion:
         elif isinstance(event, PartStatus):
             self.part_status(event)
 
+    def _headline_over(self, event: Input) -> bool:
+        """Is a message that only informs shown over a mode whose own screen asks for this
+        press ("SELECT when done")? A headline never hides such a prompt: the press is the
+        prompt's. An instruction is read first: its pages take the presses."""
+        assert self.overlay is not None
+        return (isinstance(event, ButtonPressed) and not self.overlay.instructs()
+                and names(self.mode.screen(self).lines, event.name))
+
     def tick(self) -> None:
         if self._disk_retry is not None and self.clock() >= self._disk_retry:
             self.check_disk()                  # the disk may take writes again
-        while self.overlay is not None and self.clock() >= self.overlay.until:
-            self.overlay = self.overlay.turn(self.overlay.until + self.overlay.seconds)
+        while self.overlay is not None and self.overlay.until is not None \
+                and self.clock() >= self.overlay.until:
+            self.overlay = self.overlay.turn(self.overlay.until)
         for plugin in self._plugins:
             self.apply(plugin.tick(self))
 
@@ -215,7 +227,7 @@ class Companion:
                 self.set_mode(mode)
             case Home():
                 self.home()
-            case Play(event, then):
+            case Play(event, then) if self.session is not None:   # (not if its start failed)
                 self.play(event, then)
             case Undo():
                 self.undo()
@@ -255,7 +267,9 @@ class Companion:
 
     def show(self, *messages: Msg, seconds: float = MESSAGE_SECONDS) -> None:
         """Show messages for a while (or until a button), over the current mode."""
-        blocks = [wrap(self.t(message)) for message in messages]
+        instructions = self.session.spec.instructions if self.session else frozenset()
+        blocks = [Block(wrap(self.t(message)), message.key in instructions)
+                  for message in messages]
         self.overlay = Overlay.of(blocks, self.clock(), seconds) or self.overlay
 
     def set_mode(self, mode: Mode) -> None:
@@ -274,6 +288,7 @@ class Companion:
             self.show(msg("ui.not_saved"))
             return
         self.session, self.deck = session, deck
+        self.recall = Recall()
         self.set_mode(Playing())
 
     def resume_game(self) -> None:
@@ -292,6 +307,8 @@ class Companion:
             return
         self.session, self.deck = resumed.session, resumed.deck
         spec, state = resumed.session.spec, resumed.session.state
+        self.recall = Recall()
+        self.recall.note(spec.tally(state).current, resumed.effects, spec.instructions)
         self.set_mode(GameOver() if spec.result(state) is not None else Playing())
         self.show(*resumed.effects)
         self.notice = msg("ui.torn") if resumed.torn else msg("ui.resumed")
@@ -326,7 +343,12 @@ class Companion:
         if isinstance(answer, (Rejected, Info)):
             self.show(answer.msg)
             return
-        over = self.game().spec.result(outcome.after) is not None
+        spec = self.game().spec
+        if outcome.op == "undo":
+            self.recall = Recall()             # what it asked is taken back with it
+        else:
+            self.recall.note(spec.tally(outcome.before).current, answer.effects, spec.instructions)
+        over = spec.result(outcome.after) is not None
         self.set_mode(GameOver() if over else (then or Playing()))
         self.overlay = None                    # an older message never hangs over a new event
         self.show(*answer.effects)

@@ -109,5 +109,5 @@ def start_from_flags(app: Companion, args) -> str | None:
     deck = decks[0] if decks else None
     app.start_game(Session(spec, config), deck)
     if app.session is not None:
-        app.apply(deal_first(Setup(spec, deck, options=dict(config.options))))
+        app.apply(deal_first(Setup(spec, deck, len(config.players), dict(config.options))))
     return None

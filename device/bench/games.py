@@ -181,6 +181,11 @@ class Table:
 
     def _let_messages_run_out(self) -> None:
         while self.app.overlay is not None:
+            if self.app.overlay.until is None:  # an instruction: read, then a button it does not name
+                name = next(b for b in ("up", "down", "back") if not self.app.overlay.names(b))
+                self.script.append(f"press {name}")
+                self._input(ButtonPressed(name.upper()))
+                continue
             seconds = max(0.0, self.app.overlay.until - self.clock())
             self.script.append(f"wait {seconds}")
             self.clock.advance(seconds)

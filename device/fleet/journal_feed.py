@@ -8,6 +8,13 @@ dir: game id -> last operation acknowledged) survives a restart, so after a stop
 cut or a long outage every event still arrives. An event is numbered by its game and its
 place in that game's journal: `(table, game_id, seq)` names it once, and a consumer that
 sees a message twice (QoS 1 is at least once) keeps one by that key.
+
+A finished game leaves the same way: its message is written to `fleet-finished/` in the
+state dir as the game is left (fsynced, numbered in order) and removed once the broker
+acknowledged it, so a finished game reached during an outage, or just before a restart,
+arrives once the broker is back. The message is fixed on disk with its `at`: sent twice
+(a power cut between the acknowledgement and the removal), it is the same message, and a
+consumer keeps one by (table, at, game).
 """
 from __future__ import annotations
 
@@ -20,11 +27,13 @@ from device.paths import write_atomic
 from device.storage import quarantine
 from device.storage.journal import JournalError, read
 
-from .topics import encode, table_topic
+from .topics import decode, encode, table_topic
 
 log = logging.getLogger(__name__)
 
 CURSOR_FILE = "fleet-cursor.json"
+FINISHED_DIR = "fleet-finished"
+FINISHED_KEPT = 200           # finished games waiting for the broker: beyond, the oldest go
 ACK_S = 10.0                  # the longest wait for one acknowledgement before trying later
 RETRY_S = 5.0
 
@@ -89,6 +98,45 @@ def pending(paths: list[Path], done: dict[str, int], seen: dict[str, str] | None
                 yield game_id, seq, record, contents.header
 
 
+class FinishedBox:
+    """Finished games' messages on disk until the broker has them: 000001.json, 000002.json..."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = Path(state_dir)
+        self.dir = self.state_dir / FINISHED_DIR
+
+    def waiting(self) -> list[Path]:
+        """The messages not acknowledged yet, oldest first."""
+        try:
+            return sorted(p for p in self.dir.glob("*.json") if p.stem.isdigit())
+        except OSError:
+            return []
+
+    def keep(self, payload: bytes) -> None:
+        """Write a finished game's message, on disk before the caller goes on."""
+        waiting = self.waiting()
+        number = int(waiting[-1].stem) + 1 if waiting else 1
+        write_atomic(self.dir / f"{number:06d}.json", payload.decode())
+        for old in waiting[:max(0, len(waiting) + 1 - FINISHED_KEPT)]:
+            log.warning("fleet: the broker never took finished game %s: dropped", old.name)
+            old.unlink(missing_ok=True)
+
+    def read(self, path: Path) -> bytes | None:
+        """The message as kept; None for a file that is not one (set aside, in one line)."""
+        try:
+            payload = path.read_bytes()
+        except OSError as exc:
+            log.error("fleet: %s/%s not read: %s", FINISHED_DIR, path.name, exc.strerror or exc)
+            return None
+        data = decode(payload)
+        if data is None or not isinstance(data.get("table"), str) \
+                or not isinstance(data.get("at"), str):
+            # only the table's own feed sends from here: aside always, or it would stop the rest
+            quarantine.refuse(self.state_dir, path, "not a finished game's message", always=True)
+            return None
+        return payload
+
+
 def message(table: str, at: str, game_id: str, seq: int, record: dict, header: dict) -> dict:
     return {"table": table, "at": at, "game_id": game_id, "seq": seq, "game": header.get("game"),
             "started": header.get("started"),
@@ -102,9 +150,11 @@ class JournalFeed:
         self.link, self.table, self.state_dir, self.wall_clock = link, table, state_dir, wall_clock
         self.key = key                          # the café's fleet key: each event is signed
         self.cursor = Cursor(state_dir)
+        self.finished = FinishedBox(state_dir)
         self._sent_archives: set[str] = set()   # archived games wholly acknowledged: not re-read
         self._ids: dict[str, str] = {}          # journal file name -> its game id
         self.acknowledged = 0                   # since start: what `wait_acknowledged` counts
+        self.finished_acknowledged = 0          # finished games, since start
         self._acked = threading.Condition()
         self._poke, self._stop = threading.Event(), threading.Event()
         self._thread = threading.Thread(target=self._run, name="fleet-journal", daemon=True)
@@ -115,6 +165,14 @@ class JournalFeed:
 
     def poke(self) -> None:
         self._poke.set()
+
+    def keep_finished(self, payload: bytes) -> None:
+        """A finished game's message: on disk now, sent like the events."""
+        try:
+            self.finished.keep(payload)
+        except OSError as exc:                # a full or read-only disk: the game plays on
+            log.error("fleet: a finished game not kept for the broker: %s", exc.strerror or exc)
+        self.poke()
 
     def wait_acknowledged(self, count: int, timeout: float) -> bool:
         """Wait until the broker acknowledged `count` events since start (its cursor on disk)."""
@@ -136,8 +194,11 @@ class JournalFeed:
                 log.error("fleet: journal feed: %s: %s", type(exc).__name__, exc)
 
     def send_pending(self) -> int:
-        """Publish what the broker has not acknowledged; how many it acknowledged now."""
+        """Publish what the broker has not acknowledged, finished games first (they are few
+        and the wall screen's news); how many events it acknowledged now."""
         if not self.link.up.is_set():
+            return 0
+        if not self._send_finished():
             return 0
         sent, on_disk = 0, journals(self.state_dir)
         # games still on disk keep their cursor; one archived during this pass is not in
@@ -161,3 +222,17 @@ class JournalFeed:
         self.cursor.forget_all_but(set(self._ids.values()))
         self._sent_archives |= {p.name for p in paths if p.parent.name == "archive"}
         return sent
+
+    def _send_finished(self) -> bool:
+        """Each finished game kept on disk, removed once acknowledged; False if one was not."""
+        for path in self.finished.waiting():
+            payload = self.finished.read(path)
+            if payload is None:
+                continue
+            if self._stop.is_set() or not self.link.send_acked(
+                    table_topic(self.table, "finished"), payload, ACK_S):
+                return False                       # tried again at the next poke
+            path.unlink(missing_ok=True)
+            with self._acked:
+                self.finished_acknowledged += 1
+        return True

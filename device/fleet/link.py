@@ -15,6 +15,7 @@ import logging
 import os
 import secrets
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 
@@ -27,6 +28,7 @@ IN_FLIGHT = 20
 OUTBOX_LIMIT = 500                    # finished games and the like; events leave from the journal
 KEEPALIVE_S = 30
 BACKOFF_S = (1, 60)                   # the first retry after 1 s, then doubling up to a minute
+CONNECT_TIMEOUT_S = 10.0              # a broker that takes the connection but never answers
 
 
 class FleetUnavailable(RuntimeError):
@@ -124,6 +126,7 @@ class Link:
         self.offline: str | None = None      # the link could not start or run at all: why
         self.fault: str | None = None        # a network thread died and was restarted: why
         self._why = ""                       # the last connection attempt's failure
+        self._trying_since: float | None = None   # monotonic, while no connection is up
         self._in_flight = 0
         self._progress = threading.Condition()
         self._stopping = threading.Event()
@@ -195,6 +198,7 @@ class Link:
             self.offline = failure(exc)
             log.error("fleet offline: %s", self.offline)
             return self
+        self._trying_since = time.monotonic()
         self._sender.start()
         return self
 
@@ -283,8 +287,9 @@ class Link:
             with self._progress:
                 free = self._progress.wait_for(
                     lambda: (self.up.is_set() and self._in_flight < IN_FLIGHT)
-                    or self._stopping.is_set(), 1.0)
+                    or self._stopping.is_set(), min(1.0, CONNECT_TIMEOUT_S))
             if not free or self._stopping.is_set():
+                self._note_silence()
                 continue
             message = self.outbox.take(timeout=1.0)
             if message is not None:
@@ -301,6 +306,15 @@ class Link:
             self._acknowledged()
             self._stopping.wait(0.1)
 
+    def _note_silence(self) -> None:
+        """A broker that took the connection and said nothing for CONNECT_TIMEOUT_S is
+        unreachable, and says so (paho alone would wait for its keepalive, over a minute)."""
+        since = self._trying_since
+        if since is not None and not (self.up.is_set() or self.refused or self.unreachable) \
+                and time.monotonic() - since >= CONNECT_TIMEOUT_S:
+            self._note("unreachable", f"no answer from the broker at {self.where} within "
+                       f"{CONNECT_TIMEOUT_S:g} s: it takes connections but does not speak MQTT")
+
     def _acknowledged(self, *_args) -> None:
         with self._progress:
             self._in_flight = max(0, self._in_flight - 1)
@@ -315,6 +329,7 @@ class Link:
         if self.refused or self.unreachable:
             log.info("fleet: connected to %s", self.where)
         self._note(None, None)
+        self._trying_since = None
         for topic in self.subscriptions:
             client.subscribe(topic, qos=1)
         if self.online_topic:
@@ -330,6 +345,8 @@ class Link:
 
     def _disconnected(self, _client, _userdata, _flags, reason, _properties) -> None:
         self.up.clear()
+        if self._trying_since is None:
+            self._trying_since = time.monotonic()
         with self._progress:
             self._progress.notify_all()
         if not self._stopping.is_set() and not self.refused:

@@ -3,7 +3,8 @@
 Under tabletop/<table>/ (device/fleet_topics.py, docs/fleet.md): `state`, retained, as
 the table starts and whenever what it shows changes (sampled as each frame is built, so the
 broker sees what the players see); `events`, one message per accepted event with a per-table
-`seq`; `finished` once per game that ended with a result; `online`, retained, with a
+`seq`; `finished` once per game that ended with a result (both leave from the disk:
+journal_feed.py); `online`, retained, with a
 last will. Publishing only queues (device/fleet_link.py): the game never waits for the
 network and plays the same with the broker gone. The plugin also offers, at idle, the
 decks and staff cards other tables share (device/fleet_ui.py).
@@ -67,10 +68,13 @@ class FleetPlugin(Plugin):
         self._noted: object = ()                 # the offline reason `tabletop status` has
         self._state_dir = None
 
-    def _send(self, kind: str, payload: dict, retain: bool = False) -> None:
+    def _encoded(self, payload: dict) -> bytes:
+        """A message of this table, now, signed with the café's key when it has one."""
         payload = {"table": self.table, "at": self.wall_clock(), **payload}
-        key = self.inbox.key if self.inbox is not None else None
-        self.link.publish(table_topic(self.table, kind), encode(payload, key), retain)
+        return encode(payload, self.inbox.key if self.inbox is not None else None)
+
+    def _send(self, kind: str, payload: dict, retain: bool = False) -> None:
+        self.link.publish(table_topic(self.table, kind), self._encoded(payload), retain)
 
     # ---- app hooks -------------------------------------------------------------------------
 
@@ -145,7 +149,11 @@ class FleetPlugin(Plugin):
     def _note_finished(self, app, state: dict) -> None:
         """A game that was over and is left (SELECT on the result, or a new game) is finished."""
         if self._game is not None and self._game[0] is not app.session:
-            self._send("finished", finished_record(*self._game[1:]))
+            record = finished_record(*self._game[1:])
+            if self.feed is not None:           # on disk first, then sent like the events
+                self.feed.keep_finished(self._encoded(record))
+            else:
+                self._send("finished", record)
             self._game = None
         view = state["game"]
         if view is not None and view["over"]:

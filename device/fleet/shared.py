@@ -24,6 +24,9 @@ from .topics import SCHEMA, SHARED_PLAYERS, SHARED_STAFF, decode, encode, shared
 log = logging.getLogger(__name__)
 
 
+REMEMBERED = 256              # topics whose last message is remembered: any client can add one
+
+
 @dataclass(frozen=True)
 class SharedDeck:
     name: str
@@ -155,14 +158,28 @@ class Inbox:
         self._lock = threading.Lock()
         self._heard: dict[str, Shared] = {}
         self._dismissed: set[str] = set()
+        self.refused = 0                  # shared messages that did not check (the log is hushed)
+        self._last: dict[str, bytes] = {}  # topic -> digest of the last message heard there
 
     def receive(self, topic: str, payload: bytes) -> None:
+        """Check a shared message; one heard just before on its topic keeps its verdict
+        unchecked (a flood repeats one message: parsing and checking each costs the table's
+        loop its processor)."""
+        digest = hashlib.blake2b(payload, digest_size=16).digest()
+        with self._lock:
+            if self._last.get(topic) == digest:
+                self.refused += bool(payload) and topic not in self._heard
+                return
         shared = read_shared(topic, payload, self.key)
         with self._lock:
+            self.refused += bool(payload) and shared is None
             if shared is None:
                 self._heard.pop(topic, None)
             else:
                 self._heard[topic] = shared
+            if topic not in self._last and len(self._last) >= REMEMBERED:
+                self._last.pop(next(iter(self._last)))
+            self._last[topic] = digest
 
     def next_offer(self, registry: DeckRegistry, table: str) -> SharedDeck | SharedStaff | None:
         """A deck or staff list another table shares, that this table lacks and did not decline."""

@@ -107,8 +107,8 @@ def run_simulated(app, clock: VirtualClock, args, config,
                            clock=clock)
     frames = Frames(FrameDisplay(args.frames), on_frame=terminal)
     at_terminal = sys.stdin.isatty()
-    if at_terminal:
-        print(say(args.language, "cli.run.typing"))
+    if at_terminal and terminal is None:    # a terminal's frames show it beside the text
+        print(say(args.language, "cli.run.typing").replace("\n", " "))
     stdin = getattr(sys.stdin, "buffer", sys.stdin)     # bytes: a line may not be UTF-8
     keyboard = Keyboard(stdin, first_input(app.store.dir), terminal)
     handlers = _listen(keyboard)
@@ -121,7 +121,7 @@ def run_simulated(app, clock: VirtualClock, args, config,
         at_terminal = True
     finally:
         _restore(handlers)
-    if at_terminal:                        # Ctrl-C, or Ctrl-D at a terminal: where the game is
+    if at_terminal and app.session is not None:   # Ctrl-C, or Ctrl-D at a terminal: where the game is
         # the screen's language, when the command line chose it, is part of the way back
         language = f" --language {args.language}" if getattr(args, "language_asked", False) else ""
         print(say(args.language, "cli.run.saved", dir=app.store.dir,

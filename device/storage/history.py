@@ -118,7 +118,7 @@ def finished_game(path: Path) -> Game | None:
     if not isinstance(ended, (str, type(None))):
         raise JournalError(msg("ui.journal_damaged", line=len(resumed.records) + 1))
     return Game(game_id(header, path), spec.id, started, ended, _seconds(started, ended),
-                dict(session.config.options), deck, session.config.first,
+                dict(session.config.options), deck, session.first_player(),
                 len(session.events), path.name, players)
 
 

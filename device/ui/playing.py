@@ -1,7 +1,8 @@
 """Playing a game: the engine's prompt on screen, menus, scores, undo, the result.
 
 SELECT answers the prompt (the highlighted option, or "done"); BACK cancels a
-sub-prompt; DOWN on a prompt without a menu pages to the scores; hold SELECT
+sub-prompt; DOWN on a prompt without a menu pages to the scores, UP shows the turn's
+instructions again (what to do with the cards and tokens); hold SELECT
 opens the global menu; hold BACK asks to undo the last input. A prompt that
 sets a number (+1/-1) takes UP and DOWN as its steps; a prompt whose answers are
 the numbers of a range (a Flouk white number) is a number picker: tens, then units.
@@ -29,7 +30,7 @@ from .house_rules import option_line
 from .menu import Menu
 from .modes import MenuMode, Mode, Page, refusal
 from .number import DONE, LEFT, NumberPicker
-from .screen import BODY_LINES, COLUMNS, Screen, fit, wrap
+from .screen import BODY_LINES, COLUMNS, Screen, wrap
 from .statistics import Statistics
 
 CONFIRM_KEY = "__confirm__"
@@ -62,7 +63,16 @@ def scores_lines(app, room: int) -> list[str]:
                           for p in players])
             if len(lines) <= rows:
                 return lines
-    return lines[:room - 1] + [fit(lines[room - 1] + " …")]     # DOWN shows them all
+    return lines[:room - 1] + [more(lines[room - 1])]     # DOWN shows them all
+
+
+def more(line: str) -> str:
+    """A line of scores ending in ` …`, for the ones past it: whole entries give way to it,
+    none is cut."""
+    entries = line.split("  ")
+    while len(entries) > 1 and len("  ".join(entries) + " …") > COLUMNS:
+        entries.pop()
+    return "  ".join(entries) + " …"
 
 
 def pack(entries: list[str]) -> list[str]:
@@ -179,6 +189,8 @@ class Playing(Mode):
             self.menu.move(-1 if name == "up" else 1)
         elif name == "down":
             return [Switch(Scores(self))]
+        elif name == "up":
+            return [Show.of(*app.recall.said) if app.recall.said else Show.of(msg("ui.no_instructions"))]
         elif name == "select":
             return self._select(self.menu.key if self.menu is not None else CONFIRM_KEY)
         elif name == "back":
@@ -286,7 +298,7 @@ class Confirmation(Mode):
 
     def screen(self, app) -> Screen:
         left, right = header(app)
-        return Screen(left, right, tuple(wrap(app.t(self.question))[:BODY_LINES]))
+        return Screen(left, right, tuple(wrap(app.t(self.question))))   # the layout names any line past the last row
 
     def confirmed(self) -> Actions:
         """What SELECT does, after going back."""
@@ -310,7 +322,7 @@ class GameOver(Mode):
         spec, state = app.game().spec, app.game().state
         result = spec.result(state)
         assert result is not None             # the mode of a game with a result
-        rows = ranking(spec, app.view()[1], result.winners)
+        rows = ranking(spec, app.view()[1], result.winners, result.places)
         unscored = {True: app.t("ui.out"), False: "-"}      # L'Auberge: no scores, only who is out
         lines = [app.t("ui.rank_line", rank=rank, name=name,
                        score=unscored[out] if score is None else score)

@@ -13,18 +13,18 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from device.actions import NOTHING, Actions, Home, Show, StartGame, Switch
+from device.actions import NOTHING, Actions, Home, Play, Show, StartGame, Switch
 from device.players.roster import Player, Roster, RosterError, card_holder
 from device.storage.card_data import game_data
-from engine import Session, make_config
+from engine import Session, Tap, make_config
 from engine.core.options import OptionSpec
-from engine.core.spec import GameSpec
+from engine.core.spec import GameConfig, GameSpec
 from engine.core.text import msg
 
 from .game_view import header_name
 from .house_rules import option_line
 from .menu import Menu
-from .modes import MenuMode, Mode
+from .modes import MenuMode, Mode, refusal
 from .number import NumberPicker
 from .playing import Playing
 from .screen import Screen, wrap
@@ -81,12 +81,20 @@ def next_step(app, setup: Setup, after: type) -> Actions:
 
 
 def start(app, setup: Setup) -> Actions:
+    return [StartGame(new_session(app, setup), setup.deck)]
+
+
+def new_session(app, setup: Setup) -> Session:
+    config = config_of(app, setup)
+    if setup.seated:
+        remember_seated(app, config.players)
+    return Session(setup.spec, config)
+
+
+def config_of(app, setup: Setup) -> GameConfig:
     players = () if setup.spec.joins_by_tap else setup.names()
     data = game_data(setup.spec, app.store.dir)
-    config = make_config(setup.spec, players, setup.first, setup.options, data)
-    if setup.seated:
-        remember_seated(app, players)
-    return [StartGame(Session(setup.spec, config), setup.deck)]
+    return make_config(setup.spec, players, setup.first, setup.options, data)
 
 
 def roster_of(app) -> tuple[Player, ...]:
@@ -294,21 +302,26 @@ class FirstPlayer(Step):
 
 def deal_first(setup: Setup) -> Actions:
     """A game begun from the command line shows its deal instruction too, before its first
-    prompt: the table must deal whichever way the game was started."""
-    return [Switch(Instruction(setup, begun=True))] if Instruction.needed(setup) else NOTHING
+    prompt: the table must deal whichever way the game was started (Palourde's players given,
+    its own setup skipped, included)."""
+    if setup.spec.look.deal is None or (setup.spec.joins_by_tap and not setup.players):
+        return NOTHING
+    return [Switch(Instruction(setup, begun=True))]
 
 
 class Instruction(Mode):
     """The deal instruction: SELECT when done. From the setup menus the game begins then and
     BACK goes back to the game select; a game begun from the command line is already on, so
-    SELECT only leads to its first prompt."""
+    SELECT only leads to its first prompt. Where the first prompt asks for a card, a card
+    tapped here is that card: the table has dealt and plays on."""
 
     def __init__(self, setup: Setup, begun: bool = False) -> None:
         self.setup, self.begun = setup, begun
 
     @staticmethod
     def needed(setup: Setup) -> bool:
-        return setup.spec.look.deal is not None
+        """From the menus: a game whose players join by tap deals in its own setup, after."""
+        return setup.spec.look.deal is not None and not setup.spec.joins_by_tap
 
     def screen(self, app) -> Screen:
         deal = self.setup.spec.look.deal
@@ -323,3 +336,14 @@ class Instruction(Mode):
         if name == "select":
             return start(app, self.setup)
         return [Home()] if name == "back" and not self.begun else NOTHING
+
+    def tap(self, app, uid: str, ref) -> Actions:
+        spec = self.setup.spec
+        why = refusal(ref, spec, self.setup.deck)
+        if why is not None:
+            return [Show.of(why)]
+        state = app.game().state if self.begun else spec.initial(config_of(app, self.setup))
+        if Tap not in spec.allowed(state):     # the deal screen asks more than a deal
+            return super().tap(app, uid, ref)
+        begin = [Switch(Playing())] if self.begun else start(app, self.setup)
+        return [*begin, Play(Tap(ref.card))]

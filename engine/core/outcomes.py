@@ -119,7 +119,10 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A finished game: winners (empty for "no winner") and a headline."""
+    """A finished game: winners (empty for "no winner") and a headline. `places`: every seat,
+    best first, where the game ranks by more than the scores (L'Auberge: by how long each
+    stayed in); empty where the scores rank them."""
 
     winners: tuple[str, ...]
     headline: Msg
+    places: tuple[str, ...] = ()

@@ -37,6 +37,14 @@ class Session:
         """The effective input events, oldest first."""
         return tuple(self._events)
 
+    def first_player(self) -> str | None:
+        """Who started: the setup's choice, else the first seat a state addressed (Palourde's
+        youngest, named in its own setup; the first seat where nobody was asked)."""
+        if self.config.first is not None:
+            return self.config.first
+        currents = (self.spec.tally(state).current for state in self._states)
+        return next((seat for seat in currents if seat is not None), None)
+
     def can_undo(self) -> bool:
         return bool(self._events)
 

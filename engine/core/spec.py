@@ -77,6 +77,10 @@ class GameSpec:
     detail_problem: Callable[[str, str, object], str | None] | None = field(default=None, compare=False)
     reminder: Callable[[Any], Any] | None = field(default=None, compare=False)  # -> Msg | None
     look: Look = field(default=Look(), compare=False)
+    # The keys of the texts that ask the table to do something with cards or tokens ("Take 1
+    # clam from Bob's Basket"): the device keeps them on screen until the next input and can
+    # show them again, where a text that only informs may go after a while.
+    instructions: frozenset[str] = field(default=frozenset(), compare=False)
     card_name: Callable[[str], Msg | None] | None = field(default=None, compare=False)  # a kind's name
     # an input in the game's words, on the state it was made on ("Bob snapped 7 of clubs"), for
     # the undo question; None where "Ann played 7 of clubs" / "Ann chose Bob" says it right

@@ -106,6 +106,8 @@ def random_game_lines(app, rng: random.Random, limit: int):
         session = app.session
         if session is None or session.spec.result(session.state) is not None:
             return
+        while app.overlay is not None and app.overlay.until is None:
+            yield "press back"             # an instruction is read before the next press
         event = random_event(session, rng)
         yield from lines_for(app, event)
         yield SETTLE

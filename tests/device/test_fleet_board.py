@@ -337,6 +337,8 @@ def test_every_game_a_table_plays_passes_the_parser_signed(tmp_path, caplog):
         table.start(spec.id, ["Ann", "Bob", "Cy", "Dee"][:max(low, min(3, high))])
         table.play(random_game_lines(table.app, random.Random(n), 1000))
         assert spec.result(table.app.session.state) is not None, spec.id
+        while table.app.overlay is not None:
+            table.play(["press back"])                          # the last messages read
         table.play(["press select", "wait 1"])                 # leave the result: finished
         board = Clocks().board(KEY)
         for topic, payload, _ in link.sent:

@@ -206,3 +206,37 @@ def test_the_acl_refuses_names_it_cannot_hold(capsys):
     for bad in (["table 1"], ["①"], ["shared"], ["t1", "t1"], ["t1", "--admin", "a\nuser t2"]):
         assert main(["fleet", "acl", *bad]) == 2, bad
         assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_flood_of_refused_shared_messages_is_counted_and_logged_a_few_lines_a_minute():
+    """10,000 forged staff lists: each counted, the table's log written at most HUSH_LINES
+    times in a minute, and the next minute's first line says how many were held back."""
+    import io
+    import logging
+
+    from device.cli.logs import HUSH_LINES, Hush
+    from device.fleet.shared import Inbox
+    now = [0.0]
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.addFilter(Hush(clock=lambda: now[0]))
+    logging.getLogger().addHandler(handler)
+    try:
+        inbox = Inbox(FLEET_KEY)
+
+        def forged(n: int) -> bytes:                        # each one different
+            return json.dumps({"schema": SCHEMA, "table": "t9", "staff": {f"{n:x}": "Mallory"},
+                               "sig": "00"}).encode()
+        for n in range(10_000):
+            now[0] = n * 0.001                             # ten seconds of flood
+            inbox.receive("tabletop/shared/staff", forged(n))
+        for _ in range(1000):                              # the same one, again and again
+            inbox.receive("tabletop/shared/staff", forged(n))
+        assert inbox.refused == 11_000
+        assert out.getvalue().count("\n") == HUSH_LINES
+        now[0] = 61.0
+        inbox.receive("tabletop/shared/staff", forged(-1))
+        last = out.getvalue().splitlines()[-1]
+        assert last.endswith(f"(and {10_000 - HUSH_LINES} more like it, not written)")
+    finally:
+        logging.getLogger().removeHandler(handler)

@@ -7,12 +7,15 @@ connection reset), leaves the game playing; the running table leaves the reason 
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
 from device.cli import main
+from device.fleet import link as fleet_link
 from device.kiosk.admin import AdminMenu
 from device.storage.status import FLEET_FILE, fleet_offline
 from tests.device.fleet_tables import Table, settings_for
@@ -47,7 +50,7 @@ def test_a_broker_gone_is_fleet_offline_with_why_until_it_is_back(tmp_path, brok
     why = table.wait_down(WAIT_S)
     assert why.startswith(f"cannot reach the broker at {broker.host}:{broker.port}: "
                           "ConnectionRefusedError")
-    table.play(["tap clam#2", "wait 1"])                      # the game plays on, and ticks
+    table.play(["tap clam#2", "wait 1", "press back"])        # the game plays on, and ticks
     assert [p["score"] for p in table.view()["players"]] == [2, 0]
     assert status_of(table, capsys).endswith(f"\nFleet offline: {why}\n")
     assert f"Réseau hors ligne\u00a0: {why}\n" in status_of(table, capsys, "--language", "fr")
@@ -87,3 +90,24 @@ def test_a_note_left_by_a_table_that_died_says_nothing(tmp_path):
     for bad in ("[", '{"offline": 3, "pid": 1}', '{"offline": "x"}', "null"):
         note.write_text(bad)
         assert fleet_offline(tmp_path) is None
+
+
+def test_a_port_that_takes_the_connection_and_never_speaks_is_offline_with_why(
+        tmp_path, monkeypatch, capsys):
+    """Without a word from the broker, the table says so within the connect timeout (made
+    small here), in `status --json` too, and plays on."""
+    monkeypatch.setattr(fleet_link, "CONNECT_TIMEOUT_S", 0.2)
+    with socket.socket() as mute:
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(8)                          # the kernel takes connections; no one answers
+        where = SimpleNamespace(host="127.0.0.1", port=mute.getsockname()[1])
+        table = Table(tmp_path / "t1", "t1", settings_for(where))
+        why = table.wait_down(WAIT_S)
+        assert why == (f"no answer from the broker at 127.0.0.1:{where.port} within 0.2 s: "
+                       "it takes connections but does not speak MQTT")
+        table.start("palourde", ["Ann", "Bob"])
+        table.play(["tap clam#1", "tap clam#2", "wait 1"])
+        assert [p["score"] for p in table.view()["players"]] == [2, 0]
+        main(["status", "--state-dir", str(table.app.store.dir), "--json"])
+        assert json.loads(capsys.readouterr().out)["fleet_offline"] == why
+        table.plugin.close()

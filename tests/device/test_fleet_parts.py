@@ -141,7 +141,7 @@ def test_an_old_config_with_buffer_events_starts_and_check_says_it_can_go(tmp_pa
 def test_each_accepted_event_then_an_undo_then_one_finished_game(tmp_path):
     table, link = fake_table(tmp_path)
     table.start("palourde", ["Ann", "Bob"])
-    table.play(["tap clam#1", "tap clam#2", SETTLE, "tap crab#9", SETTLE,
+    table.play(["tap clam#1", "tap clam#2", SETTLE, "tap crab#9", SETTLE, "press back",
                 "hold back", "press select", SETTLE])
     assert not link.of("events")                            # nothing queued in memory
     feed = JournalFeed(link, "t1", tmp_path / "t1", lambda: "now")

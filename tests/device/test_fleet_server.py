@@ -1,21 +1,29 @@
-"""The dashboard's web server under misuse, on loopback: idle and half-sent requests, a flood
-of connections, a foreign Host header. Bounded loops only."""
+"""The dashboard's web server under misuse, on loopback: idle, half-sent and trickled
+requests, a flood of connections and of resets, readers that never read, a foreign Host
+header. Bounded loops only; the deadlines are made small so that no test waits long."""
 from __future__ import annotations
 
+import json
+import logging
+import select
 import socket
+import struct
 
 import pytest
 
 from device.fleet.dashboard import server as web
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import DashboardServer
-from device.fleet.topics import table_topic
+from device.fleet.topics import encode, table_topic
+from tests.device.test_fleet_dashboard import CLOCK
 
 
 @pytest.fixture
 def quick(monkeypatch):
-    """A server that gives up on a silent client after half a second, four clients at most."""
+    """A server that gives up on a silent client after half a second, four clients at most;
+    a reader's keepalive (which finds a reader gone) each 0.1 s."""
     monkeypatch.setattr(web.Handler, "timeout", 0.5)
+    monkeypatch.setattr(web, "KEEPALIVE_S", 0.1)
     monkeypatch.setattr(web, "MAX_CONNECTIONS", 4)
     board = Board()
     board.receive(table_topic("t1", "online"), b"true")
@@ -53,18 +61,24 @@ def test_idle_and_half_sent_requests_are_closed(quick):
     assert ask(quick).startswith(b"HTTP/1.0 200")
 
 
+def reader(server, token: str = "tide-3") -> socket.socket:
+    """A live reader of /events, its first board read: it holds a slot."""
+    client = connect(server)
+    client.sendall(f"GET /events HTTP/1.0\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+    got = b""
+    while b"\r\n\r\ndata: " not in got or not got.endswith(b"\n\n"):
+        got += client.recv(4096)
+    return client
+
+
 def test_beyond_the_cap_a_client_gets_503_and_the_rest_keep_working(quick):
-    held = [connect(quick) for _ in range(web.MAX_CONNECTIONS)]
-    for client in held:
-        client.sendall(b"GET /")                                     # each holds a thread
+    held = [reader(quick) for _ in range(web.MAX_CONNECTIONS)]       # each holds a thread
     for _ in range(20):                                              # a flood, bounded
         assert ask(quick).startswith(b"HTTP/1.0 503")
     for client in held:
-        assert answer(client) == b""                                 # timed out, slot freed
         client.close()
-    replies = [ask(quick) for _ in range(100)]                       # bounded: a slot frees
-    assert any(reply.startswith(b"HTTP/1.0 200") for reply in replies)  # as its thread ends
-    assert replies[-1].startswith(b"HTTP/1.0 200")
+    assert quick.wait_connections(0, 30)             # each reader's keepalive finds it gone
+    assert ask(quick).startswith(b"HTTP/1.0 200")
 
 
 def test_exposed_it_answers_only_to_its_names(quick):
@@ -80,3 +94,90 @@ def test_many_requests_leave_memory_bounded(quick):
     assert len(quick.board.view()["tables"]) == 256
     for _ in range(50):
         assert ask(quick).startswith(b"HTTP/1.0 200")
+
+
+def test_slow_clients_holding_every_slot_do_not_keep_real_requests_out(monkeypatch):
+    """32 connections trickling their headers: each real request takes the slot of the
+    oldest of them, and answers."""
+    board = Board()
+    board.receive(table_topic("t1", "online"), b"true")
+    server = DashboardServer(board, "127.0.0.1", 0, token="tide-3").start()
+    slow = [connect(server) for _ in range(web.MAX_CONNECTIONS)]
+    for client in slow:
+        client.sendall(b"GET /state.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-a: ")
+    for _ in range(10):
+        assert ask(server).startswith(b"HTTP/1.0 200")
+    for client in slow:
+        client.sendall(b"b")                         # still trickling: later ones still wait
+    assert ask(server).startswith(b"HTTP/1.0 200")
+    server.close()
+    for client in slow:
+        client.close()
+
+
+def test_a_client_trickling_its_headers_is_closed_at_the_header_deadline(quick, monkeypatch):
+    monkeypatch.setattr(web, "HEADER_S", 0.3)
+    with connect(quick) as client:
+        client.sendall(b"GET /state.json HTTP/1.1\r\n")
+        for _ in range(2000):                        # bounded: 100 s, were it never closed
+            readable, _, _ = select.select([client], [], [], 0.05)
+            if readable:
+                break
+            client.sendall(b"X")                     # a byte each 50 ms: no idle timeout
+        assert readable and client.recv(100) == b""  # closed by the server, answered nothing
+    assert ask(quick).startswith(b"HTTP/1.0 200")
+
+
+RESETS = 10_000
+
+
+def reset(server) -> None:
+    """Connect and go away with a TCP reset (no FIN)."""
+    client = connect(server)
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    client.sendall(b"GET /state")
+    client.close()
+
+
+def test_ten_thousand_reset_connections_write_no_traceback(quick, caplog, capfd, monkeypatch):
+    root = logging.getLogger()          # an earlier main()'s handler, on a stream now closed,
+    monkeypatch.setattr(root, "handlers",   # would print its own "Logging error" traceback
+                        [h for h in root.handlers if not getattr(h, "tabletop", False)])
+    caplog.set_level(logging.DEBUG)
+    for _ in range(RESETS):
+        reset(quick)
+    assert ask(quick).startswith(b"HTTP/1.0 200")
+    assert not [r for r in caplog.records if r.exc_info or r.exc_text]
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING
+                and "turned away" not in r.getMessage()]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_readers_share_one_serialized_board_per_version(quick, monkeypatch):
+    monkeypatch.setattr(web, "FRESH_S", 3600.0)          # however slow the machine
+    made = quick.snapshots.made
+    bodies = {ask(quick).partition(b"\r\n\r\n")[2] for _ in range(8)}
+    assert len(bodies) == 1 and quick.snapshots.made <= made + 1
+    assert json.loads(bodies.pop())["counts"]["online"] == 1
+
+
+def test_readers_that_never_read_are_dropped_and_the_rest_keep_answering(quick):
+    """Readers with a tiny receive window that never read, while hostile tables fill the
+    board: each is dropped once a send waits past the idle timeout; the server answers on."""
+    sleepers = []
+    for _ in range(web.MAX_CONNECTIONS - 1):
+        client = socket.socket()
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        client.connect(quick.server_address[:2])
+        client.sendall(b"GET /events HTTP/1.0\r\nAuthorization: Bearer tide-3\r\n\r\n")
+        sleepers.append(client)
+    big = "x" * 400                                   # the longest text a table may send
+    for n in range(200):                              # boards of a few hundred kB each
+        faults = {f"f{i}": big for i in range(12)}
+        quick.board.receive(table_topic(f"t{n}", "state"), encode(
+            {"table": f"t{n}", "at": CLOCK, "activity": "idle", "faults": faults, "game": None}))
+    assert len(ask(quick)) > 200_000
+    assert quick.wait_connections(0, 30)              # each was dropped
+    for client in sleepers:
+        client.close()
+    assert ask(quick).startswith(b"HTTP/1.0 200")

@@ -50,6 +50,7 @@ FLOUK_TURN_2 = """
     tap decree#2
     tap chief_faar#1
     wait 2
+    press back
     press select
     press select
     wait 2
@@ -59,15 +60,16 @@ FLOUK_TURN_2 = """
     wait 2
     """
 
-# name: (game flags or None for the menus, simulator lines up to the screen)
+# name: (game flags or None for the menus, simulator lines up to the screen). A message that
+# asks the table to move cards or tokens stays until the next input: BACK clears it here.
 FRAMES = {
     "game_select": (None, ""),
     "house_rules": (None, to_game("tribord") + "press down\npress select\npress down\n"
                                                "press select\npress select"),
-    "palourde_flip": (PALOURDE, "tap clam#1\ntap clam#2\nwait 2"),
+    "palourde_flip": (PALOURDE, "tap clam#1\ntap clam#2\npress back"),
     "palourde_pair": (PALOURDE, "tap clam#1\ntap clam#2"),
-    "palourde_crab_victim": (PALOURDE, "tap clam#1\ntap clam#2\nwait 2\ntap crab#1\ntap crab#2\n"
-                                       "wait 2"),
+    "palourde_crab_victim": (PALOURDE, "tap clam#1\ntap clam#2\npress back\ntap crab#1\n"
+                                       "tap crab#2\npress back"),
     "palourde_rejection": (PALOURDE, "tap clam#9\nwait 2\ntap clam#9"),
     "palourde_game_over": (PALOURDE, "tap clam#1\ntap clam#2\nwait 2\ntap high_tide#1\n"
                                      "tap high_tide#2\ntap high_tide#3\nwait 4"),
@@ -76,9 +78,10 @@ FRAMES = {
                                                        "press select\ntap 6#1"),
     "auberge_game_over": (("auberge", "P1,P2"), "tap 5#1\ntap 3#1\nwait 2\npress down\n"
                                                 "press down\npress select\npress select\n"
-                                                "tap 6#1\ntap 6#2\npress select\nwait 4"),
-    "tribord_decide": (("tribord", "P1,P2,P3", "P1"), "tap 4#1\ntap 9#1\nwait 2\npress down"),
-    "tribord_payout": (("tribord", "P1,P2", "P1"), "tap 4#1\ntap 9#1\nwait 2\npress down\n"
+                                                "tap 6#1\ntap 6#2\npress select\npress back\nwait 4"),
+    "tribord_decide": (("tribord", "P1,P2,P3", "P1"), "tap 4#1\ntap 9#1\npress back\n"
+                                                      "press down"),
+    "tribord_payout": (("tribord", "P1,P2", "P1"), "tap 4#1\ntap 9#1\npress back\npress down\n"
                                                    "press select\nwait 2\npress select\ntap 4#2"),
     "tamalou_turn": (TAMALOU, "tap 7C\nwait 2"),
     "tamalou_reveal": (TAMALOU, TAMALOU_LAST_TURNS + "tap AH\ntap 2C\ntap KD"),
@@ -87,7 +90,7 @@ FRAMES = {
                                    "press select\nwait 4"),
     "flouk_reveal": (("flouk",), "press select\nwait 2\ntap mouta#1"),
     "flouk_chief_welcomed": (("flouk",), FLOUK_TURN_2),
-    "flouk_report": (("flouk",), FLOUK_TURN_2 + "wait 2\npress select"),
+    "flouk_report": (("flouk",), FLOUK_TURN_2 + "press back\npress back"),
     "flouk_decree": (("flouk",), test_sim_flouk.PLAY.split("press up\npress up")[0]),
     "flouk_game_over": (("flouk",), test_sim_flouk.PLAY.removesuffix("press select\n")),
 }

@@ -25,6 +25,7 @@ AUBERGE_3 = """
     tap 6#2
     press select
     wait 4
+    press back
     press down
     press down
     press select
@@ -32,6 +33,7 @@ AUBERGE_3 = """
     tap 9#1
     tap 10#1
     press select
+    press back
     wait 4
     """
 
@@ -48,7 +50,8 @@ def test_the_result_shows_the_headline_and_who_is_out(tmp_path):
 
 def test_down_stops_at_the_last_player(tmp_path):
     table = Table(tmp_path).start("auberge").run(AUBERGE_3 + "press down\npress down\npress down")
-    assert table.screen.lines == ("1 P2 -", "2 P1 out", "2 P3 out", "SELECT=new game")
+    # P3 went out first, P1 last: P1 places second, P3 third
+    assert table.screen.lines == ("1 P2 -", "2 P1 out", "3 P3 out", "SELECT=new game")
     assert (table.screen.above, table.screen.below) == (True, False)
     image = render(table.screen)
     assert any(image.getpixel((MARK_X + 2, y)) for y in range(LINE_TOPS[0], LINE_TOPS[1]))

@@ -49,8 +49,8 @@ def test_the_same_pick_is_never_taken_twice(tmp_path):
 # Flouk, three players: Mouta, Mouta, Faar; then P1's Action 1, learned as a Mouta Action,
 # finds P1's Mouta: its effect is applied by hand, the moved cards reported.
 TO_THE_REPORT = ["press select", "wait 2", "tap mouta#1", "tap mouta#2", "tap faar#1", "wait 4",
-                 "tap action#1", "tap bloup#1", "tap bloup#2", "wait 4", "press down",
-                 "press select", "wait 4", "wait 4"]
+                 "tap action#1", "tap bloup#1", "tap bloup#2", "wait 4", "press back", "press down",
+                 "press select", "wait 4", "press back", "press back"]
 
 
 def report(tmp_path) -> Table:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from device.ui.house_rules import OPTION_COLUMNS
 from device.ui.number import DONE, LEFT, NumberPicker
 
 from .table import Table, to_game
@@ -84,7 +85,7 @@ def test_back_on_the_tens_is_the_game_s_back_and_keeps_the_number(tmp_path):
 
 
 def row(name: str, value: str) -> str:
-    return name + value.rjust(21 - len(name))
+    return name + value.rjust(OPTION_COLUMNS - len(name))
 
 
 def house_rules(tmp_path) -> Table:
@@ -107,5 +108,5 @@ def test_back_keeps_the_number_shown(tmp_path):
     table.run("press back")
     assert table.screen.lines[2] == row("Start tokens", "31")
     table.run("press down\npress select")                   # the rows move again; on/off cycles
-    assert table.screen.lines[3] == row("Starting pair", "redeal")
+    assert table.screen.lines[3] == row("First pair", "redeal")
     assert table.screen.lines[2] == row("Start tokens", "31")

@@ -30,6 +30,7 @@ tap chief_mouta#1
 tap decree#2
 tap chief_faar#1
 wait 4
+press back
 """
 
 WORD = st.sampled_from([*WORDS, "game", "Tap", "PRESS", "flip", "tap#", "#"])
@@ -87,12 +88,13 @@ def test_a_script_sets_a_white_number_with_the_buttons():
     learned = report(replay)["details"]["learned"]
     assert learned == {"chief_mouta#1": {"white": 12}}
     last = replay.records[-1]
-    assert (last.line, last.verdict, last.text) == (17, "ok", "press select -> choose 12")
+    assert (last.line, last.verdict, last.text) == (18, "ok", "press select -> choose 12")
 
 
 def test_choose_sets_the_same_number_at_once_on_a_table_and_in_the_engine():
     on_table = replay_text(TO_THE_WHITE + "choose 12\n")
-    in_engine = replay_text(TO_THE_WHITE.replace("wait 2\n", "").replace("wait 4\n", "") +
+    in_engine = replay_text(TO_THE_WHITE.replace("wait 2\n", "").replace("wait 4\n", "")
+                            .replace("press back\n", "") +
                             "choose 12\n")
     assert report(on_table) == report(in_engine)
 
@@ -102,7 +104,7 @@ def test_a_refused_line_on_the_table_is_recorded_and_the_next_runs():
     bad, good = replay.records[-2:]
     assert (bad.verdict, bad.messages) == ("rejected", ["'nosuch#1': no such card in any "
                                                         "simulated deck"])
-    assert good.verdict == "ok" and report(replay)["rejected"][0]["line"] == 13
+    assert good.verdict == "ok" and report(replay)["rejected"][0]["line"] == 14
 
 
 @pytest.mark.parametrize("spec", engine.all_specs(), ids=lambda spec: spec.id)

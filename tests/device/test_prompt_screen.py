@@ -28,7 +28,8 @@ def test_a_menu_leaves_the_question_in_view(tmp_path):
     table = Table(tmp_path).start("flouk")
     for event in (Confirm(), Tap("mouta#1"), Tap("faar#1"), Tap("action#1"), Choose("neutral")):
         table.app.play(event)
-    table.run("wait 2\nwait 2\nwait 2\npress down\npress select")    # Done, then Face-down card moved
+    # the messages read (BACK on those that ask to move cards); Done, then Face-down moved
+    table.run("wait 2\npress back\npress back\npress down\npress select")
     assert table.screen.lines[:2] == ("Face-down card", "came from?")
     table.run("press select")
     assert table.screen.lines[:2] == ("Face-down card", "went to?")
@@ -53,7 +54,7 @@ def test_many_players_share_the_free_lines(tmp_path):
     assert table.screen.lines == ("Anne: flip 2 cards,", "tap each", "Anne 0  Bobby 0",
                                   "Cyril 0  Dee 0  Eve 0")
     table = Table(tmp_path / "tribord").start("tribord", "P1,P2,P3,P4,P5,P6,P7", "P1")
-    table.run("tap 1\ntap 2#1\nwait 2\npress select")
+    table.run("tap 1\ntap 2#1\npress back\npress select")
     assert table.screen.lines[3] == "P1 9  P2 9  P3 9 …"
 
 

@@ -36,7 +36,8 @@ class Refusals(Plugin):
 @dataclass(frozen=True)
 class Case:
     game: tuple[str, ...]
-    before: str               # simulator lines up to the prompt (messages waited out)
+    before: str               # simulator lines up to the prompt (messages waited out or,
+                              # where they ask the table to move cards, cleared by BACK)
     refused: str              # the one refused input
     shows: str                # what the screen says, lines joined by spaces
 
@@ -44,17 +45,18 @@ class Case:
 CASES = {
     "E_UNKNOWN_CARD": Case(PALOURDE, "", "tap uid:0A0B0C0D", "Unknown card"),
     "E_WRONG_GAME": Case(PALOURDE, "", "tap 7C", "That's a Tamalou card"),
-    "E_NOT_EXPECTED": Case(("tribord", "P1,P2", "P1"), "tap 4#1\ntap 9#1\nwait 2", "tap 5#1",
+    "E_NOT_EXPECTED": Case(("tribord", "P1,P2", "P1"), "tap 4#1\ntap 9#1\npress back", "tap 5#1",
                            "Choose Draw or Block"),
     "E_SAME_CARD": Case(PALOURDE, "tap clam#9\nwait 2", "tap clam#9",
                         "Same card twice Flip another card"),
-    "E_OUT_OF_PLAY": Case(PALOURDE, "tap clam#1\ntap clam#2\nwait 2", "tap clam#1",
+    "E_OUT_OF_PLAY": Case(PALOURDE, "tap clam#1\ntap clam#2\npress back", "tap clam#1",
                           "Card is out of play"),
-    "E_IN_PLAY": Case(PALOURDE, "tap high_tide#1\nwait 2", "tap high_tide#1",
+    "E_IN_PLAY": Case(PALOURDE, "tap high_tide#1\npress back", "tap high_tide#1",
                       "High Tide is face up"),
     "E_ILLEGAL": Case(("auberge", "P1,P2"), "tap 5#1\ntap 3#1\nwait 2\npress select\npress select",
                       "tap 5#2", "Pairs with P1's 5! Take it back"),
-    "E_NOT_ELIGIBLE": Case(PALOURDE, "tap clam#1\ntap clam#2\nwait 2\ntap crab#1\ntap crab#2\nwait 2",
+    "E_NOT_ELIGIBLE": Case(PALOURDE, "tap clam#1\ntap clam#2\npress back\ntap crab#1\ntap crab#2\n"
+                                     "press back",
                            "tap basket#2", "Can't rob yourself"),
     "E_GAME_OVER": Case(PALOURDE, "tap high_tide#1\ntap high_tide#2\ntap high_tide#3\nwait 4",
                         "tap clam#1", "Game over – SELECT"),

@@ -16,7 +16,7 @@ def test_house_rules_set_the_player_range(tmp_path):
     # Flouk plays 3-5 by default; min_players=2 opens the 2-player game (AMB-F1).
     table = Table(tmp_path).run(FLOUK + "press down\npress select\npress down\npress select\n"
                                         "press up")
-    assert table.screen.lines[:3] == ("House rules", "Start game", f"{'Min players':<20}2")
+    assert table.screen.lines[:3] == ("House rules", "Start game", f"{'Min players':<18}2")
     table.run("press select")
     assert table.screen.lines == ("How many players?", "2 players", "3 players", "4 players")
 
@@ -41,7 +41,7 @@ def test_the_deal_instruction_quotes_the_house_rules(tmp_path):
 def test_every_house_rule_line_fits_and_shows_its_value(tmp_path):
     table = Table(tmp_path).run(FLOUK + "press down\n" * 8 + "press up\n" * 3)
     assert not [bad for screen in table.screens for bad in too_wide(screen)]
-    assert "White tie     by seat" in table.text
+    assert "White tie   by seat" in table.text
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -28,11 +28,13 @@ press down
 press select
 tap 8#2
 wait 4
+press back
 press down
 press down
 press down
 press select
 wait 2
+press back
 press down
 press down
 press select
@@ -41,6 +43,7 @@ tap 6#1
 tap 6#2
 press select
 wait 4
+press back
 press select
 """
 # Openings 5, 3, 8: P2 starts. P2 attacks P1 with a 4; P1 challenges P3 and draws the
@@ -59,6 +62,6 @@ def test_full_game_through_the_menus(tmp_path, monkeypatch, capsys):
 
 
 def test_a_whole_game_in_an_80x24_terminal_ends_on_the_scores_it_shows(tmp_path):
-    first, scores = final_scores(tmp_path, SETUP + PLAY.removesuffix("press select\n"))
+    first, scores = final_scores(tmp_path, SETUP + PLAY.removesuffix("press select\n") + "wait 2\n")
     assert first[0] == "|GAME OVER     AUBERGE|"
     assert scores == {"P3": "-", "P1": "out", "P2": "out"}

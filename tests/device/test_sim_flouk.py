@@ -31,6 +31,7 @@ tap chief_mouta#1
 tap decree#2
 tap chief_faar#1
 wait 4
+press back
 press select
 press select
 wait 2
@@ -39,6 +40,8 @@ press up
 press select
 wait 4
 wait 2
+press back
+press back
 press down
 press select
 press select
@@ -52,6 +55,7 @@ tap mouta#2
 press select
 press select
 wait 4
+press back
 press select
 wait 4
 tap faar#1
@@ -75,7 +79,8 @@ press select
 # (manual), P3's Faar Chief finds no Faar: welcome failed. Turn 3: P1's Action 1, asked
 # which people (Flouk (neutral): SELECT) (by hand:
 # P2's Faar reported into P1's village), P2's Mouta, P3 no card (sure). The pile moved, so
-# the table ends the game; P2 applies the Decree with UP twice: 1 + 2.
+# the table ends the game; P2 applies the Decree with UP twice: 1 + 2. A message that asks the
+# table to move cards stays until a button (BACK here) or a tap.
 
 
 def test_full_game_through_the_menus(tmp_path, monkeypatch, capsys):
@@ -138,6 +143,7 @@ tap mouta#2
 tap faar#2
 tap action#12
 wait 4
+press back
 """
 ANSWER_NAPIL = """
 press down

@@ -22,6 +22,7 @@ tap high_tide#1
 tap crab#1
 tap crab#2
 wait 2
+press back
 press select
 tap high_tide#2
 tap rake#1

@@ -28,6 +28,7 @@ PLAY = """
 tap 4#1
 tap 9#1
 wait 2
+press back
 press select
 tap 2#1
 wait 2
@@ -42,6 +43,9 @@ press select
 wait 2
 press select
 tap 9#2
+press back
+press back
+press back
 wait 8
 """
 # Centre 4 and 9, everyone antes 1 (pot 3). P1 draws a 2; P2 blocks; P3 draws a 7, which

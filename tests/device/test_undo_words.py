@@ -8,10 +8,11 @@ from .table import Table
 AUBERGE_ACCUSED = ("tap 5#1\ntap 3#1\ntap 8#1\nwait 2\npress down\npress down\npress select\n"
                    "press down\npress select")          # Bob starts (the 3) and accuses Cy
 FLOUK_ASKED = ("press select\ntap mouta#1\ntap faar#1\ntap bloup#1\nwait 2\ntap mouta#2\n"
-               "tap faar#2\ntap action#12\nwait 4")
+               "tap faar#2\ntap action#12\nwait 4\npress back")
 SNAP_BY_BOB = "tap 7C\nwait 2\ntap 7H\nwait 2\npress down\npress select"
 
-# game, the inputs, the card id or option key that must not show, and the words that must
+# game, the inputs (BACK clears a message that asks the table to move cards), the card id or
+# option key that must not show, and the words that must
 CASES = [
     ("tamalou", "tap 7C", "7C", {"en": "Undo: Ann played\n7 of clubs?",
                                  "fr": "Annuler\u00a0: Ann a\njoué 7 de trèfle\u00a0?"}),
@@ -29,10 +30,12 @@ CASES = [
     # the accused shows a hidden hand: their taps, never their cards' values
     ("auberge", AUBERGE_ACCUSED + "\ntap 6#1", "6", {"en": "Undo: a card of\nCy's hand?",
                                                   "fr": "une carte\nmontrée par Cy\u00a0?"}),
-    ("auberge", AUBERGE_ACCUSED + "\ntap 6#1\ntap 6#2\npress select\nwait 4", "Bob ",
+    ("auberge", AUBERGE_ACCUSED + "\ntap 6#1\ntap 6#2\npress select\npress back\npress back",
+     "Bob ",
      {"en": "Undo: Cy's hand\nshown?", "fr": "Annuler\u00a0: Cy montre\nsa main\u00a0?"}),
     # what is printed on a card is the table's answer, not a choice of the card's owner
-    ("flouk", FLOUK_ASKED + "\npress down\npress down\npress down\npress select\nwait 8", "chose",
+    ("flouk", FLOUK_ASKED + "\npress down\npress down\npress down\npress select"
+     "\npress back\npress back\npress back", "chose",
      {"en": "Undo: Action 12:\nBloup?", "fr": "Annuler\u00a0: Action 12\u00a0:\nBloup\u00a0?"}),
     # a snap is nobody's turn: the snap's own words, then who snapped it (not "Ann chose Bob")
     ("tamalou", "tap 7C\nwait 2\ntap 7H", "7H",
@@ -40,7 +43,7 @@ CASES = [
     ("tamalou", SNAP_BY_BOB, "Ann ", {"en": "Undo: Bob snapped\n7 of hearts?",
                                      "fr": "Annuler\u00a0: Bob a\ndéfaussé\n7 de cœur\u00a0?"}),
     ("tamalou", "tap 7C\nwait 2\npress down\npress down\npress down\npress select\n"
-                "press down\npress down\npress select", "Ann ",
+                "press down\npress down\npress select\npress back", "Ann ",
      {"en": "Undo: Cy's penalty\ncard?", "fr": "Annuler\u00a0: la pénalité\nde Cy\u00a0?"}),
 ]
 

@@ -181,7 +181,7 @@ def test_la10_accusing_an_empty_hand():
 
 def test_la11_draw_shows_nothing_about_pairs():
     replay = run(HEAD + LA01 + "choose draw\n")
-    assert replay.records[-1].messages == ["Draw 1,\nkeep it hidden\nP4 plays next"]
+    assert replay.records[-1].messages == ["P3: draw 1,\nkeep it hidden\nP4 plays next"]
     result = play(LA01 + "choose draw\n")
     assert result["details"]["hands"]["P3"] == 3
     assert result["details"]["pile"] == 42

@@ -103,7 +103,7 @@ def test_pa05_crab_pair_with_nobody_to_rob():
                  "tap clam#3\ntap rake#1\ntap crab#3\ntap crab#4\n")
     state = replay.session.state
     assert dict(state.clams) == {"A": 0, "B": 0, "C": 3}
-    assert replay.records[-1].messages == ["No clams to steal\nDiscard both Crabs\nA plays next"]
+    assert replay.records[-1].messages == ["No clams to steal\nC: discard both\nCrabs\nA plays next"]
     assert state.phase == "flip1" and state.current == "A"
     assert {"crab#3", "crab#4"} <= state.removed
 

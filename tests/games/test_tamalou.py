@@ -96,7 +96,7 @@ def test_tm06_wrong_snap_takes_the_card_back_plus_a_penalty():
     result = play(TO_TM06)
     assert details(result)["counts"] == {"P1": 4, "P2": 3, "P3": 5}
     assert (details(result)["pile"], details(result)["top"]) == (36, "9D")
-    assert messages(TO_TM06)[-1] == "Wrong! Take it back\n+ draw 1 penalty"
+    assert messages(TO_TM06)[-1] == "P3: wrong! Take\nit back + draw 1\npenalty card"
 
 
 @pytest.mark.parametrize("mode,count", [("rank", 5), ("points", 3)])
@@ -214,7 +214,8 @@ def test_a_last_snap_that_matches_counts_at_the_reveal():
 def test_a_last_snap_that_does_not_match_costs_a_card():
     before = play(LAST_SNAP_ROUND)
     wrong = play(LAST_SNAP_ROUND + "tap 9C\nchoose P2\n")
-    assert messages(LAST_SNAP_ROUND + "tap 9C\nchoose P2\n")[-1] == "Wrong! Take it back\n+ draw 1 penalty"
+    assert messages(LAST_SNAP_ROUND + "tap 9C\nchoose P2\n")[-1] == \
+        "P2: wrong! Take\nit back + draw 1\npenalty card"
     assert wrong["prompt"]["id"] == "last_snaps" and details(wrong)["top"] == "6H"
     assert details(wrong)["counts"]["P2"] == details(before)["counts"]["P2"] + 1
     assert details(wrong)["pile"] == details(before)["pile"] - 1

@@ -141,7 +141,8 @@ def test_nothing_left_to_draw():
     assert rejected_codes(refused) == ["E_ILLEGAL", "E_ILLEGAL"]
     wrong = play(lines + "tap 4H\nchoose P2\n")
     assert details(wrong)["counts"]["P2"] == 4
-    assert messages(lines + "tap 4H\nchoose P2\n")[-1] == "Wrong! Take it back\nPile empty: no\npenalty card"
+    assert messages(lines + "tap 4H\nchoose P2\n")[-1] == \
+        "P2: wrong! Take\nit back. Pile empty:\nno penalty card"
 
 
 # ---- pure helpers, invariants, texts ------------------------------------------------

@@ -30,7 +30,7 @@ from ...core.table import given
 from ...core.text import Msg, msg
 from . import texts_en, texts_fr
 from .deck import COMPONENTS, DECK, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair, pairs_with, value
-from .prompts import event_words, hint, prompt, result, tally
+from .prompts import INSTRUCTIONS, event_words, hint, prompt, result, tally
 from .state import (
     ACCUSE_TAPS,
     ACTIONS,
@@ -87,7 +87,7 @@ def initial(config: GameConfig) -> State:
     """After the deal: everyone holds 3, the opening cards are next."""
     players = config.players
     return State(seq=0, phase=OPENING, options=config.options, seats=players, current=players[0],
-                 out=frozenset(), fronts=per_seat(players, ()),
+                 out=(), fronts=per_seat(players, ()),
                  hands=per_seat(players, HAND_DEALT), pile=DECK_SIZE - HAND_DEALT * len(players),
                  discard=0, out_uids=frozenset())
 
@@ -152,7 +152,7 @@ def draw(state: State):
     p = state.to_play
     state = dataclasses.replace(state, pile=state.pile - 1, hands=add(state.hands, p, 1))
     following = next_active(state, p)
-    return start_turn(state, following), (msg("la.draw", next=following),)
+    return start_turn(state, following), (msg("la.draw", name=p, next=following),)
 
 
 def choose_target(state: State, seat: str):
@@ -253,7 +253,7 @@ def eliminate(state: State, loser: str, successor: Callable[[State], str], effec
     """
     row = front(state, loser)
     state = dataclasses.replace(
-        state, out=state.out | {loser}, discard=state.discard + len(row) + hand(state, loser),
+        state, out=state.out + (loser,), discard=state.discard + len(row) + hand(state, loser),
         out_uids=state.out_uids | set(row), fronts=with_value(state.fronts, loser, ()),
         hands=with_value(state.hands, loser, 0))
     remaining = players_in(state)
@@ -316,6 +316,7 @@ GAME = GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, max_events=1500, event_words=event_words,
+    instructions=INSTRUCTIONS,
     look=Look(name=msg("ui.name.auberge"), deal=msg("ui.deal.auberge")), order=2,
     player_limits=lambda options: (MIN_PLAYERS, option_of(options, "max_players", int)),
     home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},

@@ -71,6 +71,13 @@ PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
 }
 
 
+# The texts that ask the table to move cards or tokens: they stay on screen until the next
+# input.
+INSTRUCTIONS = frozenset({
+    "la.discard_all", "la.discard_all_next", "la.draw",
+})
+
+
 def prompt(state: State) -> Prompt:
     return PHASE_TEXTS[state.phase][0](state)
 
@@ -106,7 +113,9 @@ def tally(state: State) -> Tally:
 
 
 def result(state: State) -> Result | None:
-    """§2.4: the last pirate in wins; nobody else scores and there is no tie."""
+    """§2.4: the last pirate in wins; nobody else scores and there is no tie. The others place
+    by how long they stayed in: the last out second."""
     if state.phase != OVER:
         return None
-    return Result((state.to_play,), msg("la.wins", name=state.current))
+    return Result((state.to_play,), msg("la.wins", name=state.current),
+                  places=(state.to_play,) + state.out[::-1])

@@ -39,7 +39,7 @@ OPTIONS = (
 
 @dataclass(frozen=True, slots=True)
 class State(Table):
-    out: frozenset[str]                             # eliminated pirates
+    out: tuple[str, ...]                            # eliminated pirates, in the order they went out
     fronts: tuple[tuple[str, tuple[str, ...]], ...]  # face-up rows, in placing order
     hands: tuple[tuple[str, int], ...]              # hidden: counts only
     pile: int

@@ -30,7 +30,7 @@ TEXT: dict[str, Template] = {
     "la.empty_hand": "{name} has no hand:\nno pair",
     "la.discard_all": "{name}: discard all\nyour cards",
     "la.discard_all_next": "{name}: discard all\nyour cards\n{next} plays next",
-    "la.draw": "Draw 1,\nkeep it hidden\n{next} plays next",
+    "la.draw": "{name}: draw 1,\nkeep it hidden\n{next} plays next",
     "la.reshuffled": plural("New pile: {n} card", "New pile: {n} cards"),
     "la.wins": "{name} wins!",
     "la.pairs_with": "Pairs with {name}'s {v}!\nTake it back",
@@ -52,6 +52,7 @@ TEXT: dict[str, Template] = {
     "la.hint.tap": "Tap the card",
     # the game's name and its deck's
     "game.auberge": "L'Auberge des pirates",
+    "game.auberge.short": "L'Auberge",      # a menu's line holds 19 characters
     "deck.pirates": "Pirates",
     # how it looks on the screen: header name, badge, setup steps
     "ui.name.auberge": "AUBERGE",
@@ -65,6 +66,6 @@ TEXT: dict[str, Template] = {
     "opt.value.disable": "no draw",
     "opt.value.eliminate": "out",
     "opt.value.reject": "refused",
-    "opt.value.reshuffle_discards": "reshuffle",
+    "opt.value.reshuffle_discards": "shuffle",
     "opt.value.taps": "taps",
 }

@@ -46,7 +46,7 @@ from .effects import (
     report_done,
     report_tap,
 )
-from .prompts import DEAL_KEY, END_GAME, NO_CARD, badge, hint, prompt, tally
+from .prompts import DEAL_KEY, END_GAME, INSTRUCTIONS, NO_CARD, badge, hint, prompt, tally
 from .state import (
     ADJUST,
     CARDS_DEALT,
@@ -227,6 +227,6 @@ GAME = GameSpec(
     result=scoring.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
     card_problems=card_problems, detail_problem=detail_problem,
     max_events=3000, look=Look(name=msg("ui.name.flouk"), badge=badge, deal=msg("ui.deal.flouk")),
-    order=5, card_name=card_name, event_words=learning.event_words,
+    order=5, card_name=card_name, instructions=INSTRUCTIONS, event_words=learning.event_words,
     home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
 )

@@ -140,6 +140,15 @@ PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
 }
 
 
+# The texts that ask the table to move cards or tokens: they stay on screen until the next
+# input.
+INSTRUCTIONS = frozenset({
+    "fl.flouks_to_villages", "fl.decree", "fl.decree_text", "fl.decree_replaced",
+    "fl.welcomed", "fl.welcome_failed", "fl.no_people", "fl.action_discard",
+    "fl.by_hand", "fl.by_hand_text", "fl.draw", "fl.steal",
+})
+
+
 def prompt(state: State) -> Prompt:
     return PHASE_TEXTS[state.phase][0](state)
 
@@ -179,8 +188,11 @@ def step_asked(state: State) -> str | None:
 
 
 def badge(tally: Tally) -> Msg:
-    """Round and turn; while a reveal resolves, the step too ("R2 T3 Chiefs")."""
+    """Round and turn; while a reveal resolves, the step too ("R2 T3 Chiefs"). Before the
+    round's first turn (its deal) only the round: no turn is on yet."""
     round_, turn, step = tally.round or 1, tally.detail("turn", 1), tally.detail("step")
+    if not turn:
+        return msg("ui.badge.round", round=round_)
     if step:
         return msg("ui.badge.round_turn_step", round=round_, turn=turn, step=msg(f"fl.step.{step}"))
     return msg("ui.badge.round_turn", round=round_, turn=turn)

@@ -27,7 +27,7 @@ from ...core.spec import GameConfig, GameSpec, Look, kind_of
 from ...core.table import given
 from ...core.text import msg
 from . import texts_en, texts_fr
-from .prompts import badge, hint, prompt, reminder, result, tally
+from .prompts import INSTRUCTIONS, badge, hint, prompt, reminder, result, tally
 from .state import (
     BEACH,
     BIRD_FOOD,
@@ -131,31 +131,37 @@ def flip(state: State, card: str):
         return problem
     if kind_of(card) in EVENTS:
         # AMB-P6: a first card flipped before an event is simply turned back.
-        return resolve_event(dataclasses.replace(state, first_flip=None), card)
+        return resolve_event(dataclasses.replace(state, first_flip=None), card, state.first_flip)
     if state.phase == FLIP1:
         return dataclasses.replace(state, phase=FLIP2, first_flip=card), ()
     return resolve_pair(state, given(state.first_flip), card)
 
 
-def resolve_event(state: State, card: str):
+def resolve_event(state: State, card: str, first: str | None):
+    """`first`: the card flipped before the event, if any, which goes back face down."""
     kind = kind_of(card)
     if kind == "high_tide":
-        return high_tide(state, card)
+        return high_tide(state, card, first)
     if kind == "basket_overboard":
         return basket_overboard(state, card)
     return storm(state, card)
 
 
-def high_tide(state: State, card: str):
-    """AMB-P5: the turn passes at once; the third High Tide ends the game."""
+def high_tide(state: State, card: str, first: str | None):
+    """AMB-P5: the turn passes at once; the third High Tide ends the game. AMB-P6: a first
+    card flipped before it is turned back, and the table is told so."""
     state = dataclasses.replace(state, beach_down=state.beach_down - {card},
                                 ht_up=state.ht_up | {card})
     up = len(state.ht_up)
     if up >= HIGH_TIDES_TO_END:
         state = dataclasses.replace(state, phase=OVER, first_flip=None)
         return state, (msg("pa.high_tide_end", n=up), given(result(state)).headline)
+    flipper = state.to_play
     state = pass_turn(state)
-    return state, (msg("pa.high_tide", n=up, next=state.current),)
+    if first is not None:
+        return state, (msg("pa.high_tide_second", n=up, name=flipper, card=kind_name(first),
+                           next=state.current),)
+    return state, (msg("pa.high_tide", n=up, name=flipper, next=state.current),)
 
 
 def basket_overboard(state: State, card: str):
@@ -206,24 +212,24 @@ def resolve_pair(state: State, c1: str, c2: str):
         state = bank(state, (c1, c2), 1)                      # AMB-P10: a fresh turn
         return new_turn(state, p), (msg("pa.clam_rake", name=p, n=clams_of(state, p)),)
     if kinds == ["crab", "crab"]:
-        return crab_pair(bank(state, (c1, c2)))
+        return crab_pair(bank(state, (c1, c2)), p)
     if kinds == ["shrimp", "shrimp"]:
         state = dataclasses.replace(pass_turn(bank(state, (c1, c2))), peek_reminder=p)
         return state, (msg("pa.shrimp", name=p, next=state.current),)
     if "bird" in kinds and kinds != ["bird", "bird"] and (set(kinds) - {"bird"}) <= set(BIRD_FOOD):
         food = kind_name(c2 if kind_of(c1) == "bird" else c1)   # AMB-P14: birds eat clams too
         state = pass_turn(bank(state, (c1, c2)))
-        return state, (msg("pa.bird", food=food, next=state.current),)
+        return state, (msg("pa.bird", food=food, name=p, next=state.current),)
     # AMB-P13: anything else is no match; both cards go back face down.
     state = pass_turn(dataclasses.replace(state, first_flip=None))
-    return state, (msg("pa.no_match", a=name1, b=name2, next=state.current),)
+    return state, (msg("pa.no_match", a=name1, b=name2, name=p, next=state.current),)
 
 
-def crab_pair(state: State):
+def crab_pair(state: State, p: str):
     if not eligible_victims(state):
         state = pass_turn(state)
-        return state, (msg("pa.no_clams_to_steal", next=state.current),)
-    return dataclasses.replace(state, phase=VICTIM), (msg("pa.crab_pair"),)
+        return state, (msg("pa.no_clams_to_steal", name=p, next=state.current),)
+    return dataclasses.replace(state, phase=VICTIM), (msg("pa.crab_pair", name=p),)
 
 
 def rob(state: State, victim: str | None):
@@ -234,9 +240,10 @@ def rob(state: State, victim: str | None):
         return Rejected(E_NOT_ELIGIBLE, msg("pa.rob_yourself"))
     if victim not in eligible_victims(state):
         return Rejected(E_NOT_ELIGIBLE, msg("pa.no_clams", name=victim))
-    clams = add(add(state.clams, victim, -1), state.to_play, 1)
+    thief = state.to_play
+    clams = add(add(state.clams, victim, -1), thief, 1)
     state = pass_turn(dataclasses.replace(state, clams=clams))
-    return state, (msg("pa.stolen", name=victim, next=state.current),)
+    return state, (msg("pa.stolen", thief=thief, name=victim, next=state.current),)
 
 
 # ---- phase: victim (§1.4 crab pair, AMB-P12) ---------------------------------
@@ -300,7 +307,8 @@ GAME = GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=("title",), joins_by_tap=True,
-    max_events=400, reminder=reminder, look=Look(name=msg("ui.name.palourde"), badge=badge), order=1,
-    card_name=kind_name,
+    max_events=400, reminder=reminder, look=Look(name=msg("ui.name.palourde"), badge=badge,
+                                      deal=msg("pa.prompt.beach")), order=1,
+    card_name=kind_name, instructions=INSTRUCTIONS,
     home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
 )

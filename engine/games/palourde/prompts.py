@@ -42,6 +42,14 @@ PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
 }
 
 
+# The texts that ask the table to move cards: they stay on screen until the next input.
+INSTRUCTIONS = frozenset({
+    "pa.high_tide", "pa.high_tide_second", "pa.overboard", "pa.overboard_empty", "pa.clam_pair",
+    "pa.clam_rake", "pa.crab_pair", "pa.shrimp", "pa.bird", "pa.no_match", "pa.no_clams_to_steal",
+    "pa.stolen",
+})
+
+
 def prompt(state: State) -> Prompt:
     return PHASE_TEXTS[state.phase][0](state)
 

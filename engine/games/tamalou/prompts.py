@@ -105,6 +105,13 @@ PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
 }
 
 
+# The texts that ask the table to move cards or tokens: they stay on screen until the next
+# input.
+INSTRUCTIONS = frozenset({
+    "tm.wrong_snap", "tm.wrong_snap_no_card", "tm.penalty", "tm.reshuffle",
+})
+
+
 def prompt(state: State) -> Prompt:
     return PHASE_TEXTS[state.phase][0](state)
 

@@ -30,7 +30,7 @@ from ...core.spec import GameConfig, GameSpec, Look, kind_of
 from ...core.table import given
 from ...core.text import msg
 from . import texts_en, texts_fr
-from .prompts import badge, event_words, hint, prompt, reminder, result, round_headline, tally
+from .prompts import INSTRUCTIONS, badge, event_words, hint, prompt, reminder, result, round_headline, tally
 from .scoring import label, match_over, round_winners, snap_matches
 from .state import (
     CALL,
@@ -262,8 +262,8 @@ def judge_snap(state: State, who: str):
         state = replace(push(state, card), counts=add(state.counts, who, -1))
         return state, (msg("tm.good_snap", name=who, n=count_of(state, who)),)
     if not can_draw(state):
-        return state, (msg("tm.wrong_snap_no_card"),)
-    return penalise(state, who, msg("tm.wrong_snap"))     # AMB-TA2: back in place, +1 card
+        return state, (msg("tm.wrong_snap_no_card", name=who),)
+    return penalise(state, who, msg("tm.wrong_snap", name=who))     # AMB-TA2: back in place, +1 card
 
 
 def give_penalty(state: State, who: str):
@@ -396,7 +396,7 @@ GAME = GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=JOKERS, reminder=reminder,
-    max_events=4000, order=4, card_name=card_name, event_words=event_words,
+    max_events=4000, order=4, instructions=INSTRUCTIONS, card_name=card_name, event_words=event_words,
     look=Look(name=msg("ui.name.tamalou"), badge=badge, asks_first=msg("ui.first_player"),
               deal=msg("ui.deal.tamalou"), lowest_wins=True),      # §4.5: the fewest points win
     home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},

@@ -41,6 +41,14 @@ PHASE_TEXTS: dict[str, tuple[Callable[[State], Prompt], str]] = {
 }
 
 
+# The texts that ask the table to move cards or tokens: they stay on screen until the next
+# input.
+INSTRUCTIONS = frozenset({
+    "at.pair_discarded", "at.pair_redeal", "at.ante", "at.failed",
+    "at.takes", "at.round_over", "at.button_moves",
+})
+
+
 def prompt(state: State) -> Prompt:
     return PHASE_TEXTS[state.phase][0](state)
 

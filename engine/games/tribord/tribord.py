@@ -37,7 +37,7 @@ from ..auberge.deck import (
     pairs_with,
 )
 from . import texts_en, texts_fr
-from .prompts import badge, hint, prompt, result, tally
+from .prompts import INSTRUCTIONS, badge, hint, prompt, result, tally
 from .state import (
     AWAIT_DRAW,
     BLOCKED,
@@ -245,7 +245,7 @@ GAME = GameSpec(
     min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
-    result=result, invariants=invariants, max_events=3000, order=3,
+    result=result, invariants=invariants, max_events=3000, order=3, instructions=INSTRUCTIONS,
     look=Look(name=msg("ui.name.tribord"), badge=badge, asks_first=msg("ui.button_holder"),
               deal=msg("ui.deal.tribord")),
     home=__package__, manifest_from=auberge.__name__,
