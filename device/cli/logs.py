@@ -4,7 +4,8 @@ Under systemd the service's stderr is a stream into the journal, and systemd say
 so in JOURNAL_STREAM ("device:inode" of that stream, sd-daemon(3)). A line written
 there may start with `<N>`, its syslog priority, so `journalctl -p warning` keeps
 the warnings and drops ordinary progress. Anywhere else (a terminal, a pipe, a
-file) lines are written as `LEVEL logger: message`, with no prefix.
+file) lines are written as `LEVEL logger: message`, with no prefix. The simulator on a
+terminal sends them to a file instead (`to_file`): its terminal is the table's screen.
 
 No storm fills the log: each kind of line (its logger and template) is written at most
 HUSH_LINES times a minute; the ones held back are counted, and the next one written says
@@ -16,6 +17,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TextIO
 
 LEVELS = ("debug", "info", "warning", "error")     # the config's log_level
@@ -87,13 +89,26 @@ def set_up(stream: TextIO, environ: Mapping[str, str], verbose: bool = False) ->
         handler.setFormatter(JournalFormatter("%(name)s: %(message)s"))  # the journal stamps time
     else:
         handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    _replace(handler)
+    logging.getLogger().setLevel(logging.DEBUG if verbose else logging.WARNING)
+
+
+def _replace(handler: logging.Handler) -> None:
+    """`handler` in place of ours; the handlers others set stay."""
     root = logging.getLogger()
     for old in [h for h in root.handlers if getattr(h, "tabletop", False)]:
         root.removeHandler(old)          # ours from an earlier main() (tests); others stay
+        old.close()
     handler.tabletop = True  # type: ignore[attr-defined]
     handler.addFilter(Hush())
     root.addHandler(handler)
-    root.setLevel(logging.DEBUG if verbose else logging.WARNING)
+
+
+def to_file(path: Path) -> None:
+    """Our log lines to the file at `path` from now on (appended), instead of the stream."""
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    _replace(handler)
 
 
 def use_level(name: str, verbose: bool = False) -> None:

@@ -2,12 +2,14 @@
 
 A rejected event does not stop the replay: it is recorded with its line and
 the next line runs. Directive errors raise ScriptError ("line N: reason").
+A script with lines only the device plays (press, hold, wait, place, lift) runs
+on a simulated table instead (replay_table), each line as the simulator reads it.
 """
 from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import engine
@@ -21,17 +23,7 @@ from engine.core.spec import GameConfig, GameSpec
 from engine.core.text import DEFAULT_LANGUAGE, render
 
 from .refusal import REFUSAL, failed_json, unreadable
-
-
-@dataclass
-class StepRecord:
-    """What one event line did: accepted (with messages), rejected, or shown only."""
-
-    line: int
-    text: str
-    verdict: str                     # "ok" | "rejected" | "info"
-    messages: list[str] = field(default_factory=list)
-    code: str | None = None
+from .replay_table import StepRecord, on_table
 
 
 @dataclass
@@ -96,6 +88,8 @@ def replay_text(text: str, data=None, language: str = DEFAULT_LANGUAGE) -> Repla
     script = parse_script(text)
     spec, config = config_from_script(script, data)
     session = Session(spec, config)
+    if any(step.kind == "device" for step in script.steps):
+        return Replay(session, on_table(session, script.steps, language), language)
     return Replay(session, [run_step(session, step, language) for step in script.steps], language)
 
 

@@ -2,7 +2,8 @@
 
 Without the table's hardware (or with --sim) it runs on simulated parts: the
 simulator's lines come from standard input, time is virtual, and on a terminal
-each new frame is drawn as large as it fits, with the screen's text (device.sim.terminal).
+each new frame is drawn as large as it fits, with the screen's text (device.sim.terminal),
+and the log goes to `sim.log` in the state dir unless --verbose asks for it on stderr.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from .config import problems_line, refusal
 from .parser import version
 
 log = logging.getLogger("tabletop")
+LOG_FILE = "sim.log"          # in the state dir: the simulator's log, off its terminal
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,7 +72,11 @@ def run_command(args) -> int:
     sim = args.sim or not hardware_present(config)
     if not args.sim and sim:
         print(say(args.language, "cli.run.no_hardware"))
-    terminal = SimTerminal(sys.stdout) if sim and sys.stdout.isatty() else None
+    terminal = SimTerminal(sys.stdout, typing=tuple(say(args.language, "cli.run.typing")
+                                                    .split("\n"))) \
+        if sim and sys.stdout.isatty() else None
+    if terminal is not None and not args.verbose:
+        log_off_terminal(state_dir)
     unread_line = problems_line(unread, path, DEFAULT_LANGUAGE) if unread else None   # a log's
     app = assemble(config, state_dir, sim=sim, out=terminal or sys.stderr,   # LED, tones
                    config_problem=unread_line)
@@ -118,6 +124,16 @@ def operate(app, config, args, terminal: SimTerminal | None, lock: int | None) -
             plugin.close()
         if lock is not None:
             os.close(lock)
+
+
+def log_off_terminal(state_dir: Path) -> None:
+    """The simulator's terminal is the table's screen: a log line there would land in the
+    middle of it, so the log goes to a file in the state dir (--verbose keeps it on stderr).
+    A state dir that takes no file keeps the log where it was."""
+    try:
+        logs.to_file(state_dir / LOG_FILE)
+    except OSError as exc:
+        log.warning("log stays on the terminal: %s", exc.strerror or exc)
 
 
 def start_up_line(config, app, sim: bool) -> str:

@@ -85,7 +85,7 @@ class AdminConfirm(Confirmation):
     """A yes/no question under the admin header (there may be no game to name)."""
 
     def screen(self, app) -> Screen:
-        return Screen(app.t("kiosk.admin"), "", tuple(wrap(app.t(self.question))[:BODY_LINES]))
+        return Screen(app.t("kiosk.admin"), "", tuple(wrap(app.t(self.question))))
 
 
 class SystemConfirm(AdminConfirm):

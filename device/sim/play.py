@@ -15,7 +15,7 @@ from device.storage.status import latest_journal
 from device.texts import say
 
 from .clock import VirtualClock
-from .lines import SimInputError, SimReaderField, Wait, read_lines
+from .lines import Answer, SimInputError, SimReaderField, Wait, read_lines
 from .terminal import SimTerminal
 
 # A player's hand between two actions: lifting a card and putting the next one down, or
@@ -37,6 +37,9 @@ def run_sim(app, lines: Iterable[str | SimInputError], clock: VirtualClock, fram
             if isinstance(line, SimInputError):
                 raise line
             actions = field.parse(line)
+            if actions and isinstance(actions[0], Answer) and app.session is None:
+                raise SimInputError("no game is on: choose, select, back, undo and redo "
+                                    "answer a game's prompt")
         except SimInputError as exc:
             complain(f"input line {number}: {exc}")
             continue
@@ -46,6 +49,8 @@ def run_sim(app, lines: Iterable[str | SimInputError], clock: VirtualClock, fram
             if isinstance(action, Wait):
                 clock.advance(action.seconds)
                 app.handle(Tick())
+            elif isinstance(action, Answer):
+                app.apply([action.action])
             else:
                 app.handle(action)
             frames.update(app)
@@ -102,8 +107,8 @@ def run_simulated(app, clock: VirtualClock, args, config,
                            clock=clock)
     frames = Frames(FrameDisplay(args.frames), on_frame=terminal)
     at_terminal = sys.stdin.isatty()
-    if at_terminal:
-        print(say(args.language, "cli.run.typing"))
+    if at_terminal and terminal is None:    # a terminal's frames show it beside the text
+        print(say(args.language, "cli.run.typing").replace("\n", " "))
     stdin = getattr(sys.stdin, "buffer", sys.stdin)     # bytes: a line may not be UTF-8
     keyboard = Keyboard(stdin, first_input(app.store.dir), terminal)
     handlers = _listen(keyboard)

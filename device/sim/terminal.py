@@ -5,9 +5,14 @@ The picture is the largest drawing whose framed box fits the terminal's width: h
 blocks (1x2 pixels a cell, 130 columns), quadrants (2x2, 66 columns) or braille (2x4,
 66 columns and 18 rows). Braille's letters are a dot pattern nobody reads, so the
 screen's header and four lines follow the picture as plain text, the LED colour and the
-tones beside them: an ordinary 80x24 terminal holds picture, text and a line to type on.
+tones beside them, or while no tone sounds what a person may type: an ordinary 80x24
+terminal holds picture, text, input help and a line to type on.
 A terminal too small for any picture gets the text alone. The size is asked at every
 frame and on a resize, so a resized terminal gets a new rendering at once.
+
+The text is the display's own layout (device/ui/layout.py), not the screen's source
+strings: a line the display cuts is cut here too, so the text never shows more than the
+panel does.
 
 A frame is drawn once the person's line is handled, just before the next one is read:
 what they read is always the state their next line acts on.
@@ -18,6 +23,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from device.ui.layout import layout as oled_layout
 from device.ui.screen import Screen
 from hardware.sim_display import braille, halfblocks, quadrants
 
@@ -60,8 +66,10 @@ class SimTerminal:
     """Takes each new frame (as Frames' `on_frame`) and the printed LED and tones (as the
     feedback's text stream); `draw()` shows what changed since the last draw."""
 
-    def __init__(self, stream: TextIO, size: Callable[[], tuple[int, int]] | None = None) -> None:
+    def __init__(self, stream: TextIO, size: Callable[[], tuple[int, int]] | None = None,
+                 typing: tuple[str, ...] = ()) -> None:
         self.stream = stream
+        self.typing = typing                # what a person may type: beside the text when quiet
         self._size = size or (lambda: terminal_size(stream))
         self.frame: tuple[Any, Screen] | None = None
         self.led = ""                       # the LED's colour: it stays lit until it changes
@@ -110,6 +118,8 @@ class SimTerminal:
         columns, rows = self._size()
         draw, with_text = layout(image.size, (columns, rows))
         out = [] if with_text else list(self.fresh)     # no text to sit beside: above
+        if not with_text and self._drawn is None:
+            out[:0] = self.typing                       # ... and the input help, once
         if draw is not None:
             lines = draw(image).split("\n")
             width = len(lines[0])
@@ -122,10 +132,11 @@ class SimTerminal:
         self.fresh = []
 
     def _text(self, screen: Screen, columns: int) -> list[str]:
-        """The screen's rows as text, the LED and the latest tones beside them."""
-        text = screen.text().split("\n")[:TEXT_ROWS]
+        """The screen's rows as text, the LED and the latest tones beside them; without tones,
+        the input help: in view on the first screen, whatever came before it scrolled away."""
+        text = oled_layout(screen).text().split("\n")[:TEXT_ROWS]
         text += [""] * (TEXT_ROWS - len(text))
         tones = [line for line in self.fresh if not line.startswith("LED ")]
-        side = [self.led, *tones[-(TEXT_ROWS - 1):]]
+        side = [self.led, *(tones[-(TEXT_ROWS - 1):] or self.typing[:TEXT_ROWS - 1])]
         side += [""] * (TEXT_ROWS - len(side))
         return [(row.ljust(TEXT_WIDTH) + note).rstrip()[:columns] for row, note in zip(text, side)]

@@ -41,8 +41,10 @@ TEXT: dict[str, Template] = {
     "cli.help.option": "with --game: a house rule (repeatable)",
     "cli.run.no_hardware": "No table hardware found: running on simulated hardware in the "
                            "terminal.",
-    "cli.run.typing": "Type a line and Enter: tap CARD (e.g. tap clam#3), "
-                      "press up|down|select|back, hold select|back, wait SECONDS. "
+    # beside the screen's text, four lines of at most 54 characters (80 columns)
+    "cli.run.typing": "Type a line and Enter:\n"
+                      "tap CARD (tap clam#3), press up|down|select|back,\n"
+                      "hold select|back, wait SECONDS, choose ID.\n"
                       "Ctrl-D saves and quits.",
     "cli.run.locked": "{dir} is in use by another tabletop run (process {pid}{process}): "
                        "stop it first",

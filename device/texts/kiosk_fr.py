@@ -13,7 +13,7 @@ TEXT = typeset({
     "kiosk.brightness": "Luminosité",
     "kiosk.percent": "{percent} %",
     "kiosk.percent_now": "{percent} % (actuel)",
-    "kiosk.restart": "Redémarrer le service",
+    "kiosk.restart": "Relancer le service",
     "kiosk.shutdown": "Éteindre",
     "kiosk.close": "Fermer",
     "kiosk.restart_confirm": "Redémarrer le\nservice ?\nSELECT=oui BACK=non",

@@ -69,6 +69,7 @@ TEXT: dict[str, Template] = {
     "ui.journal_rules": "{game} rules changed (v{saved} to v{now})",
     "ui.journal_mismatch": "line {line} does not replay",
     "ui.statistics": "Statistics",
+    "ui.stats_header": "Statistics",      # beside the game's name in the header
     "ui.stats_played": "Games played: {n}",
     "ui.stats_average": "Average: {minutes} min",
     "ui.stats_wins": "Wins by seat:",

@@ -68,6 +68,7 @@ TEXT = typeset({
     "ui.journal_rules": "{game} : règles\nchangées (v{saved} -> v{now})",
     "ui.journal_mismatch": "ligne {line} ne se rejoue pas",
     "ui.statistics": "Statistiques",
+    "ui.stats_header": "Stats",      # beside the game's name: À TRIBORD ! Stats
     "ui.stats_played": "Parties jouées : {n}",
     "ui.stats_average": "Moyenne : {minutes} min",
     "ui.stats_wins": "Victoires par place :",

@@ -5,6 +5,7 @@ import engine
 from device.actions import Actions, Home, NextLanguage, Show, Switch
 from engine.core.spec import GameSpec
 
+from .game_view import menu_name
 from .modes import MenuMode, refusal
 from .screen import BODY_LINES, Screen
 from .wizard import begin_setup
@@ -29,7 +30,7 @@ class GameSelect(MenuMode):
         return app.t("ui.title"), app.clock.wall()[11:16]
 
     def screen(self, app):
-        self.menu.items = [(spec.id, app.t(spec.name())) for spec in games()] + \
+        self.menu.items = [(spec.id, app.t(menu_name(spec))) for spec in games()] + \
             [(LANGUAGE_KEY, app.t("ui.language"))]
         left, right = self.header(app)
         return self.menu.on_screen(Screen(left, right), [], BODY_LINES - 1,
@@ -54,7 +55,7 @@ class OfferGame(MenuMode):
         self.deck = deck
 
     def screen(self, app):
-        self.menu.items = [(spec.id, app.t(spec.name())) for spec in self.specs] + \
+        self.menu.items = [(spec.id, app.t(menu_name(spec))) for spec in self.specs] + \
             [("cancel", app.t("ui.cancel"))]
         self.prompt = app.t("ui.offer", deck=self.deck)
         return super().screen(app)

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from engine.core.outcomes import Tally
 from engine.core.spec import GameSpec
-from engine.core.text import Msg, msg
+from engine.core.text import DEFAULT_LANGUAGE, Msg, catalog, msg
 
 
 def header_name(spec: GameSpec) -> Msg:
     """The game's name in the header, in capitals, with room left for the badge."""
     return spec.look.name or msg("core.name", name=spec.title.upper())
+
+
+def menu_name(spec: GameSpec) -> Msg:
+    """The game's name on a menu's line, which holds 19 characters beside its marker and a
+    scroll mark: the short form its catalog writes as `game.<id>.short` ("L'Auberge") where
+    the whole name is longer, else the name."""
+    short = f"game.{spec.id}.short"
+    return msg(short) if short in catalog(DEFAULT_LANGUAGE) else spec.name()
 
 
 def badge(spec: GameSpec, tally: Tally) -> Msg | None:

@@ -7,12 +7,18 @@ from __future__ import annotations
 
 from engine.core.text import DEFAULT_LANGUAGE, Msg, catalog, msg
 
-from .screen import fit_header
+from .screen import MENU_COLUMNS
+
+# A menu's line, less the last column, where a scroll mark may sit: values line up whether
+# their line is marked or not.
+OPTION_COLUMNS = MENU_COLUMNS - 1
 
 
 def option_line(app, key: str, value) -> str:
-    """The option's name, then its value flush right: the name gives way, the value stays seen."""
-    return fit_header(app.t(option_name(key)), app.t(value_name(value)))
+    """The option's name, then its value flush right, both whole: a name and value longer than
+    the line are the catalog's to shorten by hand, and the display's layout names the cut."""
+    name = app.t(option_name(key))
+    return f"{name} {app.t(value_name(value)):>{OPTION_COLUMNS - len(name) - 1}}"
 
 
 def option_name(key: str) -> Msg:

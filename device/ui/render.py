@@ -10,13 +10,17 @@ A changed line then costs about one page of bytes instead of two (a quarter of
 luma.oled's full frame per update over the bench's games, against two fifths with
 evenly spaced lines). The menu highlight is a `>` in a marker column, not an
 inverted bar: moving it changes two glyphs, not two whole labels.
+
+Which text goes in which row, cut where it must be, is the Layout's (layout.py): this
+module only sets its pixels, so the simulator's text view can print the same Layout.
 """
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
 from .font import draw_text
-from .screen import BODY_LINES, COLUMNS, MENU_COLUMNS, Screen, fit, fit_header
+from .layout import Layout, layout
+from .screen import Screen
 
 SIZE = (128, 64)
 HEADER_HEIGHT = 10       # the inverted bar: the header's text row, on page 0
@@ -27,37 +31,30 @@ MARK_X = SIZE[0] - 5     # scroll marks: small triangles at the right end of a l
 
 
 def render(screen: Screen) -> Image.Image:
+    return draw(screen, layout(screen))
+
+
+def draw(screen: Screen, laid: Layout) -> Image.Image:
+    """The layout's text on the panel's pixels (`screen` says where a screensaver drifted)."""
     image = Image.new("1", SIZE, 0)
-    if screen.blank:
-        return image
-    if screen.drift is not None:       # no header bar: nothing may stay lit in one place
+    if screen.drift is not None and not screen.blank:     # no bar: nothing stays lit in one place
         x, y = screen.drift
-        for row, line in enumerate(screen.lines[:BODY_LINES]):
-            draw_text(image, x, y + row * DRIFT_PITCH, line)
+        for n, row in enumerate(laid.rows):
+            draw_text(image, x, y + n * DRIFT_PITCH, row.text)
         return image
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, SIZE[0] - 1, HEADER_HEIGHT - 1), fill=1)
-    draw_text(image, 1, HEADER_TOP, fit_header(screen.header, screen.header_right), fill=0)
-    shown = screen.lines[:BODY_LINES]
-    first, stop = screen.menu or (0, len(shown) - screen.footer)   # the list's lines: the marks'
-    marked = {first} if screen.above else set()
-    marked |= {stop - 1} if screen.below else set()
-    for row, line in enumerate(shown):
-        _line(image, screen, row, line, row in marked)
-    for row in marked & set(range(len(shown))):
-        _mark(draw, LINE_TOPS[row], up=row == first and screen.above)
+    if laid.header is None:
+        return image
+    pen = ImageDraw.Draw(image)
+    pen.rectangle((0, 0, SIZE[0] - 1, HEADER_HEIGHT - 1), fill=1)
+    draw_text(image, 1, HEADER_TOP, laid.header, fill=0)
+    for top, row in zip(LINE_TOPS, laid.rows):
+        if row.marker:           # a menu's line, after its marker column
+            draw_text(image, 0, top, row.marker + row.text)
+        else:
+            draw_text(image, 1, top, row.text)
+        if row.mark:
+            _mark(pen, top, up=row.mark == "^")
     return image
-
-
-def _line(image: Image.Image, screen: Screen, row: int, line: str, marked: bool) -> None:
-    """One body line: a menu's after its marker column, any cut short where a scroll mark sits."""
-    y = LINE_TOPS[row]
-    in_menu = screen.menu is not None and screen.menu[0] <= row < screen.menu[1]
-    columns = (MENU_COLUMNS if in_menu else COLUMNS) - (1 if marked else 0)
-    if in_menu:
-        draw_text(image, 0, y, (">" if row == screen.highlight else " ") + fit(line, columns))
-    else:
-        draw_text(image, 1, y, fit(line, columns))
 
 
 def _mark(draw: ImageDraw.ImageDraw, top: int, up: bool) -> None:

@@ -25,17 +25,6 @@ class Screen:
     blank: bool = False               # screensaver off / night
     drift: tuple[int, int] | None = None   # screensaver: only the lines, at this pixel (x, y)
 
-    def text(self) -> str:
-        """A plain-text form, for logs, tests and the non-terminal preview."""
-        top = fit_header(self.header, self.header_right)
-        body = [("> " if i == self.highlight else "  ") + line for i, line in enumerate(self.lines)]
-        first, stop = self.menu or (0, len(body) - self.footer)
-        if body and self.above:
-            body[first] += " ^"
-        if body and self.below:
-            body[stop - 1] += " v"
-        return "\n".join(["|" + top + "|"] + body)
-
     def scrolled(self, first: int, shown: int, total: int) -> Screen:
         """This screen, marked for a list showing lines first..first+shown of total."""
         return replace(self, above=first > 0, below=first + shown < total)
@@ -46,16 +35,9 @@ def fit(text: str, width: int = COLUMNS) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-def fit_header(left: str, right: str, width: int = COLUMNS) -> str:
-    """Left text, then right text flush right; the left side gives way first."""
-    right = fit(right, width)
-    room = width - len(right) - (1 if right else 0)
-    left = fit(left, room) if room > 0 else ""
-    return left + " " * (width - len(left) - len(right)) + right
-
-
 def wrap(text: str, width: int = COLUMNS) -> list[str]:
-    """Break text into screen lines: at its own newlines, then between words."""
+    """Break text into screen lines: at its own newlines, then between words. A word longer
+    than a line keeps a line of its own, whole: the display cuts it and its layout says so."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
@@ -66,6 +48,6 @@ def wrap(text: str, width: int = COLUMNS) -> list[str]:
             else:
                 if line:
                     lines.append(line)
-                line = fit(word, width)
+                line = word
         lines.append(line)
     return lines

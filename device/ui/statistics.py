@@ -63,4 +63,4 @@ class Statistics(Page):
         return self._lines
 
     def screen(self, app) -> Screen:
-        return self.page(app.t(header_name(app.game().spec)), app.t("ui.statistics"), app)
+        return self.page(app.t(header_name(app.game().spec)), app.t("ui.stats_header"), app)

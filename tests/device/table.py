@@ -17,7 +17,7 @@ from device.sim.lines import SimReaderField
 from device.sim.play import run_sim
 from device.storage.store import GameStore
 from device.table import open_registry, start_from_flags
-from device.ui.screen import COLUMNS
+from device.ui.layout import layout
 from device.ui.wizard import Instruction
 from engine.core.codec import dumps
 from engine.core.registry import all_specs
@@ -79,7 +79,7 @@ class Table:
 
     @property
     def text(self) -> str:
-        return self.screen.text()
+        return layout(self.screen).text()
 
     def state(self) -> str:
         """The session's state in its canonical form, to compare before and after."""
@@ -87,6 +87,6 @@ class Table:
 
 
 def too_wide(screen) -> list[str]:
-    """Lines of a screen the display would cut: header (both sides) and body lines."""
-    header = screen.header + (" " + screen.header_right if screen.header_right else "")
-    return [line for line in (header, *screen.lines) if len(line) > COLUMNS]
+    """The texts of a screen the display cuts (header sides and body lines), as its layout
+    finds them: a menu's line has a column less, a line with a scroll mark one more less."""
+    return [cut.text for cut in layout(screen).cuts]

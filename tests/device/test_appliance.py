@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from device.parts import Unavailable
 from device.service import Service
-from device.ui.screen import fit_header
+from device.ui.layout import layout
 from hardware.events import Placed, ReaderBack, ReaderCrowded, ReaderOffline
 from hardware.fake_rc522 import FakeCard, FakeMFRC522
 from hardware.presence import Presence
@@ -65,7 +65,7 @@ def test_cards_the_reader_cannot_tell_apart_ask_for_one_card_at_a_time(tmp_path)
     table = Table(tmp_path).start("palourde")
     table.app.handle(ReaderCrowded())
     assert table.screen.header_right == "One card at a time"
-    assert fit_header(table.screen.header, table.screen.header_right).endswith(" One card at a time")
+    assert layout(table.screen).header.endswith(" One card at a time")
     table.run("press down")
     assert table.screen.header_right != "One card at a time"
 
@@ -74,4 +74,4 @@ def test_one_card_at_a_time_in_french(tmp_path):
     table = Table(tmp_path, language="fr").start("palourde")
     table.app.handle(ReaderCrowded())
     assert table.screen.header_right == "Une carte à la fois"
-    assert fit_header(table.screen.header, table.screen.header_right).endswith(" Une carte à la fois")
+    assert layout(table.screen).header.endswith(" Une carte à la fois")

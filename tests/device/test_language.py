@@ -21,6 +21,7 @@ from device.texts.language import (
     table_language,
 )
 from device.ui.font import covers
+from device.ui.house_rules import OPTION_COLUMNS, value_name
 from device.ui.screen import COLUMNS
 from engine.core.text import catalog, forms, msg, render
 
@@ -126,9 +127,8 @@ def test_house_rules_have_names_and_values_in_each_language():
                 name = render(msg(f"opt.{option.key}"), language)
                 assert name != f"opt.{option.key}"
                 for value in option.menu_values():
-                    from device.ui.house_rules import value_name
                     shown = render(value_name(value), language)
-                    assert len(name) + 1 + len(shown) <= COLUMNS, (language, name, shown)
+                    assert len(name) + 1 + len(shown) <= OPTION_COLUMNS, (language, name, shown)
 
 
 # ---- choosing the language -------------------------------------------------------------------
@@ -177,7 +177,7 @@ def test_game_menu_switches_mid_game(tmp_path):
 
 def test_french_house_rules(tmp_path):
     table = Table(tmp_path, "fr").run(to_game("tribord") + "press down")
-    assert table.screen.lines[:3] == ("Variantes", "Lancer la partie", f"{'Jetons départ':<19}10")
+    assert table.screen.lines[:3] == ("Variantes", "Lancer la partie", f"{'Jetons départ':<17}10")
 
 
 # ---- the command line --------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Lists say in their margin that lines are hidden above or below, and keep the highlight shown."""
 from __future__ import annotations
 
+from device.ui.layout import layout
 from device.ui.menu import Menu
 from device.ui.render import MARK_X, render
 from device.ui.screen import Screen
@@ -20,7 +21,7 @@ def test_a_menu_marks_hidden_lines_and_keeps_its_highlight_in_view():
     menu.move(1)
     screen = menu.on_screen(Screen("T"), ["Pick one"], 3)
     assert (screen.above, screen.below) == (True, False)
-    assert screen.text().splitlines()[2].endswith(" ^")
+    assert layout(screen).text().splitlines()[2].endswith(" ^")
 
 
 def test_the_marks_are_drawn_in_the_right_margin():

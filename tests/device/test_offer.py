@@ -6,7 +6,7 @@ from .table import Table, too_wide
 
 def test_the_offer_names_the_deck_in_full(tmp_path):
     table = Table(tmp_path).run("tap 5#1")
-    assert table.screen.lines == ("Start with deck", "sim-pirates?", "L'Auberge des pirates",
+    assert table.screen.lines == ("Start with deck", "sim-pirates?", "L'Auberge",
                                   "A tribord!")
     assert table.screen.highlight == 2
     table.run("press down\npress down")

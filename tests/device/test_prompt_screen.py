@@ -28,7 +28,7 @@ def test_a_menu_leaves_the_question_in_view(tmp_path):
     table = Table(tmp_path).start("flouk")
     for event in (Confirm(), Tap("mouta#1"), Tap("faar#1"), Tap("action#1"), Choose("neutral")):
         table.app.play(event)
-    # the messages read (BACK on those that ask to move cards); Done, then Face-down card moved
+    # the messages read (BACK on those that ask to move cards); Done, then Face-down moved
     table.run("wait 2\npress back\npress back\npress down\npress select")
     assert table.screen.lines[:2] == ("Face-down card", "came from?")
     table.run("press select")

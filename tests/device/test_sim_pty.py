@@ -91,3 +91,24 @@ def test_the_language_asked_on_the_command_line_is_the_screens(tmp_path, open_si
     assert sim.end() == 0
     assert f"`tabletop --language fr run --sim --state-dir {tmp_path}` la reprend" in \
         sim.raw.decode()
+
+
+def test_the_first_screen_keeps_its_input_help_in_view_and_the_log_off_it(tmp_path, open_sims):
+    sim = started(open_sims, tmp_path)
+    rows = sim.rows()
+    assert frame_box(rows) == (0, 17, 66)
+    assert rows[19:23] == ["> Palourde                Type a line and Enter:",
+                           "  L'Auberge               tap CARD (tap clam#3), press up|down|select|back,",
+                           "  A tribord! v            hold select|back, wait SECONDS, choose ID.",
+                           "  Tap a card to start     Ctrl-D saves and quits."]
+    assert rows[23] == "" and sim.screen.cursor.y == 23
+    assert "INFO" not in sim.raw.decode()                # the start-up line is the log's
+    sim.key(b"\x04")
+    assert sim.end() == 0
+    assert " started: game none yet" in (tmp_path / "sim.log").read_text(encoding="utf-8")
+
+
+def test_verbose_keeps_the_log_on_the_terminal(tmp_path, open_sims):
+    sim = started(open_sims, tmp_path, before=("--verbose",))
+    assert "INFO tabletop: tabletop " in sim.raw.decode()
+    assert not (tmp_path / "sim.log").exists()

@@ -52,6 +52,7 @@ TEXT: dict[str, Template] = {
     "la.hint.tap": "Tap the card",
     # the game's name and its deck's
     "game.auberge": "L'Auberge des pirates",
+    "game.auberge.short": "L'Auberge",      # a menu's line holds 19 characters
     "deck.pirates": "Pirates",
     # how it looks on the screen: header name, badge, setup steps
     "ui.name.auberge": "AUBERGE",
@@ -65,6 +66,6 @@ TEXT: dict[str, Template] = {
     "opt.value.disable": "no draw",
     "opt.value.eliminate": "out",
     "opt.value.reject": "refused",
-    "opt.value.reshuffle_discards": "reshuffle",
+    "opt.value.reshuffle_discards": "shuffle",
     "opt.value.taps": "taps",
 }

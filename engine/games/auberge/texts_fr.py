@@ -53,6 +53,7 @@ TEXT = typeset({
     "la.hint.tap": "Passe la carte",
     # the game's name and its deck's
     "game.auberge": "L'Auberge des pirates",
+    "game.auberge.short": "L'Auberge",      # a menu's line holds 19 characters
     "deck.pirates": "Pirates",
     # how it looks on the screen: header name, badge, setup steps
     "ui.name.auberge": "AUBERGE",
@@ -64,8 +65,8 @@ TEXT = typeset({
     "opt.max_players": "Joueurs max",
     "opt.value.buttons": "boutons",
     "opt.value.disable": "bloquée",
-    "opt.value.eliminate": "éliminé",
-    "opt.value.reject": "refusée",
-    "opt.value.reshuffle_discards": "remélange",
+    "opt.value.eliminate": "exclu",
+    "opt.value.reject": "refus",
+    "opt.value.reshuffle_discards": "mélange",
     "opt.value.taps": "cartes",
 })

@@ -45,7 +45,7 @@ TEXT: dict[str, Template] = {
     # options
     "fl.option.no_card": "No card",
     "fl.option.skip": "No effect",
-    "fl.option.face_down": "Face-down card moved",
+    "fl.option.face_down": "Face-down moved",
     "fl.option.plus": "+1",
     "fl.option.minus": "-1",
     "fl.option.deal": "Deal",
@@ -123,7 +123,7 @@ TEXT: dict[str, Template] = {
     "ui.badge.round_turn_step": "R{round} T{turn} {step}",
     # its house rules and their values, as the menus name them
     "opt.chief_counts_as_member": "Chief counts",
-    "opt.decree_applies_to_chiefs": "Decree on Chiefs",
+    "opt.decree_applies_to_chiefs": "Decree on Chief",
     "opt.final_census": "Final census",
     "opt.max_players": "Max players",
     "opt.min_players": "Min players",
@@ -135,5 +135,5 @@ TEXT: dict[str, Template] = {
     "opt.value.prompt": "ask",
     "opt.value.seat_from_lead": "by seat",
     "opt.value.shared": "shared",
-    "opt.value.until_hands_le1": "until hands<=1",
+    "opt.value.until_hands_le1": "till hands<=1",
 }

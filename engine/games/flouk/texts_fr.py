@@ -125,7 +125,7 @@ TEXT = typeset({
     "ui.badge.round_turn_step": "M{round} T{turn} {step}",
     # its house rules and their values, as the menus name them
     "opt.chief_counts_as_member": "Chef compte",
-    "opt.decree_applies_to_chiefs": "Décret sur Chefs",
+    "opt.decree_applies_to_chiefs": "Décret Chefs",
     "opt.final_census": "Recensement",
     "opt.max_players": "Joueurs max",
     "opt.min_players": "Joueurs min",
@@ -133,9 +133,9 @@ TEXT = typeset({
     "opt.tie_rule": "Égalité",
     "opt.white_tie": "Blanc égal",
     "opt.value.fixed3": "3 par manche",
-    "opt.value.none": "sans gagnant",
+    "opt.value.none": "nulle",
     "opt.value.prompt": "demander",
-    "opt.value.seat_from_lead": "par place",
+    "opt.value.seat_from_lead": "par tour",
     "opt.value.shared": "partagée",
-    "opt.value.until_hands_le1": "jusqu'à 1 carte",
+    "opt.value.until_hands_le1": "à 1 carte",
 })

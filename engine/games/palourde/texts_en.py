@@ -61,7 +61,7 @@ TEXT: dict[str, Template] = {
     "opt.replay_after_clam_pair": "Replay on pair",
     "opt.show_beach_counts": "Beach counts",
     "opt.storm_ends_turn": "Storm ends turn",
-    "opt.storm_resets_high_tides": "Storm takes Tides",
+    "opt.storm_resets_high_tides": "Storm: Tides 0",
     "opt.tie_rule": "Tie",
     "opt.value.none": "no winner",
     "opt.value.shared": "shared",

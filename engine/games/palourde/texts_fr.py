@@ -59,12 +59,12 @@ TEXT = typeset({
     "ui.name.palourde": "PALOURDE",
     "ui.badge.tide": "Marée {n}/3",
     # its house rules and their values, as the menus name them
-    "opt.peek_reminder": "Rappel carte vue",
+    "opt.peek_reminder": "Rappel vue",
     "opt.replay_after_clam_pair": "Rejoue si paire",
     "opt.show_beach_counts": "Compte Plage",
     "opt.storm_ends_turn": "Tempête stoppe",
-    "opt.storm_resets_high_tides": "Tempête + Marées",
+    "opt.storm_resets_high_tides": "Tempête+Marées",
     "opt.tie_rule": "Égalité",
-    "opt.value.none": "sans gagnant",
+    "opt.value.none": "nulle",
     "opt.value.shared": "partagée",
 })

@@ -103,7 +103,7 @@ TEXT = typeset({
     "opt.call_timing": "Annonce",
     "opt.caller_fail_penalty": "Annonce ratée +",
     "opt.last_snap_s": "Dernières (s)",
-    "opt.lock_caller": "Annonceur bloqué",
+    "opt.lock_caller": "Annonceur figé",
     "opt.match": "Match",
     "opt.snap_match": "Même valeur",
     "opt.value.after_own_turn": "après tour",

@@ -48,11 +48,11 @@ TEXT: dict[str, Template] = {
     # its house rules and their values, as the menus name them
     "opt.button": "Button",
     "opt.hints": "Hints",
-    "opt.initial_pair": "Starting pair",
+    "opt.initial_pair": "First pair",
     "opt.last_player_rule": "Last pirate",
     "opt.start_tokens": "Start tokens",
     "opt.tie_rule": "Tie",
-    "opt.zero_token": "No tokens",
+    "opt.zero_token": "0 tokens",
     "opt.value.discard": "discard",
     "opt.value.fixed": "fixed",
     "opt.value.last_not_out": "not out",
