@@ -21,7 +21,7 @@ from device.sim.clock import VirtualClock
 from device.sim.lines import SimReaderField
 from device.sim.play import run_sim
 from device.storage.store import GameStore
-from device.table import open_registry, wall_clock
+from device.table import open_registry
 from device.ui.prompt_timer import PromptTimer
 from device.ui.wizard import decks_for
 from engine import Accepted, Info, Rejected, Session
@@ -56,8 +56,8 @@ def on_table(session: Session, steps: Iterable[ScriptStep], language: str) -> li
     with tempfile.TemporaryDirectory(prefix="tabletop-replay-") as folder:
         state_dir, clock = Path(folder), VirtualClock()
         registry = open_registry(state_dir, True)
-        app = Companion(registry=registry, store=GameStore(state_dir), clock=clock,
-                        wall_clock=wall_clock, language=language)
+        app = Companion(registry=registry, store=GameStore(state_dir, clock=clock), clock=clock,
+                        language=language)
         recorder = Recorder()
         app.attach(PromptTimer(), recorder)    # a prompt that closes by itself does, on `wait`
         decks = decks_for(registry, session.spec)
