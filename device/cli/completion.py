@@ -13,18 +13,20 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .parser import build_parser
+
 SHELLS = ("bash", "zsh")
 
 
-def add_commands(subparsers: argparse._SubParsersAction, root: argparse.ArgumentParser) -> None:
-    """Add `completion` to the `tabletop` parser; `root` is the parser it describes."""
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Add `completion` to the `tabletop` parser."""
     parser = subparsers.add_parser("completion", help="cli.help.completion")
     parser.add_argument("shell", choices=SHELLS, help="cli.help.completion_shell")
-    parser.set_defaults(handler=lambda args: run(args, root))
+    parser.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace, root: argparse.ArgumentParser) -> int:
-    sys.stdout.write(script(root, args.shell))
+def run(args: argparse.Namespace) -> int:
+    sys.stdout.write(script(build_parser(args.language), args.shell))
     return 0
 
 

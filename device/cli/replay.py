@@ -5,6 +5,7 @@ the next line runs. Directive errors raise ScriptError ("line N: reason").
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from dataclasses import dataclass, field
@@ -21,6 +22,13 @@ from engine.core.spec import GameConfig, GameSpec
 from engine.core.text import DEFAULT_LANGUAGE, render
 
 from .refusal import REFUSAL, failed_json, unreadable
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    replay = subparsers.add_parser("replay", help="cli.help.replay")
+    replay.add_argument("script", type=Path, help="cli.help.script")
+    replay.add_argument("--json", action="store_true", help="cli.help.json")
+    replay.set_defaults(handler=lambda args: replay_command(args.script, args.json, args.language))
 
 
 @dataclass
