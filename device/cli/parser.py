@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
-import sys
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from functools import cache
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:                   # typing costs every command's start-up
+from device.distribution import version
+
+TYPE_CHECKING = False               # as typing's, which costs every command's start-up to import
+if TYPE_CHECKING:
     from typing import Any
 
 DEFAULT_LANGUAGE = "en"            # engine.core.text's, which imports the engine to say it
 LANGUAGES = ("en", "fr")           # device.config's; a test holds them equal
-DISTRIBUTION = "tabletop_companion"      # the installed name, as its .dist-info folder spells it
 
 # Each command: its module in device/cli, whose add_commands(subparsers) adds the command's
 # parser and whose handler runs it, and the help the root's list gives it before that.
@@ -226,27 +225,3 @@ def _config_language(argv: list[str]) -> str | None:
         return load_config(config_path(given)).language
     except ConfigFileError:
         return None            # the command itself reports a config it cannot read
-
-
-def version() -> str:
-    """The installed distribution's version, from its metadata as pip installed it: the
-    `{name}-{version}.dist-info` folder found first on sys.path, as importlib.metadata finds it
-    (which costs the start-up more than the rest of --version)."""
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for name in names:
-            if name.startswith(f"{DISTRIBUTION}-") and name.endswith(".dist-info"):
-                return name.removeprefix(f"{DISTRIBUTION}-").removesuffix(".dist-info")
-    return _metadata_version()
-
-
-def _metadata_version() -> str:
-    """An install that left no .dist-info folder (an .egg-info): importlib.metadata reads it."""
-    import importlib.metadata
-    try:
-        return importlib.metadata.version("tabletop-companion")
-    except importlib.metadata.PackageNotFoundError:
-        return "(not installed)"
