@@ -15,7 +15,8 @@ TINY = bench.Plan(seeds=(1,), games=("palourde",), idle_s=0.05, start_runs=1, re
 FIGURES = {"tap_to_frame_ms": ("p50", "p99"), "journal_fsync_ms": ("p50", "p99"),
            "display_bytes_per_update": ("ours", "full_frame"),
            "idle_cpu_percent": ("ours", "mfrc522"), "startup_to_first_frame_s": None,
-           "peak_rss_mb": None, "resume_1000_events_ms": None}
+           "peak_rss_mb": None, "resume_1000_events_ms": None,
+           "command_start_ms": ("python", "version", "status")}
 
 
 def is_number(value) -> bool:
@@ -43,6 +44,7 @@ def test_the_bench_reports_every_figure(monkeypatch, capsys, tmp_path):
 
     text = bench.table(report, "tabletop bench --quick")
     for label in ("tap to frame", "display bytes", "idle CPU", "start-up", "peak RSS", "resume",
+                  "tabletop --version", "python -c pass", "tabletop status",
                   "card to frame on the bus (20 polls/s)"):
         assert label in text
 
