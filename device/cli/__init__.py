@@ -6,7 +6,7 @@ import os
 import sys
 
 from .parser import build_parser, lazy_language
-from .pipes import die_of_sigpipe
+from .pipes import EndsWithItsReader, die_of_sigpipe
 
 __all__ = ["build_parser", "command", "main"]
 
@@ -38,6 +38,7 @@ def real_reader_tags():
 def command() -> None:
     """The `tabletop` console script and `python -m device.cli`: main(), ending quietly by
     SIGPIPE when the reader of its output has gone (`tabletop status | head`)."""
+    sys.stdout = EndsWithItsReader(sys.stdout)
     try:
         try:
             status: int | str | None = main()
