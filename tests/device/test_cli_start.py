@@ -78,7 +78,7 @@ def test_run_imports_what_a_table_needs_and_no_other_command(tmp_path):
 def test_each_command_is_listed_with_the_help_its_module_gives_it(name):
     """The root's list of commands is written before any module is read: it must say what the
     command's own parser says."""
-    module = importlib.import_module(f"device.cli.{cli_parser.COMMANDS[name]}")
+    module = importlib.import_module(f"device.cli.{cli_parser.COMMANDS[name][0]}")
     plain = argparse.ArgumentParser().add_subparsers()
     module.add_commands(plain)
     assert list(plain.choices) == [name]
@@ -109,6 +109,7 @@ PIPED = [
     ["--help"], ["--version"], ["replay", "{demo}"], ["replay", "{demo}", "--json"],
     ["status", "--state-dir", "{dir}"], ["config", "--example"], ["deck", "list", "--state-dir", "{dir}"],
     ["cards", "show", "--state-dir", "{dir}"], ["cards", "export", "--state-dir", "{dir}"],
+    ["players", "list", "--state-dir", "{dir}"],
     ["history", "--state-dir", "{dir}"], ["history", "--stats", "--state-dir", "{dir}"],
     ["doctor", "--sim", "--state-dir", "{dir}"], ["check-game", "palourde", "--seeds", "1"],
     ["guide", "rules"], ["guide", "cards"], ["completion", "bash"], ["completion", "zsh"],
