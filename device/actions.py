@@ -68,6 +68,11 @@ class Undo:
 
 
 @dataclass(frozen=True)
+class Redo:
+    """The input last taken back is played again (a script's or the simulator's `redo`)."""
+
+
+@dataclass(frozen=True)
 class StartGame:
     session: Session
     deck: str | None
@@ -106,7 +111,7 @@ class Fault:
     message: Msg | None
 
 
-Action = (Show | Switch | Home | Play | Undo | StartGame | EndGame | NextLanguage
+Action = (Show | Switch | Home | Play | Undo | Redo | StartGame | EndGame | NextLanguage
           | SetBrightness | Dismiss | Fault)
 Actions = Sequence[Action]
 NOTHING: Actions = ()

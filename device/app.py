@@ -36,6 +36,7 @@ from .actions import (
     Mode,
     NextLanguage,
     Play,
+    Redo,
     SetBrightness,
     Show,
     StartGame,
@@ -230,6 +231,8 @@ class Companion:
                 self.play(event, then)
             case Undo():
                 self.undo()
+            case Redo():
+                self._operate(Op("redo"))
             case StartGame(session, deck):
                 self.start_game(session, deck)
             case EndGame(abandoned):

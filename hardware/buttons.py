@@ -16,6 +16,11 @@ pass sub-millisecond bursts and callbacks can arrive late:
   is not lost), and a chattering release, whatever it catches between
   bounces, ends where the level rests: no phantom press.
 
+UP and DOWN repeat while held: a press again after `repeat_s[0]`, then again
+and again, each wait shorter by a quarter down to `repeat_s[1]` (0.5 s, then
+0.3 s, 0.225 s ... 0.05 s), so a number runs on faster the longer it is held.
+The repeats run on the same timer as settling.
+
 A button already down when the buttons open (stuck, or shorted to ground)
 is said once in the log and listed in `held_at_start`; it counts from its
 first release, which itself reports nothing.
@@ -42,6 +47,9 @@ from hardware.pins import Claim, check_pins
 log = logging.getLogger(__name__)
 
 DEFAULT_PINS = {UP: 5, DOWN: 6, SELECT: 13, BACK: 19}
+REPEAT_S = (0.5, 0.05)      # held UP/DOWN: the first repeat's wait, the shortest wait
+FIRST_GAP = 0.3             # the wait after the first repeat; each next one a quarter shorter
+SPEED_UP = 0.75
 
 Timer = Callable[[float, Callable[[], None]], None]     # call this after that many seconds
 
@@ -56,8 +64,11 @@ class _ButtonState:
     """One button's level as the player meant it, from the edges gpiozero reports."""
 
     def __init__(self, name: str, emit: Callable[[HardwareEvent], None], *, holdable: bool,
-                 debounce_s: float, clock: Callable[[], float], timer: Timer):
+                 debounce_s: float, clock: Callable[[], float], timer: Timer,
+                 repeat_s: tuple[float, float] | None = None):
         self.name, self._emit, self._holdable = name, emit, holdable
+        self._repeat_s = repeat_s
+        self._presses = 0                 # counted presses: a repeat of an older one stops
         self._debounce_s, self._clock, self._timer = debounce_s, clock, timer
         self._lock = threading.Lock()
         self._level = False               # down, as the last edge said
@@ -80,8 +91,10 @@ class _ButtonState:
             else:
                 report, start_timer = None, not self._settling
                 self._settling = True
+            press = self._presses
         if report:
             self._emit(report)
+            self._repeat_later(report, press)
         if start_timer:
             self._timer(self._debounce_s, self.settle)
 
@@ -94,10 +107,25 @@ class _ButtonState:
             if left <= 0:
                 self._settling = False
                 report = self._count(now)
+            press = self._presses
         if left > 0:
             self._timer(left, self.settle)
         elif report:
             self._emit(report)
+            self._repeat_later(report, press)
+
+    def _repeat_later(self, report: HardwareEvent, press: int) -> None:
+        """A press of a repeating button: its first repeat, if it is still down by then."""
+        if self._repeat_s is not None and isinstance(report, ButtonPressed):
+            self._timer(self._repeat_s[0], partial(self.repeat, press, FIRST_GAP))
+
+    def repeat(self, press: int, gap: float) -> None:
+        """The timer's call while UP or DOWN is held: the press again, and the next one sooner."""
+        with self._lock:
+            still = self._down and press == self._presses and not self.closed
+        if still and self._repeat_s is not None:
+            self._emit(ButtonPressed(self.name))
+            self._timer(gap, partial(self.repeat, press, max(gap * SPEED_UP, self._repeat_s[1])))
 
     def held(self) -> None:
         with self._lock:
@@ -113,6 +141,7 @@ class _ButtonState:
         self._down, self._counted_at = self._level, now
         if self._down:
             self._held = False
+            self._presses += 1
             return None if self._holdable else ButtonPressed(self.name)
         was_stuck, self._stuck = self._stuck, False
         if self._holdable and not self._held and not was_stuck:
@@ -129,14 +158,16 @@ class Buttons:
     ``claims`` maps pins owned by buses and other parts to a description
     (see `hardware.pins.bus_claims`); a button on one of them is refused
     before any pin is touched. `clock` and `timer` (call a function after a
-    delay) are the settling's; tests give virtual ones.
+    delay) are the settling's and the repeats'; tests give virtual ones.
+    ``repeat_buttons`` repeat while held (`repeat_s`: the first wait, the shortest).
     """
 
     def __init__(self, emit: Callable[[HardwareEvent], None], pins: Mapping[str, int] = DEFAULT_PINS,
                  *, pull_up: bool = True, hold_s: float = 1.0, hold_buttons: tuple[str, ...] = (SELECT, BACK),
                  debounce_s: float = 0.02, claims: Mapping[int, Claim] | None = None,
                  pin_factory: Any = None, clock: Callable[[], float] = time.monotonic,
-                 timer: Timer = _thread_timer):
+                 timer: Timer = _thread_timer, repeat_buttons: tuple[str, ...] = (UP, DOWN),
+                 repeat_s: tuple[float, float] = REPEAT_S):
         if sorted(pins) != sorted(BUTTON_NAMES):
             raise ValueError(f"buttons need pins for exactly {', '.join(BUTTON_NAMES)}")
         check_pins(pins, claims or {})
@@ -147,7 +178,8 @@ class Buttons:
         self.held_at_start: list[str] = []
         for name, pin in pins.items():
             state = _ButtonState(name, emit, holdable=name in hold_buttons,
-                                 debounce_s=debounce_s, clock=clock, timer=timer)
+                                 debounce_s=debounce_s, clock=clock, timer=timer,
+                                 repeat_s=repeat_s if name in repeat_buttons else None)
             button = Button(pin, pull_up=pull_up, bounce_time=debounce_s or None,
                             hold_time=hold_s, pin_factory=pin_factory)
             if button.is_pressed:

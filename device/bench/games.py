@@ -92,6 +92,9 @@ def presses(mode, event) -> list[str]:
     key = CONFIRM_KEY if isinstance(event, Confirm) else event.option
     if getattr(mode, "stepper", False) and key in STEPPER:
         return ["up" if key == STEPPER[0] else "down"]
+    picker = getattr(mode, "picker", None)
+    if picker is not None and isinstance(event, Choose):
+        return picker.presses_to(int(key))  # a number: its digits, each the shorter way round
     menu = getattr(mode, "menu", None)
     if menu is None:
         return ["select"]                   # SELECT confirms a prompt without a menu

@@ -2,13 +2,15 @@
 
 A rejected event does not stop the replay: it is recorded with its line and
 the next line runs. Directive errors raise ScriptError ("line N: reason").
+A script with lines only the device plays (press, hold, wait, place, lift) runs
+on a simulated table instead (replay_table), each line as the simulator reads it.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import engine
@@ -22,6 +24,7 @@ from engine.core.spec import GameConfig, GameSpec
 from engine.core.text import DEFAULT_LANGUAGE, render
 
 from .refusal import REFUSAL, failed_json, unreadable
+from .replay_table import StepRecord, on_table
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -29,17 +32,6 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     replay.add_argument("script", type=Path, help="cli.help.script")
     replay.add_argument("--json", action="store_true", help="cli.help.json")
     replay.set_defaults(handler=lambda args: replay_command(args.script, args.json, args.language))
-
-
-@dataclass
-class StepRecord:
-    """What one event line did: accepted (with messages), rejected, or shown only."""
-
-    line: int
-    text: str
-    verdict: str                     # "ok" | "rejected" | "info"
-    messages: list[str] = field(default_factory=list)
-    code: str | None = None
 
 
 @dataclass
@@ -104,6 +96,8 @@ def replay_text(text: str, data=None, language: str = DEFAULT_LANGUAGE) -> Repla
     script = parse_script(text)
     spec, config = config_from_script(script, data)
     session = Session(spec, config)
+    if any(step.kind == "device" for step in script.steps):
+        return Replay(session, on_table(session, script.steps, language), language)
     return Replay(session, [run_step(session, step, language) for step in script.steps], language)
 
 

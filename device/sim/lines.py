@@ -1,4 +1,5 @@
-"""The simulator's input lines, one action list per line.
+"""The simulator's input lines, one action list per line, in the language event scripts speak
+too (engine.core.script, docs/scripts.md):
 
     tap CARD_ID | tap uid:04A1B2C3    a tag is placed, then lifted
     place CARD_ID | place uid:...     hold a tag on the reader
@@ -6,6 +7,8 @@
     press up|down|select|back         a short press
     hold select|back                  a long press
     wait SECONDS                      virtual time passes; due timers fire
+    choose ID | select | back         the prompt answered as it is, as a script does
+    undo | redo
 
 A line is read as a person typed it: bytes that are not UTF-8, a control
 character, an endless line or a number that is no time are each refused in one
@@ -13,21 +16,18 @@ line that says why, and the refused line changes nothing.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
+from device.actions import Play, Redo, Undo
 from device.inputs import ButtonHeld, ButtonPressed
+from engine.core.script import InputError, InputLine, input_line, line_words
 from hardware.presence import Presence
 from hardware.sim import SimReader
 
-BUTTONS = ("up", "down", "select", "back")
-HOLDABLE = ("select", "back")      # as on the table: only these two report a long press
 LONGEST = 200                      # characters in a line: card ids and UIDs are short
-LONGEST_WAIT = 86400.0             # a day: longer than any timer the device sets
 SHOWN = 40                         # characters of a refused word a complaint repeats
-USAGE = "(tap CARD, place CARD, lift, press BUTTON, hold BUTTON, wait SECONDS)"
 
 
 class SimInputError(ValueError):
@@ -37,6 +37,13 @@ class SimInputError(ValueError):
 @dataclass(frozen=True)
 class Wait:
     seconds: float
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A line that answers the running game as it is, not through the buttons."""
+
+    action: Play | Undo | Redo
 
 
 def read_lines(stream: BinaryIO | TextIO) -> Iterator[str | SimInputError]:
@@ -94,61 +101,37 @@ class SimReaderField:
     def parse(self, line: str) -> list:
         if len(line) > LONGEST:
             raise SimInputError(f"a line has at most {LONGEST} characters")
-        odd = next((c for c in line if not (c.isprintable() or c in " \t")), None)
-        if odd is not None:
-            raise SimInputError(f"the line holds a control character (U+{ord(odd):04X})")
-        words = [] if line.lstrip().startswith("#") else line.split()
-        if not words:
-            return []
-        verb, args = words[0].lower(), words[1:]
-        if verb in ("tap", "place"):
-            uid = self._uid(args)
-            self.reader.place(uid)
+        try:
+            words = line_words(line)
+            return self.act(input_line(words)) if words else []
+        except InputError as exc:
+            raise SimInputError(str(exc)) from None
+
+    def act(self, line: InputLine) -> list:
+        """What one checked line does: reader events, a button, time, or an answer."""
+        if line.verb in ("tap", "place"):
+            self.reader.place(self._uid(line.arg))
             events = self._polls(1)
-            if verb == "tap":
+            if line.verb == "tap":
                 self.reader.lift()
                 events += self._polls(self.misses)
             return events
-        if verb == "lift" and not args:
+        if line.verb == "lift":
             self.reader.lift()
             return self._polls(self.misses)
-        if verb in ("press", "hold"):
-            return [self._button(verb, args)]
-        if verb == "wait" and len(args) == 1:
-            return [Wait(self._seconds(args[0]))]
-        raise SimInputError(f"not understood: {shown(line.strip())} {USAGE}")
+        if line.verb in ("press", "hold"):
+            button = ButtonPressed if line.verb == "press" else ButtonHeld
+            return [button(line.arg.upper())]
+        if line.verb == "wait":
+            return [Wait(line.seconds)]
+        event = line.event()
+        if event is not None:
+            return [Answer(Play(event))]
+        return [Answer(Undo() if line.verb == "undo" else Redo())]
 
-    def _button(self, verb: str, args: list[str]):
-        name = args[0].lower() if len(args) == 1 else None
-        if name not in BUTTONS:
-            raise SimInputError(f"{verb} takes one button: {', '.join(BUTTONS)}")
-        if verb == "press":
-            return ButtonPressed(name.upper())
-        if name not in HOLDABLE:
-            raise SimInputError(f"{name} has no long press: hold {' or '.join(HOLDABLE)}, "
-                                f"or press {name}")
-        return ButtonHeld(name.upper())
-
-    @staticmethod
-    def _seconds(word: str) -> float:
-        try:
-            seconds = float(word)
-        except ValueError:
-            seconds = math.nan
-        if not 0 <= seconds <= LONGEST_WAIT:       # nan, inf, negative, or past a day
-            raise SimInputError(f"wait takes seconds from 0 to {LONGEST_WAIT:g}, "
-                                f"not {shown(word)}")
-        return seconds
-
-    def _uid(self, args: list[str]) -> str:
-        if len(args) != 1:
-            raise SimInputError("tap and place take one card id or uid:HEX")
-        word = args[0]
-        if word.lower().startswith("uid:"):
-            uid = word[4:].upper()
-            if len(uid) not in (8, 14, 20) or any(c not in "0123456789ABCDEF" for c in uid):
-                raise SimInputError(f"{shown(word)}: a UID is 8, 14 or 20 hex digits")
-            return uid
+    def _uid(self, word: str) -> str:
+        if word.startswith("uid:"):                # checked by the line's parser
+            return word[4:]
         found = self.uid_of(word)
         if found is None:
             raise SimInputError(f"{shown(word)}: no such card in any simulated deck")

@@ -15,7 +15,7 @@ from device.storage.status import latest_journal
 from device.texts import say
 
 from .clock import VirtualClock
-from .lines import SimInputError, SimReaderField, Wait, read_lines
+from .lines import Answer, SimInputError, SimReaderField, Wait, read_lines
 from .terminal import SimTerminal
 
 # A player's hand between two actions: lifting a card and putting the next one down, or
@@ -37,6 +37,9 @@ def run_sim(app, lines: Iterable[str | SimInputError], clock: VirtualClock, fram
             if isinstance(line, SimInputError):
                 raise line
             actions = field.parse(line)
+            if actions and isinstance(actions[0], Answer) and app.session is None:
+                raise SimInputError("no game is on: choose, select, back, undo and redo "
+                                    "answer a game's prompt")
         except SimInputError as exc:
             complain(f"input line {number}: {exc}")
             continue
@@ -46,6 +49,8 @@ def run_sim(app, lines: Iterable[str | SimInputError], clock: VirtualClock, fram
             if isinstance(action, Wait):
                 clock.advance(action.seconds)
                 app.handle(Tick())
+            elif isinstance(action, Answer):
+                app.apply([action.action])
             else:
                 app.handle(action)
             frames.update(app)

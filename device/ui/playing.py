@@ -4,7 +4,8 @@ SELECT answers the prompt (the highlighted option, or "done"); BACK cancels a
 sub-prompt; DOWN on a prompt without a menu pages to the scores, UP shows the turn's
 instructions again (what to do with the cards and tokens); hold SELECT
 opens the global menu; hold BACK asks to undo the last input. A prompt that
-sets a number (+1/-1) takes UP and DOWN as its steps.
+sets a number (+1/-1) takes UP and DOWN as its steps; a prompt whose answers are
+the numbers of a range (a Flouk white number) is a number picker: tens, then units.
 """
 from __future__ import annotations
 
@@ -28,11 +29,21 @@ from .game_view import badge, header_name, ranking
 from .house_rules import option_line
 from .menu import Menu
 from .modes import MenuMode, Mode, Page, refusal
+from .number import DONE, LEFT, NumberPicker
 from .screen import BODY_LINES, COLUMNS, Screen, wrap
 from .statistics import Statistics
 
 CONFIRM_KEY = "__confirm__"
 STEPPER = ("plus", "minus")       # option keys of a number set with UP/DOWN (a manual Decree)
+PICKED_FROM = 10                  # answers 0..9 and more: a number picker, not a long menu
+
+
+def number_range(keys: tuple[str, ...]) -> range | None:
+    """The numbers a prompt's answers are, when they are a whole range of them."""
+    if len(keys) < PICKED_FROM or not all(k.isdigit() and k == str(int(k)) for k in keys):
+        return None
+    numbers = range(int(keys[0]), int(keys[-1]) + 1)
+    return numbers if tuple(map(str, numbers)) == keys else None
 
 
 def header(app) -> tuple[str, str]:
@@ -118,6 +129,7 @@ class Playing(Mode):
         """`picked`, `prompt_id`: what a many-step prompt took so far, carried into the state
         the last pick made."""
         self.menu: Menu | None = None
+        self.picker: NumberPicker | None = None
         self.stepper = False
         self._for_seq = -1
         self._prompt_id = prompt_id
@@ -126,11 +138,14 @@ class Playing(Mode):
     def _refresh_menu(self, app) -> None:
         """Rebuild the options menu when the state moved on; keep the highlight otherwise."""
         state = app.game().state
-        if self._for_seq == state.seq and self.menu is not None:
+        if self._for_seq == state.seq and (self.menu or self.picker) is not None:
             return
         prompt = app.view()[0]
         self.stepper = prompt.keys() == STEPPER
-        items = [] if self.stepper else [(o.key, app.t(o.label)) for o in prompt.options]
+        numbers = number_range(prompt.keys())
+        self.picker = NumberPicker(numbers, numbers[0]) if numbers else None
+        plain = self.stepper or self.picker is not None
+        items = [] if plain else [(o.key, app.t(o.label)) for o in prompt.options]
         if items and prompt.done:
             done = (CONFIRM_KEY, app.t("ui.done"))
             items = [done] + items if prompt.done_first else items + [done]
@@ -151,6 +166,8 @@ class Playing(Mode):
             # The prompt's words first: the menu scrolls in the lines they leave.
             top = text[:BODY_LINES - 1]
             return self.menu.on_screen(Screen(left, right), top, BODY_LINES - len(top))
+        if self.picker is not None:
+            return Screen(left, right, tuple(text[:BODY_LINES - 1]) + (self.picker.shown(),))
         lines = text[:BODY_LINES]
         note = spec.reminder(state) if spec.reminder else None
         lines += scores_lines(app, BODY_LINES - len(lines) - (note is not None))
@@ -166,6 +183,8 @@ class Playing(Mode):
             return ask_undo(app, self) if name == "back" else NOTHING
         if name in ("up", "down") and self.stepper:
             return [Play(Choose(STEPPER[0 if name == "up" else 1]))]
+        if self.picker is not None:
+            return self._pick(name)
         if name in ("up", "down") and self.menu is not None:
             self.menu.move(-1 if name == "up" else 1)
         elif name == "down":
@@ -177,6 +196,14 @@ class Playing(Mode):
         elif name == "back":
             return [Play(Cancel())]
         return NOTHING
+
+    def _pick(self, name: str) -> Actions:
+        """A number picker's press: a step, the number set, or BACK past the tens."""
+        assert self.picker is not None
+        done = self.picker.press(name)
+        if done == DONE:
+            return [Play(Choose(str(self.picker.value)))]
+        return [Play(Cancel())] if done == LEFT else NOTHING
 
     def _select(self, key: str | None) -> Actions:
         """SELECT: Done, or a pick; a many-step prompt never takes the same pick twice."""

@@ -17,6 +17,7 @@ from device.actions import NOTHING, Actions, Home, Play, Show, StartGame, Switch
 from device.players.roster import Player, Roster, RosterError, card_holder
 from device.storage.card_data import game_data
 from engine import Session, Tap, make_config
+from engine.core.options import OptionSpec
 from engine.core.spec import GameConfig, GameSpec
 from engine.core.text import msg
 
@@ -24,6 +25,7 @@ from .game_view import header_name
 from .house_rules import option_line
 from .menu import Menu
 from .modes import MenuMode, Mode, refusal
+from .number import NumberPicker
 from .playing import Playing
 from .screen import Screen, wrap
 
@@ -166,11 +168,14 @@ class PlayerCount(Step):
 
 
 class HouseRules(Step):
-    """Each option shows its name and value; SELECT cycles the value; "Start game" goes on."""
+    """Each option shows its name and value; "Start game" goes on. SELECT cycles an on/off or
+    a choice; on a number it opens the number for UP/DOWN (tens, then units), and SELECT
+    after the last digit or BACK leaves it with the value shown."""
 
     def __init__(self, setup: Setup) -> None:
         super().__init__(setup, [("__start__", "")] + [(o.key, "") for o in setup.spec.options])
         self.values = {o.key: o.default for o in setup.spec.options}
+        self.editing: tuple[str, NumberPicker] | None = None
 
     @staticmethod
     def needed(setup: Setup) -> bool:
@@ -178,24 +183,51 @@ class HouseRules(Step):
 
     def screen(self, app) -> Screen:
         self.prompt = app.t("ui.house_rules")
+        shown = dict(self.values)
+        if self.editing is not None:
+            shown[self.editing[0]] = self.editing[1].shown()
         self.menu.items = [("__start__", app.t("ui.start"))] + [
-            (key, option_line(app, key, value)) for key, value in self.values.items()]
+            (key, option_line(app, key, value)) for key, value in shown.items()]
         return super().screen(app)
+
+    def button(self, app, name: str, held: bool) -> Actions:
+        if self.editing is None:
+            return super().button(app, name, held)
+        key, picker = self.editing
+        if picker.press(name) is not None:       # set, or left: the value shown stays
+            self.editing = None
+        self.values[key] = picker.value
+        return NOTHING
 
     def take(self, app, key: str) -> Actions:
         if key == "__start__":
-            spec = self.setup.spec
-            self.setup.options = {k: v for k, v in self.values.items()
-                                  if v != next(o.default for o in spec.options if o.key == k)}
-            low, high = self.setup.player_range()
-            if low > high:
-                return [Show.of(msg("ui.no_player_count"))]
-            return self.done(app)
+            return self.start(app)
         option = next(o for o in self.setup.spec.options if o.key == key)
+        numbers = option_numbers(option)
+        if numbers is not None:
+            self.editing = key, NumberPicker(numbers, int(str(self.values[key])))
+            return NOTHING
         values = option.menu_values()
         current = values.index(self.values[key]) if self.values[key] in values else 0
         self.values[key] = values[(current + 1) % len(values)]
         return NOTHING
+
+    def start(self, app) -> Actions:
+        spec = self.setup.spec
+        self.setup.options = {k: v for k, v in self.values.items()
+                              if v != next(o.default for o in spec.options if o.key == k)}
+        low, high = self.setup.player_range()
+        if low > high:
+            return [Show.of(msg("ui.no_player_count"))]
+        return self.done(app)
+
+
+def option_numbers(option: OptionSpec) -> range | None:
+    """The numbers a whole-number house rule can take, when it says both ends; one without a
+    top (a penalty) keeps the few values its menu offers."""
+    if option.kind != "int" or option.minimum is None or option.maximum is None:
+        return None
+    return range(option.minimum, option.maximum + 1)
 
 
 class Seats(Step):

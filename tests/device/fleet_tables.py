@@ -126,6 +126,9 @@ def lines_for(app, event) -> list[str]:
         return [f"tap {event.card}"]
     if isinstance(event, Cancel):
         return ["press back"]
+    picker = getattr(app.mode, "picker", None)
+    if picker is not None and isinstance(event, Choose):     # a number: its digits
+        return [f"press {name}" for name in picker.presses_to(int(event.option))]
     menu = app.mode.menu
     if menu is None:
         assert isinstance(event, Confirm), event

@@ -52,8 +52,10 @@ FLOUK_TURN_2 = """
     wait 2
     press back
     press select
+    press select
     wait 2
-    press down
+    press select
+    press up
     press select
     wait 2
     """
@@ -62,7 +64,8 @@ FLOUK_TURN_2 = """
 # asks the table to move cards or tokens stays until the next input: BACK clears it here.
 FRAMES = {
     "game_select": (None, ""),
-    "house_rules": (None, to_game("tribord") + "press down\npress select"),
+    "house_rules": (None, to_game("tribord") + "press down\npress select\npress down\n"
+                                               "press select\npress select"),
     "palourde_flip": (PALOURDE, "tap clam#1\ntap clam#2\npress back"),
     "palourde_pair": (PALOURDE, "tap clam#1\ntap clam#2"),
     "palourde_crab_victim": (PALOURDE, "tap clam#1\ntap clam#2\npress back\ntap crab#1\n"
@@ -88,7 +91,7 @@ FRAMES = {
     "flouk_reveal": (("flouk",), "press select\nwait 2\ntap mouta#1"),
     "flouk_chief_welcomed": (("flouk",), FLOUK_TURN_2),
     "flouk_report": (("flouk",), FLOUK_TURN_2 + "press back\npress back"),
-    "flouk_decree": (("flouk",), test_sim_flouk.PLAY.split("press up")[0]),
+    "flouk_decree": (("flouk",), test_sim_flouk.PLAY.split("press up\npress up")[0]),
     "flouk_game_over": (("flouk",), test_sim_flouk.PLAY.removesuffix("press select\n")),
 }
 

@@ -50,7 +50,7 @@ def test_invalid_utf8_names_its_line(tmp_path):
 def test_a_nul_byte_and_a_huge_word_are_refused_with_their_line_and_cut(tmp_path):
     path = tmp_path / "nul.script"
     path.write_bytes(HEADER + b"tap clam#1\x00\n")
-    assert replay(path) == (2, f"{path}: line 3: a NUL byte\n")
+    assert replay(path) == (2, f"{path}: line 3: the line holds a control character (U+0000)\n")
     path.write_bytes(HEADER + b"z" * 100_000)
     code, err = replay(path)
     assert code == 2 and err.startswith(f"{path}: line 3: unknown word 'zzz") and len(err) < 200

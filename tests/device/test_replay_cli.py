@@ -47,7 +47,7 @@ def test_text_form_shows_each_line(tmp_path, capsys):
     ("game palourde\nplayers Ann Bob\ntap clam#1\nplayers Cy Dee\n",
      "line 4: directive 'players' after the first event"),
     ("game palourde\nplayers Ann Bob\nflip clam#1\n", "line 3: unknown word 'flip'"),
-    ("game palourde\nplayers Ann Bob\ntap\n", "line 3: 'tap' takes one argument"),
+    ("game palourde\nplayers Ann Bob\ntap\n", "line 3: 'tap' takes one card id or uid:HEX"),
     ("game palourde\nplayers Ann Bob\noption storm_ends_turn\n", "line 3: option must be key=value"),
 ])
 def test_directive_errors_exit_2_with_line(tmp_path, capsys, text, expected):

@@ -14,7 +14,8 @@ TRIBORD = to_game("tribord")
 
 def test_house_rules_set_the_player_range(tmp_path):
     # Flouk plays 3-5 by default; min_players=2 opens the 2-player game (AMB-F1).
-    table = Table(tmp_path).run(FLOUK + "press down\npress select\npress up")
+    table = Table(tmp_path).run(FLOUK + "press down\npress select\npress down\npress select\n"
+                                        "press up")
     assert table.screen.lines[:3] == ("House rules", "Start game", f"{'Min players':<18}2")
     table.run("press select")
     assert table.screen.lines == ("How many players?", "2 players", "3 players", "4 players")
@@ -22,17 +23,18 @@ def test_house_rules_set_the_player_range(tmp_path):
 
 def test_rules_that_allow_no_player_count_keep_the_menu(tmp_path):
     # min_players=4 and max_players=3: nothing to choose from, so the menu stays.
-    table = Table(tmp_path).run(FLOUK + "press down\npress select\npress select\n"
-                                        "press down\npress select\npress select\npress up\npress up\n"
-                                        "press select")
+    table = Table(tmp_path).run(FLOUK + "press down\npress select\npress up\npress select\n"
+                                        "press down\npress select\npress down\npress down\n"
+                                        "press select\npress up\npress up\npress select")
     assert "No player count fits" in table.text
     table.run("wait 2")
     assert table.screen.lines[0] == "House rules"
 
 
 def test_the_deal_instruction_quotes_the_house_rules(tmp_path):
-    table = Table(tmp_path).run(TRIBORD + "press down\npress select\npress select\npress up\n"
-                                          "press select\npress select\npress select")
+    table = Table(tmp_path).run(TRIBORD + "press down\npress select\npress down\npress select\n"
+                                          "press up\npress select\npress up\npress select\n"
+                                          "press select\npress select")
     assert table.screen.lines[:2] == ("Give 2 tokens", "each. SELECT")
 
 

@@ -33,8 +33,10 @@ tap chief_faar#1
 wait 4
 press back
 press select
+press select
 wait 2
-press down
+press select
+press up
 press select
 wait 4
 wait 2
@@ -71,7 +73,8 @@ wait 4
 press select
 """
 # Round 1. Turn 1: Mouta, Faar, Bloup, one to each village. Turn 2: two Chiefs, so their
-# white numbers are asked (Mouta Chief 0: SELECT; Faar Chief 1: DOWN, SELECT); P1's Mouta Chief is
+# white numbers are asked (Mouta Chief 0: SELECT for the tens,
+# SELECT for the units; Faar Chief 1: SELECT, UP, SELECT); P1's Mouta Chief is
 # welcomed (its power: a face-down card reported from the pile to P1's hand), P2's Decree 2
 # (manual), P3's Faar Chief finds no Faar: welcome failed. Turn 3: P1's Action 1, asked
 # which people (Flouk (neutral): SELECT) (by hand:

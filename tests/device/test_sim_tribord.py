@@ -8,7 +8,10 @@ from .table import to_game
 SETUP = to_game("tribord") + """
 press down
 press select
+press down
 press select
+press up
+press up
 press select
 press up
 press select
@@ -17,7 +20,8 @@ press select
 press select
 press select
 """
-# Game select: A tribord!; house rules: start_tokens 10 -> 1 -> 2 -> 3, Start game;
+# Game select: A tribord!; house rules: start_tokens [1]0, tens down to 0 (01), units up
+# to 3, Start game;
 # 3 players; P1 takes the Button; "Give 3 tokens each".
 
 PLAY = """

@@ -175,3 +175,51 @@ def test_a_button_on_a_bus_pin_is_refused_before_any_pin_is_used(mock_factory, e
 def test_all_four_buttons_are_required(mock_factory, events):
     with pytest.raises(ValueError, match="exactly"):
         Buttons(events.put, {"UP": 5})
+
+
+def press_times(events, time, seconds: float, step: float = 0.01) -> list[float]:
+    """When each press came over `seconds` of virtual time, to the step."""
+    found = []
+    for _ in range(round(seconds / step)):
+        time.advance(step)
+        found += [round(time.now, 2) for event in drained(events) if isinstance(event, ButtonPressed)]
+    return found
+
+
+def test_held_up_repeats_faster_and_faster_until_released(buttons, factory, events, time):
+    down = pin(factory, "DOWN")
+    trace(time, down, (0, 0))                  # pressed at 0 (lgpio: counted at 0.02)
+    assert drained(events) == [ButtonPressed("DOWN")]
+    times = press_times(events, time, 2.8)     # held to 3.0 s
+    gaps = [round(b - a, 2) for a, b in zip(times, times[1:])]
+    assert times[0] in (0.5, 0.52) and gaps[:3] == [0.3, 0.23, 0.17]
+    assert gaps == sorted(gaps, reverse=True) and gaps[-1] == 0.05
+    assert len(times) > 20                     # 1..99 held: a number runs on quickly
+    trace(time, down, (0, 1))                  # (a repeat may still come before it counts)
+    drained(events)
+    assert press_times(events, time, 2.0) == []
+
+
+def test_a_short_press_does_not_repeat_and_a_new_press_starts_over(buttons, factory, events, time):
+    up = pin(factory, "UP")
+    trace(time, up, (0, 0), (100, 1))          # down 0.1 s: one press
+    trace(time, up, (150, 0))                  # again at 0.45, before the old press's repeat
+    assert drained(events) == [ButtonPressed("UP")] * 2
+    assert press_times(events, time, 0.1) == []   # 0.5: the first press's repeat finds a newer one
+    assert press_times(events, time, 0.4) in ([0.95], [0.97])     # 0.5 s after the new press
+
+
+def test_select_and_back_never_repeat(buttons, factory, events, time):
+    select = pin(factory, "SELECT")
+    trace(time, select, (0, 0))
+    time.advance(3.0)
+    assert not [event for event in drained(events) if isinstance(event, ButtonPressed)]
+
+
+def test_a_repeat_after_close_reports_nothing(factory, events, time):
+    made = open_buttons(events, factory, time)
+    trace(time, pin(factory, "UP"), (0, 0))
+    made.close()
+    drained(events)
+    time.advance(3.0)
+    assert drained(events) == []

@@ -1,0 +1,112 @@
+"""Numbers set with the buttons: tens, then units, UP/DOWN on each digit, so a Flouk white
+number from 0 to 99 is never more than 12 presses away; a house rule's number the same way,
+and BACK leaves it with the value shown."""
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from device.ui.house_rules import OPTION_COLUMNS
+from device.ui.number import DONE, LEFT, NumberPicker
+
+from .table import Table, to_game
+from .test_frames import FLOUK_TURN_2
+
+BUTTONS = ("up", "down", "select", "back")
+TRIBORD = to_game("tribord")
+
+
+def fewest_presses(values: range, start: int) -> dict[int, list[str]]:
+    return NumberPicker(values, start).fewest_presses()
+
+
+def test_every_white_number_is_at_most_12_presses_away():
+    found = fewest_presses(range(100), 0)
+    assert sorted(found) == list(range(100))
+    counts = {value: len(presses) for value, presses in found.items()}
+    assert max(counts.values()) == 12 and counts[55] == 12
+    assert counts[0] == 2 and counts[9] == 3 and counts[90] == 3 and counts[19] == 4
+
+
+@given(st.sampled_from([range(100), range(1, 100), range(0, 61), range(2, 7)]), st.data())
+def test_the_fewest_presses_set_each_number(values, data):
+    start = data.draw(st.sampled_from(values))
+    for target in values:
+        picker = NumberPicker(values, start)
+        plan = picker.presses_to(target)
+        assert [picker.press(name) for name in plan][-1] == DONE and picker.value == target
+
+
+def test_a_house_rule_number_starts_from_its_value_and_stays_in_its_range():
+    found = fewest_presses(range(1, 100), 10)                # A tribord!'s start tokens
+    assert sorted(found) == list(range(1, 100))
+    assert max(len(presses) for presses in found.values()) <= 12
+    assert found[9] == ["down", "select", "down", "select"]  # tens 0 keeps 1..9: 1, then 9
+
+
+@given(st.lists(st.sampled_from(BUTTONS), max_size=60),
+       st.sampled_from([range(100), range(1, 100), range(0, 61), range(2, 7)]))
+def test_no_press_leaves_the_range(presses, values):
+    picker = NumberPicker(values, values[0])
+    for name in presses:
+        if picker.press(name) in (DONE, LEFT):
+            picker = NumberPicker(values, picker.value)
+        assert picker.value in values
+        assert picker.shown().replace("[", "").replace("]", "").lstrip("0") == str(picker.value).lstrip("0")
+
+
+def white_prompt(tmp_path) -> Table:
+    """Flouk at its first white number: the Mouta Chief's."""
+    table = Table(tmp_path).start("flouk")
+    table.run(FLOUK_TURN_2.split("    press select\n    press select")[0])
+    assert table.app.view()[0].id == "learn"
+    return table
+
+
+def test_a_white_number_is_set_tens_then_units_as_the_screen_shows(tmp_path):
+    table = white_prompt(tmp_path)
+    assert table.screen.lines == ("Mouta Chief:", "white number?", "UP/DOWN, then SELECT", "[0]0")
+    table.run("press down\npress down\npress down")         # tens round past 0: 9, 8, 7
+    assert table.screen.lines[3] == "[7]0"
+    table.run("press select\npress down\npress down\npress down\npress down\npress down")
+    assert table.screen.lines[3] == "7[5]"
+    table.run("press back")                                  # back to the tens, 75 kept
+    assert table.screen.lines[3] == "[7]5"
+    table.run("press select\npress select")
+    assert table.app.session.state.learned[-1] == ("chief_mouta#1", "white", 75)
+
+
+def test_back_on_the_tens_is_the_game_s_back_and_keeps_the_number(tmp_path):
+    table = white_prompt(tmp_path)
+    table.run("press up\npress back")                      # a card's number has no way back
+    assert table.screen.lines == ("UP/DOWN, then SELECT",)
+    table.run("wait 2")
+    assert table.screen.lines[3] == "[1]0"
+
+
+def row(name: str, value: str) -> str:
+    return name + value.rjust(OPTION_COLUMNS - len(name))
+
+
+def house_rules(tmp_path) -> Table:
+    """A tribord!'s house rules, the start tokens (10) open for UP/DOWN."""
+    table = Table(tmp_path).run(TRIBORD + "press down\npress select")
+    assert table.screen.lines[2] == row("Start tokens", "[1]0")
+    return table
+
+
+def test_nine_start_tokens_are_four_presses(tmp_path):
+    table = house_rules(tmp_path).run("press down\npress select\npress down\npress select")
+    assert table.screen.lines[2] == row("Start tokens", "9")
+    table.run("press up\npress select\npress select\npress select")    # Start game, 3 players
+    assert table.screen.lines[:2] == ("Give 9 tokens", "each. SELECT")
+
+
+def test_back_keeps_the_number_shown(tmp_path):
+    table = house_rules(tmp_path).run("press up\npress up\npress select\npress up\npress back")
+    assert table.screen.lines[2] == row("Start tokens", "[3]1")     # back to the tens
+    table.run("press back")
+    assert table.screen.lines[2] == row("Start tokens", "31")
+    table.run("press down\npress select")                   # the rows move again; on/off cycles
+    assert table.screen.lines[3] == row("First pair", "redeal")
+    assert table.screen.lines[2] == row("Start tokens", "31")
