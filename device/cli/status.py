@@ -12,7 +12,7 @@ from device.storage.status import fleet_offline, status
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
-from .replay import summary_lines
+from .tally import summary_lines
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:

@@ -60,7 +60,7 @@ def test_the_root_help_names_every_command_without_importing_one(tmp_path):
 
 def test_status_imports_its_own_command_and_no_other(tmp_path):
     modules = modules_after("status", "--state-dir", str(tmp_path), tmp_path=tmp_path)
-    assert commands_imported(modules) <= {"device.cli.status", "device.cli.replay", "device.cli.refusal"}
+    assert commands_imported(modules) <= {"device.cli.status", "device.cli.tally", "device.cli.refusal"}
     for part in ("device.ui", "device.fleet", "device.kiosk", "device.bench", "PIL", "sqlite3"):
         assert part not in modules, part
 
