@@ -3,12 +3,20 @@ nor the editable one `make run` makes builds with a warning: build the wheel, in
 fresh venv, load."""
 from __future__ import annotations
 
+import importlib.metadata
+import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import sysconfig
+import tarfile
 import venv
+import zipfile
 from pathlib import Path
+
+import pytest
 
 import engine
 
@@ -57,9 +65,110 @@ def test_the_wheel_and_the_editable_install_build_without_a_warning(tmp_path):
     tree = tmp_path / "tree"                  # a copy: the builds leave their folders in it
     for part in ("engine", "hardware", "device", "seeds"):
         shutil.copytree(ROOT / part, tree / part, ignore=shutil.ignore_patterns("__pycache__"))
-    for part in ("pyproject.toml", "README.md"):
+    for part in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / part, tree / part)
     out = subprocess.run([sys.executable, "-W", "always", "-c", BUILDS, str(tmp_path)], cwd=tree,
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert not WARNED.findall(out.stderr), out.stderr
+
+
+
+# ---- what a user gets: the wheel installed outside the repository, and the sdist ---------------
+
+@pytest.fixture(scope="module")
+def dists(tmp_path_factory) -> tuple[Path, Path]:
+    """The wheel and the sdist, built from a copy of the tree (the builds leave folders)."""
+    out = tmp_path_factory.mktemp("dists")
+    tree = out / "tree"
+    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis", ".cache", "build", "dist"))
+    for build in ("build_wheel", "build_sdist"):         # one process each, as a frontend runs them
+        done = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
+                               f"build_meta.{build}(sys.argv[1])", str(out)], cwd=tree,
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    (wheel,) = out.glob("tabletop_companion-*.whl")
+    (sdist,) = out.glob("tabletop_companion-*.tar.gz")
+    return wheel, sdist
+
+
+class Installed:
+    """The wheel installed in a bare venv, run in a folder outside the repository; its
+    dependencies are this interpreter's (no index is asked)."""
+
+    def __init__(self, here: Path, wheel: Path) -> None:
+        venv.EnvBuilder(with_pip=False).create(here / "venv")
+        self.site, self.here = here / "site", here
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-compile",
+                        "--target", str(self.site), str(wheel)], check=True, capture_output=True)
+        self.env = {"PYTHONPATH": f"{self.site}:{sysconfig.get_paths()['purelib']}",
+                    "XDG_STATE_HOME": str(here / "state"), "PATH": os.environ["PATH"]}
+
+    def python(self, *argv: str, stdin: str = "") -> subprocess.CompletedProcess:
+        return subprocess.run([str(self.here / "venv" / "bin" / "python"), *argv], input=stdin,
+                              capture_output=True, text=True, cwd=self.here, env=self.env, timeout=120)
+
+    def tabletop(self, *argv: str, stdin: str = "") -> subprocess.CompletedProcess:
+        return self.python("-m", "device.cli", *argv, stdin=stdin)
+
+
+@pytest.fixture(scope="module")
+def installed(dists, tmp_path_factory) -> Installed:
+    return Installed(tmp_path_factory.mktemp("installed"), dists[0])
+
+
+def test_the_installed_command_is_the_wheel_s_and_points_at_what_it_carries(installed):
+    assert installed.python("-c", "import device; print(device.__file__)").stdout.startswith(
+        str(installed.site))
+    helped = installed.tabletop("--help")
+    assert helped.returncode == 0, helped.stderr
+    said = " ".join(helped.stdout.split())
+    assert "tabletop guide rules" in said and "tabletop guide cards" in said and "docs/" not in said
+    rules = installed.tabletop("guide", "rules", "palourde")
+    assert rules.returncode == 0 and "High Tide" in rules.stdout, rules.stderr
+    assert "clam#20" in installed.tabletop("guide", "cards", "palourde").stdout
+
+
+def test_the_installed_command_runs_doctor_replay_and_run(installed, tmp_path):
+    doctor = installed.tabletop("doctor", "--sim", "--json", "--state-dir", str(tmp_path / "doctor"))
+    assert doctor.returncode in (0, 1), doctor.stderr
+    report = json.loads(doctor.stdout)
+    assert report["checks"] and not any("docs/" in check["fix"] for check in report["checks"])
+    demo = installed.site / "engine" / "games" / "palourde" / "demo.script"
+    replay = installed.tabletop("replay", str(demo), "--json")
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout)["over"] is True
+    run = installed.tabletop("run", "--sim", "--state-dir", str(tmp_path / "table"), "--game",
+                             "palourde", "--players", "Ann,Bob", stdin="tap basket#1\n")
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr + replay.stderr + doctor.stderr
+
+
+def test_the_installed_package_knows_its_version_and_hints_its_own_pip(installed):
+    said = installed.python("-c", "from device.distribution import extra_hint, version; "
+                            "print(version()); print(extra_hint('fleet'))").stdout.splitlines()
+    assert said == [importlib.metadata.version("tabletop-companion"),
+                    f"{installed.here / 'venv' / 'bin' / 'python'} -m pip install 'tabletop-companion[fleet]'"]
+
+
+def test_the_wheel_carries_the_licence_and_says_what_it_is(dists):
+    with zipfile.ZipFile(dists[0]) as wheel:
+        names = wheel.namelist()
+        (metadata,) = [name for name in names if name.endswith(".dist-info/METADATA")]
+        said = wheel.read(metadata).decode()
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
+    assert "License-Expression: MIT" in said and "Classifier: Topic :: Games/Entertainment" in said
+
+
+def test_the_sdist_carries_the_tree_and_its_tests_run_from_it(dists, tmp_path):
+    with tarfile.open(dists[1]) as sdist:
+        sdist.extractall(tmp_path, filter="data")
+    (tree,) = tmp_path.iterdir()
+    for part in ("LICENSE", "Makefile", "docs/rules.md", "docs/cards.md", "systemd/install.sh",
+                 "tools/make_docs.py", "tests/conftest.py", "engine/games/palourde/deck.toml"):
+        assert (tree / part).is_file(), part
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n0", "-p", "no:cacheprovider",
+                           "tests/test_docs.py", "tests/test_seeds.py"], cwd=tree,
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tree)})
+    assert done.returncode == 0, done.stdout[-2000:]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -92,3 +93,30 @@ def _feed(process: subprocess.Popen, line: str) -> None:
 def _peak_kib(pid: int) -> int:
     status = Path(f"/proc/{pid}/status").read_text()
     return int(next(line for line in status.splitlines() if line.startswith("VmHWM:")).split()[1])
+
+
+# The command line's own start-up: what every `tabletop ...` pays before it does anything,
+# beside the interpreter's (a bare `python -c pass`), each run a fresh process.
+COMMANDS = {"python": ["-c", "pass"], "version": ["--version"], "status": ["status"]}
+
+
+def command_starts(directory: Path, runs: int) -> dict[str, float]:
+    """Median milliseconds of `python -c pass`, `tabletop --version` and `tabletop status` (an
+    empty state dir), taken in turns so that a busy moment of the machine weighs on each."""
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(directory / "bytecode"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    state = directory / "state"
+    lines = {"python": [sys.executable, *COMMANDS["python"]],
+             "version": [*tabletop_command(), *COMMANDS["version"]],
+             "status": [*tabletop_command(), *COMMANDS["status"], "--state-dir", str(state)]}
+    seconds: dict[str, list[float]] = {name: [] for name in lines}
+    for turn in range(runs + 1):            # the first turn compiles the bytecode: not counted
+        for name, command in lines.items():
+            start = time.perf_counter()
+            done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL, env=env, timeout=TIMEOUT_S)
+            if done.returncode not in (0, 1):      # status: 1, no game yet
+                raise RuntimeError(f"bench: {' '.join(command)} failed: {done.stderr.decode()[-500:]}")
+            if turn:
+                seconds[name].append(time.perf_counter() - start)
+    return {name: round(1000 * statistics.median(taken), 1) for name, taken in seconds.items()}

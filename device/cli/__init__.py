@@ -1,40 +1,14 @@
-"""The `tabletop` command."""
+"""The `tabletop` command. Its start-up imports the parser only: a command's module, and what
+that module needs, is imported when the command is called (device.cli.parser)."""
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from pathlib import Path
 
-from device.config import LANGUAGES
-from engine.core.text import DEFAULT_LANGUAGE
+from .parser import build_parser, lazy_language
+from .pipes import EndsWithItsReader, die_of_sigpipe
 
-from . import bench, cards, check_game, completion, config, dashboard, deck, doctor, fleet, history, logs, players
-from .parser import cli_language, parser_class, version
-
-
-def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
-    """The parser, its --help in `language` (help texts are catalog keys: device.cli.parser)."""
-    parser = parser_class(language)(prog="tabletop", description="cli.description",
-                                    epilog="cli.exit_status")
-    parser.add_argument("--language", choices=LANGUAGES, help="cli.help.language")
-    parser.add_argument("--version", action="version", version=f"tabletop {version()}",
-                        help="cli.help.version")
-    parser.add_argument("-v", "--verbose", action="store_true", help="cli.help.verbose")
-    commands = parser.add_subparsers(dest="command", required=True)
-    replay = commands.add_parser("replay", help="cli.help.replay")
-    replay.add_argument("script", type=Path, help="cli.help.script")
-    replay.add_argument("--json", action="store_true", help="cli.help.json")
-    from .run import add_arguments
-    add_arguments(commands.add_parser("run", help="cli.help.run"))
-    status = commands.add_parser("status", help="cli.help.status")
-    status.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
-    status.add_argument("--json", action="store_true", help="cli.help.json")
-    for command in (config, deck, cards, players, history, dashboard, fleet, bench, doctor,
-                    check_game):
-        command.add_commands(commands)
-    completion.add_commands(commands, parser)
-    return parser
+__all__ = ["build_parser", "command", "main"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,24 +17,14 @@ def main(argv: list[str] | None = None) -> int:
     Exit status: 0 done, 1 a failure (a check failed, nothing to show), 2 bad usage or input.
     """
     given = sys.argv[1:] if argv is None else list(argv)
-    language, argv = cli_language(given, os.environ)
+    language, argv = lazy_language(given, os.environ)
     args = build_parser(language).parse_args(argv)
-    args.language = language
-    args.language_asked = len(argv) < len(given)     # cli_language took a valid --language out
+    args.language = language()
+    args.language_asked = len(argv) < len(given)     # a valid --language was taken out
+    from . import logs  # after parsing: --help and --version need no logging
     logs.set_up(sys.stderr, os.environ, args.verbose)
-    if args.command == "replay":
-        from .replay import replay_command
-        return replay_command(args.script, args.json, language)
-    if args.command == "run":
-        from .run import run_command
-        return run_command(args)
-    if args.command == "status":
-        from device.paths import default_state_dir
-
-        from .status import status_command
-        return status_command(args.state_dir or default_state_dir(), args.json, language)
-    if args.command == "deck":
-        return deck.run(args, tag_source=real_reader_tags)
+    if args.command == "deck":           # on the device itself `deck learn` reads its reader
+        return args.handler(args, tag_source=real_reader_tags)
     return args.handler(args)
 
 
@@ -69,3 +33,19 @@ def real_reader_tags():
     from device.config import config_path, load_config
     from device.parts import reader_tags
     return reader_tags(load_config(config_path(None)))
+
+
+def command() -> None:
+    """The `tabletop` console script and `python -m device.cli`: main(), ending quietly by
+    SIGPIPE when the reader of its output has gone (`tabletop status | head`)."""
+    sys.stdout = EndsWithItsReader(sys.stdout)
+    try:
+        try:
+            status: int | str | None = main()
+        except SystemExit as done:       # --help, --version and bad usage end in the parser
+            status = done.code
+        sys.stdout.flush()       # the last lines may wait in the buffer for a reader gone too
+    except BrokenPipeError:
+        die_of_sigpipe()
+        raise                    # SIGPIPE ends the process: no platform here lacks it
+    sys.exit(status)

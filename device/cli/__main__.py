@@ -1,6 +1,4 @@
 """`python -m device.cli`: the same as the `tabletop` command."""
-import sys
+from . import command
 
-from . import main
-
-sys.exit(main())
+command()

@@ -11,6 +11,7 @@ hardware, side by side with the peers.
                                rate, software, the update's bytes), p50 and p99, 100 and 400 kHz
     idle_cpu_percent           our reader loop against the mfrc522 package's, same fake chip
     startup_to_first_frame_s   `tabletop run --sim`, spawn to first frame (median)
+    command_start_ms           `tabletop --version` and `tabletop status` beside `python -c pass`
     peak_rss_mb                the same processes' peak resident set
     resume_1000_events_ms      reading and replaying a 1,000-operation journal (best of N)
     game_end_ms                a game's end (end line, archive, history row) with 10 games in the
@@ -86,7 +87,7 @@ def measure(plan: Plan, directory: Path, progress: Callable[[str], None] = lambd
     from device.bench.games import play_games
     from device.bench.growth import game_end_seconds, input_seconds
     from device.bench.journal import journal_with_events, resume_seconds
-    from device.bench.startup import start_ups
+    from device.bench.startup import command_starts, start_ups
 
     progress(f"1/6 playing games ({len(plan.seeds)} seed(s) each): taps, journal, display")
     games = play_games(directory / "games", plan.seeds, plan.games)
@@ -95,8 +96,9 @@ def measure(plan: Plan, directory: Path, progress: Callable[[str], None] = lambd
     progress(f"3/6 idle CPU of the mfrc522 package's loop ({plan.idle_s:g} s)")
     idle_peer, peer_note = bench_cpu.peer(plan.idle_s)
     longest = max(games.transcripts, key=lambda t: len(t.lines))
-    progress(f"4/6 start-ups of tabletop run --sim ({plan.start_runs})")
+    progress(f"4/6 start-ups of tabletop run --sim and of the command line ({plan.start_runs})")
     starts = start_ups(directory / "start", plan.start_runs, longest.args(), longest.lines)
+    commands = command_starts(directory / "commands", plan.start_runs)
     progress(f"5/6 resuming a {plan.resume_events}-event journal ({plan.resume_repeat} times)")
     journal = journal_with_events(directory / "resume" / "current.jsonl", plan.resume_events)
     progress(f"6/6 a game's end with 10 and {plan.history_games} games in the history; "
@@ -116,6 +118,7 @@ def measure(plan: Plan, directory: Path, progress: Callable[[str], None] = lambd
                              "mfrc522": None if idle_peer is None else round(idle_peer, 1)},
         "startup_to_first_frame_s": round(statistics.median(starts.first_frame_s), 3),
         "peak_rss_mb": round(starts.peak_rss_mb, 1),
+        "command_start_ms": commands,
         "resume_1000_events_ms": round(1000 * resume_seconds(journal, plan.resume_repeat), 1),
         "game_end_ms": {"small": round(1000 * ends[0], 2), "large": round(1000 * ends[1], 2),
                         "games": [10, plan.history_games]},
@@ -182,6 +185,8 @@ GOALS = [  # name, the goal as the table states it, the check
     ("idle_cpu_vs_mfrc522", "<= 1/50 of mfrc522", _idle_vs_peer),
     ("startup", "<= 0.5 s", lambda r: r["startup_to_first_frame_s"] <= 0.5),
     ("peak_rss", "<= 40 MB", lambda r: r["peak_rss_mb"] <= 40),
+    ("command_start", "<= 5x python -c pass",
+     lambda r: r["command_start_ms"]["version"] <= 5 * r["command_start_ms"]["python"]),
     ("resume", "<= 100 ms", lambda r: r["resume_1000_events_ms"] <= 100),
 ]
 
@@ -196,6 +201,7 @@ def table(r: dict, command: str) -> str:
     slow, fast = r["i2c_ms_per_update"]["100k"], r["i2c_ms_per_update"]["400k"]
     felt = r["card_to_frame_on_bus_ms"]
     end, grown = r["game_end_ms"], r["input_ms"]
+    starts = r["command_start_ms"]
     peer = "not installed" if cpu["mfrc522"] is None else f"{cpu['mfrc522']:.0f}% of a core"
     rows = [
         ("figure", "measured", "goal", "met"),
@@ -217,6 +223,11 @@ def table(r: dict, command: str) -> str:
         ("start-up to first frame", f"{r['startup_to_first_frame_s']:.2f} s", goal["startup"],
          met["startup"]),
         ("peak RSS", f"{r['peak_rss_mb']:.1f} MB", goal["peak_rss"], met["peak_rss"]),
+        ("tabletop --version", f"{starts['version']:.0f} ms (python -c pass "
+         f"{starts['python']:.0f} ms, {starts['version'] / starts['python']:.1f}x)",
+         goal["command_start"], met["command_start"]),
+        ("tabletop status", f"{starts['status']:.0f} ms ({starts['status'] / starts['python']:.1f}x)",
+         "", ""),
         ("resume 1,000 events", f"{r['resume_1000_events_ms']:.0f} ms", goal["resume"],
          met["resume"]),
         (f"game's end, {end['games'][0]} / {end['games'][1]:,} in history",

@@ -1,8 +1,10 @@
 """`tabletop completion bash|zsh`: a shell completion script, written from the parser itself.
 
 The script holds, for every command path (``""``, ``deck``, ``deck staff``...), the words
-that may come next: its subcommands and options, and the values of options that take a
-fixed set (``--language en|fr``). Reading them from the argparse parser at run time
+that may come next: its subcommands and options, and what each option's value and each
+positional argument is (KINDS): a fixed set (``--language en|fr``), a file, a folder, a
+game id, a deck's family, a card id, or the name of a deck learned at this table (asked of
+`tabletop deck list` when completed). Reading them from the argparse parser at run time
 means a new command or option completes as soon as it exists.
 
     eval "$(tabletop completion bash)"      # or save it in bash-completion's folder
@@ -12,20 +14,29 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+
+from .parser import build_parser
 
 SHELLS = ("bash", "zsh")
 
 
-def add_commands(subparsers: argparse._SubParsersAction, root: argparse.ArgumentParser) -> None:
-    """Add `completion` to the `tabletop` parser; `root` is the parser it describes."""
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Add `completion` to the `tabletop` parser."""
     parser = subparsers.add_parser("completion", help="cli.help.completion")
     parser.add_argument("shell", choices=SHELLS, help="cli.help.completion_shell")
-    parser.set_defaults(handler=lambda args: run(args, root))
+    parser.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace, root: argparse.ArgumentParser) -> int:
-    sys.stdout.write(script(root, args.shell))
+def run(args: argparse.Namespace) -> int:
+    sys.stdout.write(script(build_parser(args.language), args.shell))
     return 0
+
+
+# What a value is, from the parsers' own words for it: a Path is a file, or a folder where the
+# argument names one; a game, a deck (family) or a card is one of the registry's.
+DIRECTORIES = {"state_dir", "frames", "dir"}
+LEARNED_DECK_COMMANDS = ("deck export", "deck remove", "deck publish")
 
 
 def command_paths(parser: argparse.ArgumentParser, path: str = "") -> dict[str, argparse.ArgumentParser]:
@@ -38,37 +49,59 @@ def command_paths(parser: argparse.ArgumentParser, path: str = "") -> dict[str, 
     return found
 
 
-def next_words(parser: argparse.ArgumentParser) -> tuple[list[str], list[str], dict[str, list[str]]]:
-    """A parser's subcommands, its options, and the values of each option with fixed choices."""
+def kind(path: str, action: argparse.Action) -> str:
+    """What completes a value of `action`: `words A B...`, `file`, `dir`, `decks` (learned at
+    this table) or `text` (anything: nothing is offered)."""
+    import engine
+    import seeds
+
+    if action.choices:
+        return "words " + " ".join(str(choice) for choice in action.choices)
+    if action.type is Path or action.metavar in ("FILE", "DIR"):
+        return "dir" if action.dest in DIRECTORIES or action.metavar == "DIR" else "file"
+    if action.dest == "game":
+        return "words " + " ".join(spec.id for spec in engine.all_specs())
+    if action.dest == "deck":
+        return "words " + " ".join(seeds.decks())
+    if action.dest in ("card", "cards"):
+        return "words " + " ".join(sorted({card for spec in engine.all_specs() for card in spec.card_ids()}))
+    if action.dest == "name" and not action.option_strings and path in LEARNED_DECK_COMMANDS:
+        return "decks"
+    return "text"
+
+
+def next_words(path: str, parser: argparse.ArgumentParser) -> tuple[list[str], list[str], dict[str, str]]:
+    """A parser's subcommands, its options, and the kind of each value it takes: an option's
+    under its name, the n-th positional's under `#n`."""
     commands: list[str] = []
     options: list[str] = []
-    values: dict[str, list[str]] = {}
+    kinds: dict[str, str] = {}
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             commands += list(action.choices)
         elif action.option_strings:
             options += action.option_strings
-            if action.choices and action.nargs != 0:
-                values |= {option: [str(c) for c in action.choices]
-                           for option in action.option_strings}
-    return commands, options, values
+            if action.nargs != 0:
+                kinds |= {option: kind(path, action) for option in action.option_strings}
+        else:
+            kinds[f"#{sum(key.startswith('#') for key in kinds)}"] = kind(path, action)
+    return commands, options, kinds
 
 
 def script(root: argparse.ArgumentParser, shell: str) -> str:
-    tables = {path: next_words(parser) for path, parser in command_paths(root).items()}
+    tables = {path: next_words(path, parser) for path, parser in command_paths(root).items()}
     return (_bash if shell == "bash" else _zsh)(tables, root.prog)
 
 
 def _cases(tables: dict, pick) -> str:
     """One `case` branch a command path (bash and zsh share the syntax)."""
     return "\n".join(f'    "{path}") echo "{" ".join(pick(words))}" ;;'
-                     for path, words in tables.items())
+                      for path, words in tables.items())
 
 
-def _value_cases(tables: dict) -> str:
-    return "\n".join(f'    "{path}|{option}") echo "{" ".join(choices)}" ;;'
-                     for path, (_, _, values) in tables.items()
-                     for option, choices in values.items())
+def _kind_cases(tables: dict) -> str:
+    return "\n".join(f'    "{path}|{key}") echo "{value}" ;;'
+                      for path, (_, _, kinds) in tables.items() for key, value in kinds.items())
 
 
 def _helpers(tables: dict, name: str) -> str:
@@ -77,26 +110,56 @@ def _helpers(tables: dict, name: str) -> str:
 {_cases(tables, lambda w: w[0])}
   esac
 }}
-_{name}_words() {{
+_{name}_options() {{
   case "$1" in
-{_cases(tables, lambda w: w[0] + w[1])}
+{_cases(tables, lambda w: w[1])}
   esac
 }}
-_{name}_values() {{
+# what a value is: "words A B...", file, dir, decks, text; "PATH|--option" or "PATH|#n"
+_{name}_kind() {{
   case "$1" in
-{_value_cases(tables)}
+{_kind_cases(tables)}
     *) return 1 ;;
   esac
 }}
-# the command path the words so far name: "", "deck", "deck staff"...
-_{name}_path() {{
-  local cmd="" word
+# the words so far: the command path they name, how many positionals they hold, and the
+# option whose value comes next, if one waits
+_{name}_walk() {{
+  local word
+  _{name}_cmd="" _{name}_npos=0 _{name}_wait=""
   for word in "$@"; do
-    case " $(_{name}_commands "$cmd") " in
-      *" $word "*) cmd="${{cmd:+$cmd }}$word" ;;
-    esac
+    if [[ -n $_{name}_wait ]]; then
+      _{name}_wait=""
+    elif (( _{name}_npos == 0 )) && [[ " $(_{name}_commands "$_{name}_cmd") " == *" $word "* ]]; then
+      _{name}_cmd="${{_{name}_cmd:+$_{name}_cmd }}$word"
+    elif [[ $word == -* ]]; then
+      [[ $word != *=* ]] && _{name}_kind "$_{name}_cmd|$word" >/dev/null && _{name}_wait=$word
+    else
+      _{name}_npos=$((_{name}_npos + 1))
+    fi
   done
-  echo "$cmd"
+}}
+# what the current word may be: a kind, as _{name}_kind says it
+_{name}_want() {{
+  if [[ -n $_{name}_wait ]]; then
+    _{name}_kind "$_{name}_cmd|$_{name}_wait"
+  elif [[ $1 == -* ]]; then
+    echo "words $(_{name}_options "$_{name}_cmd")"
+  elif [[ -n $(_{name}_commands "$_{name}_cmd") ]]; then
+    echo "words $(_{name}_commands "$_{name}_cmd") $(_{name}_options "$_{name}_cmd")"
+  else
+    local want
+    want=$(_{name}_kind "$_{name}_cmd|#$_{name}_npos") || want=text
+    case "$want" in
+      words*) echo "$want $(_{name}_options "$_{name}_cmd")" ;;
+      text) echo "words $(_{name}_options "$_{name}_cmd")" ;;
+      *) echo "$want" ;;
+    esac
+  fi
+}}
+# the decks learned at this table, as `{name} deck list` names them
+_{name}_decks() {{
+  {name} deck list --json 2>/dev/null | grep -o '"name": "[^"]*"' | cut -d'"' -f4
 }}
 """
 
@@ -105,15 +168,18 @@ def _bash(tables: dict, name: str) -> str:
     return f"""# bash completion for {name}, written by `{name} completion bash`
 {_helpers(tables, name)}
 _{name}() {{
-  local cur="${{COMP_WORDS[COMP_CWORD]}}" prev="${{COMP_WORDS[COMP_CWORD-1]}}" cmd values
-  cmd="$(_{name}_path "${{COMP_WORDS[@]:1:COMP_CWORD-1}}")"
-  if values="$(_{name}_values "$cmd|$prev")"; then
-    COMPREPLY=($(compgen -W "$values" -- "$cur"))
-  else
-    COMPREPLY=($(compgen -W "$(_{name}_words "$cmd")" -- "$cur"))
-  fi
+  local cur="${{COMP_WORDS[COMP_CWORD]}}" want
+  _{name}_walk "${{COMP_WORDS[@]:1:COMP_CWORD-1}}"
+  want=$(_{name}_want "$cur")
+  case "$want" in
+    file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+    dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
+    decks) COMPREPLY=($(compgen -W "$(_{name}_decks)" -- "$cur")) ;;
+    words*) COMPREPLY=($(compgen -W "${{want#words}}" -- "$cur")) ;;
+    *) COMPREPLY=() ;;
+  esac
 }}
-complete -o default -F _{name} {name}
+complete -F _{name} {name}
 """
 
 
@@ -122,14 +188,15 @@ def _zsh(tables: dict, name: str) -> str:
 # zsh completion for {name}, written by `{name} completion zsh`
 {_helpers(tables, name)}
 _{name}() {{
-  local cmd values
-  cmd="$(_{name}_path "${{(@)words[2,CURRENT-1]}}")"
-  if values="$(_{name}_values "$cmd|${{words[CURRENT-1]}}")"; then
-    compadd -- ${{=values}}
-  else
-    compadd -- ${{=$(_{name}_words "$cmd")}}
-  fi
-  _files
+  local want
+  _{name}_walk "${{(@)words[2,CURRENT-1]}}"
+  want=$(_{name}_want "${{words[CURRENT]}}")
+  case "$want" in
+    file) _files ;;
+    dir) _files -/ ;;
+    decks) compadd -- ${{(f)"$(_{name}_decks)"}} ;;
+    words*) compadd -- ${{=want#words}} ;;
+  esac
 }}
 # autoloaded from $fpath (as installed): complete at once; sourced: register
 if [[ $zsh_eval_context[-1] == loadautofunc ]]; then

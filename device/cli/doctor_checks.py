@@ -22,6 +22,7 @@ from pathlib import Path
 import engine
 from device.config import Config, ConfigFileError, load_config
 from device.config.pins import buses, pin_conflicts
+from device.distribution import extra_hint
 from hardware import board
 
 MB = 1024 * 1024
@@ -29,7 +30,6 @@ SPACE_FAIL, SPACE_WARN = 20 * MB, 200 * MB
 CORE_PACKAGES = (("PIL", "pillow"), ("luma.oled", "luma.oled"), ("gpiozero", "gpiozero"),
                  ("serial", "pyserial"), ("tomli_w", "tomli-w"))
 WIRING = "check its wiring and power"
-PI_EXTRA = "pip install 'tabletop-companion[pi]'"
 BOOT_CONFIG = "/boot/firmware/config.txt"
 ROOT = Path("/")                      # where the machine's files are (tests give a folder)
 ENABLE = {   # what makes each group's device nodes appear
@@ -83,7 +83,7 @@ def _package(module: str, dist: str) -> Check:
     except (ImportError, ValueError):
         found = False
     if not found:
-        return Check("FAIL", "package", f"{dist} is missing", PI_EXTRA)
+        return Check("FAIL", "package", f"{dist} is missing", extra_hint("pi"))
     try:
         version = importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:

@@ -7,6 +7,7 @@ on a simulated table instead (replay_table), each line as the simulator reads it
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from dataclasses import dataclass
@@ -24,6 +25,14 @@ from engine.core.text import DEFAULT_LANGUAGE, render
 
 from .refusal import REFUSAL, failed_json, unreadable
 from .replay_table import StepRecord, on_table
+from .tally import tally_lines
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    replay = subparsers.add_parser("replay", help="cli.help.replay")
+    replay.add_argument("script", type=Path, help="cli.help.script")
+    replay.add_argument("--json", action="store_true", help="cli.help.json")
+    replay.set_defaults(handler=lambda args: replay_command(args.script, args.json, args.language))
 
 
 @dataclass
@@ -111,27 +120,6 @@ def print_replay(replay: Replay, out=print) -> None:
     out("")
     for line in tally_lines(replay.session.spec, replay.session.state, replay.language):
         out(line)
-
-
-def tally_lines(spec, state, language: str = DEFAULT_LANGUAGE) -> list[str]:
-    return summary_lines(summary(spec, state, language), language)
-
-
-def summary_lines(info: dict, language: str) -> list[str]:
-    """`Palourde: next: Bob: flip 2 cards`, a line a player, then the winners once it is over."""
-    game = engine.get(info["game"]).name().text(language)
-    lines = [say(language, "cli.tally.over", game=game) if info["over"] else
-             say(language, "cli.tally.next", game=game, prompt=info["prompt"]["text"].replace("\n", " "))]
-    for p in info["players"]:
-        key = "cli.tally.player_out" if p["out"] else "cli.tally.player"
-        lines.append(say(language, key, name=p["name"], score="-" if p["score"] is None else p["score"]))
-    if info["over"]:
-        lines.append(winners_line(info["winners"], language))
-    return lines
-
-
-def winners_line(winners: list[str], language: str) -> str:
-    return say(language, "cli.winners", names=winners) if winners else say(language, "cli.no_winners")
 
 
 def replay_command(path: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:

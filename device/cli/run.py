@@ -31,6 +31,12 @@ log = logging.getLogger("tabletop")
 LOG_FILE = "sim.log"          # in the state dir: the simulator's log, off its terminal
 
 
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("run", help="cli.help.run")
+    add_arguments(parser)
+    parser.set_defaults(handler=run_command)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sim", action="store_true", help="cli.help.sim")
     parser.add_argument("--config", type=Path, help="cli.help.config_file")

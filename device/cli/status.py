@@ -2,15 +2,25 @@
 why the running table's fleet is offline when it is."""
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
+from device.paths import default_state_dir
 from device.storage.journal import JournalError
 from device.storage.status import fleet_offline, status
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
-from .replay import summary_lines
+from .tally import summary_lines
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    status = subparsers.add_parser("status", help="cli.help.status")
+    status.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
+    status.add_argument("--json", action="store_true", help="cli.help.json")
+    status.set_defaults(handler=lambda args: status_command(args.state_dir or default_state_dir(),
+                                                            args.json, args.language))
 
 
 def status_command(state_dir: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:

@@ -19,6 +19,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+from device.distribution import extra_hint
+
 from .failures import during_tls, failure
 from .topics import online_message, sync_topic, table_of
 
@@ -40,8 +42,7 @@ def mqtt_client():
     try:
         import paho.mqtt.client as mqtt
     except ImportError:
-        raise FleetUnavailable("the fleet needs paho-mqtt: pip install "
-                               "'tabletop-companion[fleet]'") from None
+        raise FleetUnavailable(f"the fleet needs paho-mqtt: {extra_hint('fleet')}") from None
     return mqtt
 
 

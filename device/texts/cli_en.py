@@ -13,12 +13,16 @@ TEXT: dict[str, Template] = {
     "cli.description": "A table-side companion for card games.",
     "cli.exit_status": "Exit status: 0 done, 1 a failure (a check failed, nothing to show), "
                        "2 bad usage or input.",
-    "cli.docs": "How each game plays on the table, and its house rules: docs/rules.md; "
-                "every card id: docs/cards.md.",
+    "cli.docs": "How each game plays on the table, and its house rules: tabletop guide rules "
+                "[GAME]; every card id: tabletop guide cards [GAME].",
     "cli.help.version": "print the installed version and exit",
     "cli.help.verbose": "log everything, debug lines included, on stderr",
     "cli.help.completion": "print a bash or zsh completion script",
     "cli.help.completion_shell": "bash or zsh",
+    "cli.help.guide": "how each game plays on the table and its house rules, or its card ids",
+    "cli.help.guide_topic": "rules, or cards: every card id the reader takes",
+    "cli.help.guide_game": "one game (default: every game)",
+    "cli.guide.no_rules": "The package of {game} carries no rules.md.",
     "cli.help.language": "language of the messages and help: en or fr "
                          "(default: the config's, else the system locale's)",
     "cli.help.replay": "run an event script and print the outcome",

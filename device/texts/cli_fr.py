@@ -13,12 +13,16 @@ TEXT = typeset({
     "cli.description": "Un compagnon de table pour les jeux de cartes.",
     "cli.exit_status": "Code de sortie : 0 fait, 1 un échec (une vérification a échoué, rien "
                        "à montrer), 2 usage ou entrée incorrects.",
-    "cli.docs": "Le déroulé de chaque jeu à la table et ses variantes : docs/rules.md ; "
-                "chaque identifiant de carte : docs/cards.md.",
+    "cli.docs": "Le déroulé de chaque jeu à la table et ses variantes : tabletop guide rules "
+                "[JEU] ; les identifiants des cartes : tabletop guide cards [JEU].",
     "cli.help.version": "affiche la version installée et quitte",
     "cli.help.verbose": "journalise tout, lignes de débogage comprises, sur stderr",
     "cli.help.completion": "affiche un script de complétion bash ou zsh",
     "cli.help.completion_shell": "bash ou zsh",
+    "cli.help.guide": "le déroulé de chaque jeu à la table et ses variantes, ou ses cartes",
+    "cli.help.guide_topic": "rules (les règles), ou cards : les identifiants des cartes du lecteur",
+    "cli.help.guide_game": "un seul jeu (par défaut : tous)",
+    "cli.guide.no_rules": "Le paquet de {game} ne contient pas de rules.md.",
     "cli.help.language": "langue des messages et de l'aide : en ou fr "
                          "(par défaut : celle de la configuration, sinon celle du système)",
     "cli.help.replay": "rejoue un script d'événements et affiche le résultat",

@@ -12,10 +12,13 @@ the table from playing the others.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
 
 from .spec import GameSpec
 from .text import add_catalog, clashes, fill_with
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 GROUP = "tabletop.games"
 LANGUAGES = ("en", "fr")      # every game speaks both
@@ -72,6 +75,7 @@ def discover() -> None:
     global _discovered
     if not _discovered:
         _discovered = True
+        from importlib.metadata import entry_points  # here: a command that lists no game starts without it
         _PROBLEMS.extend(take_in(entry_points(group=GROUP)))
 
 

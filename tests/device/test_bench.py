@@ -16,7 +16,8 @@ FIGURES = {"tap_to_frame_ms": ("p50", "p99"), "journal_fsync_ms": ("p50", "p99")
            "display_bytes_per_update": ("ours", "full_frame"),
            "idle_cpu_percent": ("ours", "mfrc522"), "startup_to_first_frame_s": None,
            "peak_rss_mb": None, "resume_1000_events_ms": None,
-           "game_end_ms": ("small", "large"), "input_ms": ("first", "last")}
+           "game_end_ms": ("small", "large"), "input_ms": ("first", "last"),
+           "command_start_ms": ("python", "version", "status")}
 
 
 def is_number(value) -> bool:
@@ -45,6 +46,7 @@ def test_the_bench_reports_every_figure(monkeypatch, capsys, tmp_path):
     text = bench.table(report, "tabletop bench --quick")
     for label in ("tap to frame", "display bytes", "idle CPU", "start-up", "peak RSS", "resume",
                   "game's end, 10 / 100 in history", "input p50, first / last tenth of 14",
+                  "tabletop --version", "python -c pass", "tabletop status",
                   "card to frame on the bus (20 polls/s)"):
         assert label in text
 

@@ -1,6 +1,7 @@
 """The `tabletop` command line as a whole: --version, exit codes, --json, logs, completion."""
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import io
 import json
@@ -13,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
+import engine
+import seeds
 from device.cli import bench, build_parser, completion, logs, main
+from device.decks.registry import DeckRegistry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -163,13 +167,14 @@ def test_log_level_and_verbose_choose_what_run_logs(tmp_path):
 
 # ---- completion -------------------------------------------------------------------------------
 
-def complete(script: str, *words: str) -> list[str]:
+def complete(script: str, *words: str, cwd=None, env=None) -> list[str]:
     """What bash offers for the last of `words` (the function called as bash's completion does)."""
     array = " ".join(f"'{word}'" for word in ("tabletop", *words))
     done = subprocess.run(["bash", "--norc", "--noprofile", "-c",
                            f'{script}\nCOMP_WORDS=({array}); COMP_CWORD={len(words)}; _tabletop;'
                            ' printf "%s\\n" "${COMPREPLY[@]}"'],
-                          capture_output=True, text=True, check=True)
+                          capture_output=True, text=True, check=True, cwd=cwd,
+                          env={**os.environ, **(env or {})})
     return done.stdout.split()
 
 
@@ -189,10 +194,52 @@ def test_bash_completes_subcommands_and_options(bash_script):
     assert sorted(complete(bash_script, "deck", "export", "list", "")) == ["--help", "--state-dir", "-h"]
 
 
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    (tmp_path / "games").mkdir()
+    (tmp_path / "demo.script").write_text("game palourde\n")
+    (tmp_path / "cafe.toml").write_text("")
+    return tmp_path
+
+
+def test_bash_offers_files_where_a_path_is_asked_and_folders_where_a_folder_is(bash_script, folder):
+    assert sorted(complete(bash_script, "replay", "", cwd=folder)) == ["cafe.toml", "demo.script", "games"]
+    assert complete(bash_script, "replay", "d", cwd=folder) == ["demo.script"]
+    assert complete(bash_script, "doctor", "--config", "c", cwd=folder) == ["cafe.toml"]
+    assert complete(bash_script, "run", "--state-dir", "", cwd=folder) == ["games"]
+    assert sorted(complete(bash_script, "deck", "import", "--state-dir", "games", "", cwd=folder)) == \
+        ["cafe.toml", "demo.script", "games"]
+    assert complete(bash_script, "run", "--players", "", cwd=folder) == []     # names: none offered
+
+
+def test_bash_offers_game_ids_and_deck_families_from_the_registry(bash_script):
+    games = [spec.id for spec in engine.all_specs()]
+    assert complete(bash_script, "check-game", "") == [*games, "-h", "--help", "--seeds", "--json"]
+    assert complete(bash_script, "run", "--game", "t") == ["tribord", "tamalou"]
+    assert complete(bash_script, "guide", "rules", "f") == ["flouk"]
+    assert complete(bash_script, "cards", "show", "--deck", "") == list(seeds.decks())
+    assert complete(bash_script, "deck", "learn", "pa") == ["palourde"]
+
+
+def test_bash_offers_the_decks_learned_at_this_table(bash_script, tmp_path):
+    DeckRegistry(tmp_path / "tabletop").add_tag("cafe", "palourde", "04000000000001", "clam#1")
+    here = {"XDG_STATE_HOME": str(tmp_path), "STATE_DIRECTORY": "",
+            "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    assert complete(bash_script, "deck", "export", "", env=here) == ["cafe"]
+    assert complete(bash_script, "deck", "remove", "c", env=here) == ["cafe"]
+
+
+def test_an_argument_named_card_completes_with_every_card_id():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("card")
+    words = completion.kind("players", parser._actions[-1]).split()
+    assert words[0] == "words" and {"clam#3", "KS", "decree#7", "10#10"} <= set(words)
+
+
 def test_the_script_follows_the_parser(capsys):
     assert main(["completion", "bash"]) == 0
     script = capsys.readouterr().out
-    assert "complete -o default -F _tabletop tabletop" in script
+    assert "complete -F _tabletop tabletop" in script
     for path in subcommand_paths():
         assert f'"{path}")' in script
     assert main(["completion", "zsh"]) == 0
@@ -223,12 +270,12 @@ def test_bash_reads_the_script_and_registers_the_completion(scripts):
     shell("bash", "-n", str(scripts / "tabletop"))
     registered = shell("bash", "--norc", "--noprofile", "-c",
                        f"source '{scripts / 'tabletop'}' && complete -p tabletop")
-    assert registered.strip() == "complete -o default -F _tabletop tabletop"
+    assert registered.strip() == "complete -F _tabletop tabletop"
 
 
 # Outside a completion widget zsh's `words` and `CURRENT` are plain variables and compadd can
 # be a function: the completion function then prints what it would offer.
-STUBS = "compadd() { shift; print -rl -- \"$@\"; }; _files() { :; }; "
+STUBS = "compadd() { shift; print -rl -- \"$@\"; }; _files() { print -r -- \"files:$*\"; }; "
 
 
 @needs_zsh
@@ -248,3 +295,15 @@ def test_zsh_sourcing_the_script_registers_it(scripts):
                  f"source '{scripts / '_tabletop'}'; print -r -- $_comps[tabletop]; {STUBS}"
                  "words=(tabletop --language ''); CURRENT=3; _tabletop")
     assert done.split() == ["_tabletop", "en", "fr"]
+
+
+@needs_zsh
+def test_zsh_offers_files_folders_and_game_ids(scripts):
+    def offered(*words: str) -> list[str]:
+        listed = " ".join(f"'{word}'" for word in ("tabletop", *words))
+        return shell("zsh", "-f", "-c", f"source '{scripts / '_tabletop'}' 2>/dev/null; {STUBS}"
+                     f"words=({listed}); CURRENT={len(words) + 1}; _tabletop").split()
+    assert offered("replay", "") == ["files:"]
+    assert offered("status", "--state-dir", "") == ["files:-/"]
+    assert offered("check-game", "") == [*(spec.id for spec in engine.all_specs()),
+                                         "-h", "--help", "--seeds", "--json"]

@@ -1,0 +1,45 @@
+"""`tabletop guide rules|cards [GAME]`: what an installed table knows of its games, from each
+game's own package: how it plays on the device and its house rules (the package's rules.md),
+and every card id its reader takes. A game installed from elsewhere is told the same way.
+
+    tabletop guide rules palourde
+    tabletop guide cards | grep clam
+"""
+from __future__ import annotations
+
+import argparse
+from importlib import resources
+
+import engine
+from device.texts import say
+
+from .refusal import refuse
+
+TOPICS = ("rules", "cards")
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("guide", help="cli.help.guide")
+    parser.add_argument("topic", choices=TOPICS, help="cli.help.guide_topic")
+    parser.add_argument("game", nargs="?", help="cli.help.guide_game")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        specs = [engine.get(args.game)] if args.game else list(engine.all_specs())
+    except KeyError as exc:
+        return refuse(args.language, exc.args[0])
+    for spec in specs:
+        print(f"# {spec.title} ({spec.id})\n")
+        print(rules_text(spec, args.language) if args.topic == "rules" else " ".join(spec.card_ids()))
+        print()
+    return 0
+
+
+def rules_text(spec: engine.GameSpec, language: str) -> str:
+    """The game's rules.md, as its package ships it."""
+    try:
+        return resources.files(spec.home).joinpath("rules.md").read_text(encoding="utf-8").strip()
+    except (OSError, ModuleNotFoundError):
+        return say(language, "cli.guide.no_rules", game=spec.id)

@@ -1,0 +1,138 @@
+"""The command line's start-up and its end: a command imports what it runs and nothing else
+(counted in sys.modules, never timed: `tabletop bench` times it), and output into a pipe
+whose reader has gone ends quietly, killed by SIGPIPE as the shell's own tools are."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import device.config
+from device.cli import parser as cli_parser
+from engine.core import text
+
+ROOT = Path(__file__).resolve().parents[2]
+
+MODULES_AFTER = """
+import json, sys
+from device.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.__stderr__)
+"""
+
+
+def modules_after(*argv: str, tmp_path: Path) -> set[str]:
+    """Every module imported by a fresh `tabletop ARGV` (its output and stdin: nothing)."""
+    done = subprocess.run([sys.executable, "-c", MODULES_AFTER, *argv], cwd=tmp_path,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, timeout=60,
+                          env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})
+    return set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+def commands_imported(modules: set[str]) -> set[str]:
+    """The command modules among `modules` (the parser's own start-up left out)."""
+    return {name for name in modules if name.startswith("device.cli.")} - \
+        {"device.cli.parser", "device.cli.pipes", "device.cli.logs"}
+
+
+def test_version_imports_no_command_no_catalog_no_config_and_no_engine(tmp_path):
+    modules = modules_after("--version", tmp_path=tmp_path)
+    assert commands_imported(modules) == set()
+    for heavy in ("engine", "device.config", "device.texts", "importlib.metadata", "typing", "logging"):
+        assert heavy not in modules, heavy
+
+
+def test_the_root_help_names_every_command_without_importing_one(tmp_path):
+    modules = modules_after("--help", tmp_path=tmp_path)
+    assert commands_imported(modules) == set()
+
+
+def test_status_imports_its_own_command_and_no_other(tmp_path):
+    modules = modules_after("status", "--state-dir", str(tmp_path), tmp_path=tmp_path)
+    assert commands_imported(modules) <= {"device.cli.status", "device.cli.tally", "device.cli.refusal"}
+    for part in ("device.ui", "device.fleet", "device.kiosk", "device.bench", "PIL", "sqlite3"):
+        assert part not in modules, part
+
+
+def test_run_imports_what_a_table_needs_and_no_other_command(tmp_path):
+    modules = modules_after("run", "--sim", "--state-dir", str(tmp_path), tmp_path=tmp_path)
+    assert "device.table" in modules and "device.sim.play" in modules       # it did run
+    # the config's own refusal and problem lines are the run's
+    assert commands_imported(modules) == {"device.cli.run", "device.cli.config", "device.cli.refusal"}
+    for part in ("device.bench", "device.conformance", "device.fleet.dashboard", "http.server"):
+        assert part not in modules, part
+
+
+@pytest.mark.parametrize("name", sorted(cli_parser.COMMANDS))
+def test_each_command_is_listed_with_the_help_its_module_gives_it(name):
+    """The root's list of commands is written before any module is read: it must say what the
+    command's own parser says."""
+    module = importlib.import_module(f"device.cli.{cli_parser.COMMANDS[name][0]}")
+    plain = argparse.ArgumentParser().add_subparsers()
+    module.add_commands(plain)
+    assert list(plain.choices) == [name]
+    (own,) = [action.help for action in plain._choices_actions]
+    root = cli_parser.build_parser()
+    (listed,) = [action.help for action in root._subparsers._group_actions[0]._choices_actions
+                 if action.dest == name]
+    assert listed == own
+
+
+def test_the_parser_keeps_the_languages_it_names_without_importing_them():
+    assert cli_parser.LANGUAGES == device.config.LANGUAGES
+    assert cli_parser.DEFAULT_LANGUAGE == text.DEFAULT_LANGUAGE
+
+
+# ---- a pipe closed early --------------------------------------------------------------------
+
+def demo_script(tmp_path: Path) -> str:
+    path = tmp_path / "demo.script"
+    path.write_text((ROOT / "engine" / "games" / "palourde" / "demo.script").read_text())
+    return str(path)
+
+
+# Every command, each as it writes on standard output (bench aside: a run of it takes minutes;
+# it writes the same way, through print()). `fleet` finds no broker: it says so on stderr and
+# writes nothing on stdout; the dashboard starts (its link retries) and says where it is.
+PIPED = [
+    ["--help"], ["--version"], ["replay", "{demo}"], ["replay", "{demo}", "--json"],
+    ["status", "--state-dir", "{dir}"], ["config", "--example"], ["deck", "list", "--state-dir", "{dir}"],
+    ["cards", "show", "--state-dir", "{dir}"], ["cards", "export", "--state-dir", "{dir}"],
+    ["players", "list", "--state-dir", "{dir}"],
+    ["history", "--state-dir", "{dir}"], ["history", "--stats", "--state-dir", "{dir}"],
+    ["doctor", "--sim", "--state-dir", "{dir}"], ["check-game", "palourde", "--seeds", "1"],
+    ["guide", "rules"], ["guide", "cards"], ["completion", "bash"], ["completion", "zsh"],
+    ["run", "--sim", "--state-dir", "{dir}", "--game", "palourde", "--players", "Ann,Bob"],
+    ["run", "--state-dir", "{dir}"],
+    ["fleet", "shared", "--config", "{dir}/fleet.toml"], ["dashboard", "--config", "{dir}/fleet.toml"],
+]
+
+
+@pytest.mark.parametrize("argv", PIPED, ids=" ".join)
+def test_output_into_a_closed_pipe_ends_quietly(argv, tmp_path):
+    (tmp_path / "fleet.toml").write_text('[fleet]\nenabled = true\nhost = "127.0.0.1"\nport = 9\n')
+    words = [word.format(demo=demo_script(tmp_path), dir=tmp_path) for word in argv]
+    reader, writer = os.pipe()
+    os.close(reader)                      # the reader has gone before the first line is written
+    try:
+        done = subprocess.run([sys.executable, "-m", "device.cli", *words], stdout=writer,
+                              stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                              cwd=tmp_path, timeout=120, env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})
+    finally:
+        os.close(writer)
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+    wrote_nothing = argv[:2] == ["run", "--sim"]            # it writes on stderr only
+    assert done.returncode == (2 if argv[0] == "fleet" else 0 if wrote_nothing
+                               else -signal.SIGPIPE), done.stderr
+
