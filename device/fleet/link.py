@@ -19,7 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from device.distribution import extra_hint
+from device.cli.distribution import extra_hint
 
 from .failures import during_tls, failure
 from .topics import online_message, sync_topic, table_of
