@@ -123,8 +123,12 @@ def strict(on: bool = True) -> None:
 
 
 def render(message: Msg, language: str = DEFAULT_LANGUAGE) -> str:
-    """The message's text in `language`, falling back to English, then to the key."""
-    template = _filled().get(language, {}).get(message.key)
+    """The message's text in `language`, falling back to English, then to the key. The games
+    are looked up (their texts added) only for a key the catalogs do not have yet: a command
+    that says only its own texts starts without them."""
+    template = _CATALOGS.get(language, {}).get(message.key)
+    if template is None:
+        template = _filled().get(language, {}).get(message.key)
     if template is None and _STRICT:
         raise MissingText(f"no {language} text for {message.key!r}")
     if template is None:
