@@ -16,7 +16,8 @@ from device.conformance.playouts import NAMES, player_counts
 from device.kiosk.plugin import kiosk_plugins
 from device.kiosk.system_actions import RecordedSystem
 from device.ui.game_select import games
-from device.ui.wizard import HouseRules, Setup
+from device.ui.number import NumberPicker
+from device.ui.wizard import HouseRules, Setup, option_numbers
 
 from .cuts import Seen, Watched, assert_uncut
 from .table import whole_games
@@ -148,4 +149,10 @@ def test_no_house_rule_is_cut_at_any_value(tmp_path, game, language):
             rules.values[option.key] = value
             seen.append(Seen(language, f"house rules of {game}, {option.key}={value}",
                              rules.screen(table.app)))
+        numbers = option_numbers(option)
+        if numbers is not None:                 # open for UP/DOWN at its top: brackets and all
+            rules.editing = option.key, NumberPicker(numbers, numbers[-1])
+            seen.append(Seen(language, f"house rules of {game}, {option.key} open at {numbers[-1]}",
+                             rules.screen(table.app)))
+            rules.editing = None
     assert_uncut(seen)
