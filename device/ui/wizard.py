@@ -222,12 +222,18 @@ class HouseRules(Step):
         return self.done(app)
 
 
+# The top of a number the rules leave open (Tamalou's failed-call penalty): as far as the
+# picker's two digits go. A script may still set more (`option caller_fail_penalty=150`).
+OPEN_TOP = 99
+
+
 def option_numbers(option: OptionSpec) -> range | None:
-    """The numbers a whole-number house rule can take, when it says both ends; one without a
-    top (a penalty) keeps the few values its menu offers."""
-    if option.kind != "int" or option.minimum is None or option.maximum is None:
+    """The numbers a whole-number house rule can take from the menu: its own range, or up to
+    OPEN_TOP when the rules give it no top."""
+    if option.kind != "int" or option.minimum is None:
         return None
-    return range(option.minimum, option.maximum + 1)
+    top = option.maximum if option.maximum is not None else max(OPEN_TOP, option.minimum)
+    return range(option.minimum, top + 1)
 
 
 class Seats(Step):

@@ -1,19 +1,24 @@
 """Numbers set with the buttons: tens, then units, UP/DOWN on each digit, so a Flouk white
 number from 0 to 99 is never more than 12 presses away; a house rule's number the same way,
-and BACK leaves it with the value shown."""
+one with no top in the rules (Tamalou's failed-call penalty) up to 99, and BACK leaves it with
+the value shown."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from device.ui.house_rules import OPTION_COLUMNS
 from device.ui.number import DONE, LEFT, NumberPicker
+from device.ui.wizard import OPEN_TOP, option_numbers
+from engine.core.registry import all_specs
 
 from .table import Table, to_game
 from .test_frames import FLOUK_TURN_2
 
 BUTTONS = ("up", "down", "select", "back")
 TRIBORD = to_game("tribord")
+TAMALOU = to_game("tamalou")
 
 
 def fewest_presses(values: range, start: int) -> dict[int, list[str]]:
@@ -112,3 +117,71 @@ def test_back_keeps_the_number_shown(tmp_path):
     table.run("press down\npress select")                   # the rows move again; on/off cycles
     assert table.screen.lines[3] == row("First pair", "redeal")
     assert table.screen.lines[2] == row("Start tokens", "31")
+
+
+NUMBERS = [(spec.id, option) for spec in all_specs() for option in spec.options
+           if option.kind == "int"]
+
+
+@pytest.mark.parametrize(("game", "option"), NUMBERS, ids=[f"{g}-{o.key}" for g, o in NUMBERS])
+def test_every_house_rule_number_takes_up_down_within_its_range(game, option):
+    numbers = option_numbers(option)
+    assert numbers is not None, f"{game}'s {option.key} still cycles presets"
+    assert option.default in numbers
+    assert all(option.parse(str(value)) == value for value in (numbers[0], numbers[-1]))
+    assert numbers[-1] == (OPEN_TOP if option.maximum is None else option.maximum)
+
+
+def failed_call_rule(tmp_path) -> Table:
+    """A Tamalou's house rules, the failed-call penalty (0, no top in the rules) open."""
+    table = Table(tmp_path).run(TAMALOU + "press down\n" * 7 + "press select")
+    assert table.screen.lines[3] == row("Failed call +", "[0]0")
+    return table
+
+
+def test_a_failed_call_penalty_is_set_tens_then_units_and_reaches_the_game(tmp_path):
+    table = failed_call_rule(tmp_path).run("press up\npress select\npress up\npress up\n"
+                                           "press up\npress up\npress up")
+    assert table.screen.lines[3] == row("Failed call +", "1[5]")
+    table.run("press select")
+    assert table.screen.lines[3] == row("Failed call +", "15")
+    table.run("press up\n" * 7 + "press select\n" * 4)     # Start game, 2 players, P1, dealt
+    assert dict(table.app.session.state.options)["caller_fail_penalty"] == 15
+
+
+def test_a_failed_call_penalty_never_goes_below_nothing(tmp_path):
+    table = failed_call_rule(tmp_path).run("press down")      # the tens go round: 9, never -1
+    assert table.screen.lines[3] == row("Failed call +", "[9]0")
+    table.run("press select\n" + "press up\n" * 9)           # nine held-UP repeats: 99 is the top
+    assert table.screen.lines[3] == row("Failed call +", "9[9]")
+    table.run("press up")
+    assert table.screen.lines[3] == row("Failed call +", "9[0]")
+
+
+def test_back_keeps_the_failed_call_penalty_shown(tmp_path):
+    table = failed_call_rule(tmp_path).run("press up\npress up\npress back")
+    assert table.screen.lines[3] == row("Failed call +", "20")
+    table.run("press down")                                 # the rows move again
+    assert table.screen.lines[2] == row("Failed call +", "20")
+    table.run("press up\n" * 8 + "press select\n" * 4)
+    assert dict(table.app.session.state.options)["caller_fail_penalty"] == 20
+
+
+def shown_numbers(lines: tuple[str, ...]) -> list[int]:
+    """The numbers the house rules' number rows show, read without the brackets."""
+    return [int(line[len(name):].replace("[", "").replace("]", ""))
+            for line in lines for name in ("Failed call +", "Last snaps (s)")
+            if line.startswith(name)]
+
+
+@given(st.lists(st.sampled_from(BUTTONS), max_size=40))
+def test_no_press_takes_a_tamalou_number_out_of_its_range(tmp_path_factory, presses):
+    table = failed_call_rule(tmp_path_factory.mktemp("tamalou"))
+    rules = table.app.mode
+    numbers = [(o.key, option_numbers(o)) for o in rules.setup.spec.options if o.kind == "int"]
+    for name in presses:
+        table.run(f"press {name}")
+        if table.app.mode is not rules:                     # started, or back to the games
+            break
+        assert all(rules.values[key] in values for key, values in numbers)
+        assert all(0 <= value <= OPEN_TOP for value in shown_numbers(table.screen.lines))

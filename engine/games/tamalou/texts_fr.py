@@ -101,7 +101,7 @@ TEXT = typeset({
     "opt.all_must_be_le5": "Tous à 5 max",
     "opt.black_king_swap": "Roi noir",
     "opt.call_timing": "Annonce",
-    "opt.caller_fail_penalty": "Annonce ratée +",
+    "opt.caller_fail_penalty": "Annonce ratée+",      # open at "[9]9", the row takes 19 columns
     "opt.last_snap_s": "Dernières (s)",
     "opt.lock_caller": "Annonceur figé",
     "opt.match": "Match",
