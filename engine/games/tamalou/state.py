@@ -27,8 +27,8 @@ OPTIONS = (
     OptionSpec("all_must_be_le5", False, note="AMB-TA18"),
     OptionSpec("match", "single", kind="text", check=check_match, note="AMB-TA19",
                presets=("rounds:3", "rounds:5", "threshold:50", "threshold:100")),
-    OptionSpec("caller_fail_penalty", 0, kind="int", minimum=0, note="§4.5",
-               presets=("5", "10", "20")),
+    # §4.5 gives it no top: the menu's picker goes to 99, a script as far as it likes
+    OptionSpec("caller_fail_penalty", 0, kind="int", minimum=0, note="§4.5"),
     # §4.4 LAST SNAPS: the device's countdown in seconds; 0 leaves the step out
     OptionSpec("last_snap_s", 5, kind="int", minimum=0, maximum=60, note="§4.4 LAST SNAPS"),
 )
