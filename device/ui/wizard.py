@@ -6,7 +6,8 @@ starts the game. House rules come before the player count because some of them
 set the player range (Flouk's 2 and 6 players). Seats are named from the café's
 roster (device/players/roster.py) when it has anyone, by the menu or a player
 card's tap; a seat nobody names is P1, P2, ... Palourde's players join by Basket
-taps instead.
+taps instead, unless the roster has anyone: then the setup counts and names them
+(seat n holds Basket n), asks who is youngest, and the game skips its own setup.
 """
 from __future__ import annotations
 
@@ -92,7 +93,7 @@ def new_session(app, setup: Setup) -> Session:
 
 
 def config_of(app, setup: Setup) -> GameConfig:
-    players = () if setup.spec.joins_by_tap else setup.names()
+    players = setup.names()          # none when a game's players join by tap
     data = game_data(setup.spec, app.store.dir)
     return make_config(setup.spec, players, setup.first, setup.options, data)
 
@@ -155,7 +156,7 @@ class PlayerCount(Step):
 
     @staticmethod
     def needed(setup: Setup) -> bool:
-        return not setup.spec.joins_by_tap
+        return not setup.spec.joins_by_tap or bool(setup.roster)
 
     def screen(self, app) -> Screen:
         self.prompt = app.t("ui.players")
@@ -238,7 +239,8 @@ def option_numbers(option: OptionSpec) -> range | None:
 
 class Seats(Step):
     """Seat by seat: the roster's names not seated yet, the most recent first, then the seat's
-    number for nobody named. A player card's tap seats its player; BACK frees the seat before."""
+    number for nobody named. A player card's tap seats its player; BACK frees the seat before.
+    Where players join by tap, seat n is whoever holds Basket (or the like) n."""
 
     def __init__(self, setup: Setup) -> None:
         super().__init__(setup)
@@ -247,7 +249,7 @@ class Seats(Step):
 
     @staticmethod
     def needed(setup: Setup) -> bool:
-        return not setup.spec.joins_by_tap and bool(setup.roster)
+        return bool(setup.roster)
 
     def offer(self) -> None:
         taken = set(self.setup.seated.values())
@@ -255,7 +257,8 @@ class Seats(Step):
         self.menu = Menu([*names, (UNNAMED, f"P{self.seat}")])
 
     def screen(self, app) -> Screen:
-        self.prompt = app.t("ui.who_sits", seat=self.seat, n=self.setup.players)
+        asks = self.setup.spec.look.asks_seat or msg("ui.who_sits")
+        self.prompt = app.t(asks.key, seat=self.seat, n=self.setup.players)
         return super().screen(app)
 
     def take(self, app, key: str) -> Actions:
@@ -293,7 +296,7 @@ class FirstPlayer(Step):
 
     @staticmethod
     def needed(setup: Setup) -> bool:
-        return setup.spec.look.asks_first is not None
+        return setup.spec.look.asks_first is not None and setup.players > 0
 
     def screen(self, app) -> Screen:
         asks = self.setup.spec.look.asks_first
@@ -326,8 +329,10 @@ class Instruction(Mode):
 
     @staticmethod
     def needed(setup: Setup) -> bool:
-        """From the menus: a game whose players join by tap deals in its own setup, after."""
-        return setup.spec.look.deal is not None and not setup.spec.joins_by_tap
+        """From the menus: a game whose players join by tap deals in its own setup, after,
+        unless the setup named them."""
+        return setup.spec.look.deal is not None and (not setup.spec.joins_by_tap
+                                                     or setup.players > 0)
 
     def screen(self, app) -> Screen:
         deal = self.setup.spec.look.deal

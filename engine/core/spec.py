@@ -26,6 +26,8 @@ class Look:
     name: Msg | None = None             # the header's name: the title in capitals, or shorter
     badge: Callable[[Tally], Msg | None] = current_badge
     asks_first: Msg | None = None       # the setup asks who starts (or who holds the Button)
+    asks_seat: Msg | None = None        # the setup's question for seat {seat} of {n}, where a
+                                        # seat is a card held (Palourde's Basket n)
     deal: Msg | None = None             # the instruction shown before the first prompt
     lowest_wins: bool = False           # the ranking puts the lowest score first
 

@@ -308,7 +308,9 @@ GAME = GameSpec(
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=("title",), joins_by_tap=True,
     max_events=400, reminder=reminder, look=Look(name=msg("ui.name.palourde"), badge=badge,
-                                      deal=msg("pa.prompt.beach")), order=1,
+                                      deal=msg("pa.prompt.beach"),
+                                      asks_first=msg("pa.youngest"),
+                                      asks_seat=msg("pa.whose_basket")), order=1,
     card_name=kind_name, instructions=INSTRUCTIONS,
     home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
 )

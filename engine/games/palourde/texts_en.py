@@ -9,6 +9,8 @@ TEXT: dict[str, Template] = {
     "pa.kind.golden_clam": "Golden Clam", "pa.kind.title": "Title card",
     "pa.prompt.join": "Fishermen: tap your\nBasket, in seat order\n{n} joined, SELECT=go",
     "pa.prompt.first": "Youngest fisherman:\ntap your Basket",
+    "pa.youngest": "Youngest fisherman?",
+    "pa.whose_basket": "Basket {seat}/{n}: who?",
     "pa.prompt.beach": "Set aside unused\nBaskets + Golden Clam\nShuffle 53 face down\nSELECT when done",
     "pa.prompt.flip1": "{name}: flip 2 cards,\ntap each",
     "pa.prompt.flip2": "{name}: flip 2nd\ncard, tap it",

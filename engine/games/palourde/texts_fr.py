@@ -11,6 +11,8 @@ TEXT = typeset({
     "pa.prompt.join": plural("Pêcheurs : passez vos\nPaniers dans l'ordre\n{n} inscrit, SELECT",
                            "Pêcheurs : passez vos\nPaniers dans l'ordre\n{n} inscrits, SELECT"),
     "pa.prompt.first": "Plus jeune pêcheur :\npasse ton Panier",
+    "pa.youngest": "Plus jeune pêcheur ?",
+    "pa.whose_basket": "Panier {seat}/{n} : qui ?",
     "pa.prompt.beach": "Écarte les Paniers\nlibres, Palourde d'or\nMélange 53 cartes\nfaces cachées. SELECT",
     "pa.prompt.flip1": "{name} : retourne\n2 cartes, passe-les",
     "pa.prompt.flip2": "{name} : retourne\nla 2e, passe-la",
