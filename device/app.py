@@ -254,7 +254,8 @@ class Companion:
     def screen(self) -> Screen:
         screen = self.mode.screen(self)
         if self.overlay is not None:
-            screen = Screen(screen.header, screen.header_right, tuple(self.overlay.lines))
+            left, right = self.overlay.header or (screen.header, screen.header_right)
+            screen = Screen(left, right, tuple(self.overlay.lines))
         if self.faults:
             fault = next(iter(self.faults.values()))
             screen = replace(screen, header_right=self.t(fault))
@@ -264,12 +265,14 @@ class Companion:
             screen = plugin.screen(self, screen)
         return screen
 
-    def show(self, *messages: Msg, seconds: float = MESSAGE_SECONDS) -> None:
-        """Show messages for a while (or until a button), over the current mode."""
+    def show(self, *messages: Msg, seconds: float = MESSAGE_SECONDS,
+             header: tuple[str, str] | None = None) -> None:
+        """Show messages for a while (or until a button), over the current mode; under `header`
+        (name, badge) where they belong to a step the game has since left."""
         instructions = self.session.spec.instructions if self.session else frozenset()
         blocks = [Block(wrap(self.t(message)), message.key in instructions)
                   for message in messages]
-        self.overlay = Overlay.of(blocks, self.clock.monotonic(), seconds) or self.overlay
+        self.overlay = Overlay.of(blocks, self.clock.monotonic(), seconds, header) or self.overlay
 
     def set_mode(self, mode: Mode) -> None:
         self.mode = mode
@@ -325,6 +328,7 @@ class Companion:
         disk refuses is refused on screen, the game stays as it was, and the player repeats it."""
         session = self.game()
         before = session.state
+        shown = self.mode.screen(self)        # its header is the step the answer's messages belong to
         answer = session.propose(op)
         if isinstance(answer, Accepted):
             error = self.store.record(op.kind, op.event, answer.state, self.input_no)
@@ -333,9 +337,10 @@ class Companion:
                 answer = Rejected(E_NOT_SAVED, msg("ui.not_saved"))
             else:
                 session.commit(op, answer)
-        self._after(Outcome(op.kind, op.event, answer, before, session.state), then)
+        self._after(Outcome(op.kind, op.event, answer, before, session.state), then,
+                    (shown.header, shown.header_right))
 
-    def _after(self, outcome: Outcome, then: Mode | None) -> None:
+    def _after(self, outcome: Outcome, then: Mode | None, header: tuple[str, str]) -> None:
         answer = outcome.answer
         for plugin in self._plugins:
             plugin.on_outcome(self, outcome)
@@ -350,7 +355,7 @@ class Companion:
         over = spec.result(outcome.after) is not None
         self.set_mode(GameOver() if over else (then or Playing()))
         self.overlay = None                    # an older message never hangs over a new event
-        self.show(*answer.effects)
+        self.show(*answer.effects, header=header)
 
     def check_disk(self) -> None:
         """Try the disk now (a header still waiting, else a probe write)."""

@@ -36,16 +36,19 @@ class Overlay:
 
     Each page stays `seconds` (or until a button), an instruction's page until a button or a
     tap (`until` None); a message is never split across pages unless it alone is longer than
-    a screen.
+    a screen. `header`: the header of the step the messages belong to, where the state under
+    them has moved on (an input's answer), so the round and step shown are the message's own.
     """
 
     pages: list[list[str]]
     until: float | None
     seconds: float
     staying: list[bool]           # for each page: it holds an instruction
+    header: tuple[str, str] | None = None
 
     @classmethod
-    def of(cls, blocks: list[Block], now: float, seconds: float) -> Overlay | None:
+    def of(cls, blocks: list[Block], now: float, seconds: float,
+           header: tuple[str, str] | None = None) -> Overlay | None:
         pages: list[list[str]] = []
         staying: list[bool] = []
         for block in blocks:
@@ -59,7 +62,7 @@ class Overlay:
                     staying.append(block.stays)
         if not pages:
             return None
-        return cls(pages, None if staying[0] else now + seconds, seconds, staying)
+        return cls(pages, None if staying[0] else now + seconds, seconds, staying, header)
 
     @property
     def lines(self) -> list[str]:
@@ -78,7 +81,7 @@ class Overlay:
         if len(self.pages) < 2:
             return None
         until = None if self.staying[1] else now + self.seconds
-        return Overlay(self.pages[1:], until, self.seconds, self.staying[1:])
+        return Overlay(self.pages[1:], until, self.seconds, self.staying[1:], self.header)
 
 
 RECALL = 3      # instructions UP shows again: a turn's worth (a pair, a theft, the payout)
