@@ -355,7 +355,7 @@ class Companion:
         over = spec.result(outcome.after) is not None
         self.set_mode(GameOver() if over else (then or Playing()))
         self.overlay = None                    # an older message never hangs over a new event
-        self.show(*answer.effects, header=header)
+        self.show(*answer.effects, header=None if over else header)    # once over: GAME OVER
 
     def check_disk(self) -> None:
         """Try the disk now (a header still waiting, else a probe write)."""
