@@ -10,7 +10,6 @@ leave from the journal (journal_feed.py).
 """
 from __future__ import annotations
 
-import datetime
 import logging
 import os
 import secrets
@@ -20,6 +19,7 @@ from collections import deque
 from collections.abc import Callable
 
 from device.cli.distribution import extra_hint
+from device.clock import SystemClock
 
 from .failures import during_tls, failure
 from .topics import online_message, sync_topic, table_of
@@ -100,9 +100,7 @@ class Outbox:
             self._ready.notify()
 
 
-def wall_clock() -> str:
-    """The time an `online` message says: a label for people, as the table's clock has it."""
-    return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+SYSTEM_CLOCK = SystemClock()        # the `online` message's time: a label, as the table's clock has it
 
 
 class Link:
@@ -112,7 +110,7 @@ class Link:
                  subscriptions: tuple[str, ...] = (), on_message: Callable | None = None,
                  on_up: Callable[[Link], None] | None = None,
                  on_down: Callable[[], None] | None = None, clean: bool = True,
-                 wall_clock: Callable[[], str] = wall_clock) -> None:
+                 wall_clock: Callable[[], str] = SYSTEM_CLOCK.wall) -> None:
         self.settings = settings
         self.wall_clock = wall_clock
         self.where = f"{settings.host}:{settings.port}"
