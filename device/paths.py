@@ -4,6 +4,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+SYSTEM_CONFIG = Path("/etc/tabletop/config.toml")      # where systemd/install.sh puts it
+
+
+def config_path(given: Path | None) -> Path | None:
+    """--config, else the installed table's config if there is one, else none (the defaults)."""
+    if given is not None:
+        return given
+    return SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None
+
 
 def default_state_dir() -> Path:
     """The state dir when none is given: systemd's StateDirectory= for the service, else

@@ -21,8 +21,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(language).parse_args(argv)
     args.language = language()
     args.language_asked = len(argv) < len(given)     # a valid --language was taken out
-    from . import logs  # after parsing: --help and --version need no logging
-    logs.set_up(sys.stderr, os.environ, args.verbose)
+    if not getattr(args, "logs_later", False):    # a command that logs on some paths only
+        from . import logs  # after parsing: --help and --version need no logging
+        logs.for_command(args.verbose)
     if args.command == "deck":           # on the device itself `deck learn` reads its reader
         return args.handler(args, tag_source=real_reader_tags)
     return args.handler(args)

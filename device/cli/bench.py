@@ -185,8 +185,9 @@ GOALS = [  # name, the goal as the table states it, the check
     ("idle_cpu_vs_mfrc522", "<= 1/50 of mfrc522", _idle_vs_peer),
     ("startup", "<= 0.5 s", lambda r: r["startup_to_first_frame_s"] <= 0.5),
     ("peak_rss", "<= 40 MB", lambda r: r["peak_rss_mb"] <= 40),
-    ("command_start", "<= 5x python -c pass",
-     lambda r: r["command_start_ms"]["version"] <= 5 * r["command_start_ms"]["python"]),
+    ("command_start", "each <= 5x python -c pass",
+     lambda r: max(r["command_start_ms"]["version"], r["command_start_ms"]["status"])
+     <= 5 * r["command_start_ms"]["python"]),
     ("resume", "<= 100 ms", lambda r: r["resume_1000_events_ms"] <= 100),
 ]
 
@@ -226,8 +227,8 @@ def table(r: dict, command: str) -> str:
         ("tabletop --version", f"{starts['version']:.0f} ms (python -c pass "
          f"{starts['python']:.0f} ms, {starts['version'] / starts['python']:.1f}x)",
          goal["command_start"], met["command_start"]),
-        ("tabletop status", f"{starts['status']:.0f} ms ({starts['status'] / starts['python']:.1f}x)",
-         "", ""),
+        ("tabletop status, no game", f"{starts['status']:.0f} ms "
+         f"({starts['status'] / starts['python']:.1f}x)", "", ""),
         ("resume 1,000 events", f"{r['resume_1000_events_ms']:.0f} ms", goal["resume"],
          met["resume"]),
         (f"game's end, {end['games'][0]} / {end['games'][1]:,} in history",

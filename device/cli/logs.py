@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -91,6 +92,11 @@ def set_up(stream: TextIO, environ: Mapping[str, str], verbose: bool = False) ->
         handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     _replace(handler)
     logging.getLogger().setLevel(logging.DEBUG if verbose else logging.WARNING)
+
+
+def for_command(verbose: bool) -> None:
+    """A command's log: its stderr, as the environment says (the journal's under systemd)."""
+    set_up(sys.stderr, os.environ, verbose)
 
 
 def _replace(handler: logging.Handler) -> None:

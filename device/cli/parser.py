@@ -24,8 +24,8 @@ TYPE_CHECKING = False               # as typing's, which costs every command's s
 if TYPE_CHECKING:
     from typing import Any
 
-DEFAULT_LANGUAGE = "en"            # engine.core.text's, which imports the engine to say it
-LANGUAGES = ("en", "fr")           # device.config's; a test holds them equal
+DEFAULT_LANGUAGE = "en"            # engine.core.catalog's; a test holds them equal
+LANGUAGES = ("en", "fr")           # engine.core.catalog's; a test holds them equal
 
 # Each command: its module in device/cli, whose add_commands(subparsers) adds the command's
 # parser and whose handler runs it, and the help the root's list gives it before that.
@@ -56,7 +56,7 @@ def words(language: str, text: str) -> str:
     """`text` in `language` if it is a catalog key, else as it is."""
     # the catalogs are imported when help is shown, not by every command's start
     from device.texts import say
-    from engine.core.text import catalog
+    from engine.core.catalog import catalog
     return say(language, text) if text in catalog(DEFAULT_LANGUAGE) else text
 
 
@@ -205,7 +205,7 @@ def cli_language(argv: list[str], environ: Mapping[str, str]) -> tuple[str, list
 
 def table_language(argv: list[str], environ: Mapping[str, str]) -> str:
     """The language of the config the command will read, else the locale's."""
-    from device.texts.language import resolve_language  # with the config: when words are due
+    from device.texts.locale import resolve_language  # with the catalogs: when words are due
     return resolve_language(_config_language(argv), environ)
 
 
@@ -216,12 +216,18 @@ def lazy_language(argv: list[str], environ: Mapping[str, str]) -> tuple[Callable
 
 
 def _config_language(argv: list[str]) -> str | None:
-    """The `language` of the config the command will read, when it can be read."""
+    """The `language` of the config the command will read, when it names one. Only that key
+    is read: checking the whole file (device.config) costs a command its start-up, and the
+    command itself reports a config that does not read, in the language found here."""
     from pathlib import Path
 
-    from device.config import ConfigFileError, config_path, load_config
-    given = Path(argv[argv.index("--config") + 1]) if "--config" in argv[:-1] else None
+    from device.paths import config_path
+    path = config_path(Path(argv[argv.index("--config") + 1]) if "--config" in argv[:-1] else None)
+    if path is None:
+        return None
+    import tomllib
     try:
-        return load_config(config_path(given)).language
-    except ConfigFileError:
-        return None            # the command itself reports a config it cannot read
+        language = tomllib.loads(path.read_text(encoding="utf-8")).get("language")
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):    # ValueError: bad TOML
+        return None
+    return language if language in LANGUAGES else None

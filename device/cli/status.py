@@ -7,39 +7,51 @@ import json
 from pathlib import Path
 
 from device.paths import default_state_dir
-from device.storage.journal import JournalError
-from device.storage.status import fleet_offline, status
+from device.storage.status import fleet_offline, latest_journal, status
 from device.texts import say
-from engine.core.text import DEFAULT_LANGUAGE
-
-from .tally import summary_lines
+from engine.core.catalog import DEFAULT_LANGUAGE
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     status = subparsers.add_parser("status", help="cli.help.status")
     status.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
     status.add_argument("--json", action="store_true", help="cli.help.json")
-    status.set_defaults(handler=lambda args: status_command(args.state_dir or default_state_dir(),
-                                                            args.json, args.language))
+    # its log is set up only for a game to read: with none it starts without the logging module
+    status.set_defaults(logs_later=True,
+                        handler=lambda args: status_command(args.state_dir or default_state_dir(),
+                                                            args.json, args.language, args.verbose))
 
 
-def status_command(state_dir: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:
+def status_command(state_dir: Path, as_json: bool, language: str = DEFAULT_LANGUAGE,
+                   verbose: bool = False) -> int:
     offline = fleet_offline(state_dir)
     # one line on a terminal: the screen's text breaks after its colon
     fleet = [" ".join(say(language, "fleet.offline_why", why=offline).split("\n"))] \
         if offline else []
+    if latest_journal(state_dir) is None:
+        return no_game(state_dir, as_json, language, fleet)
+    # a game to read: only now the log, the journal, the engine and the game's rules
+    from device.storage.journal import JournalError
+
+    from . import logs
+    from .tally import summary_lines
+    logs.for_command(verbose)
     try:
         info = status(state_dir, language)
     except (JournalError, OSError) as exc:
         print("\n".join([say(language, "cli.status.unreadable", dir=state_dir, why=exc), *fleet]))
         return 2
-    if info is None:
-        print(json.dumps(None) if as_json else
-              "\n".join([say(language, "cli.status.no_game", dir=state_dir), *fleet]))
-        return 1
+    if info is None:                     # archived or removed since it was looked for
+        return no_game(state_dir, as_json, language, fleet)
     if as_json:
         extra = {"fleet_offline": offline} if offline else {}    # the replay's fields, else
         print(json.dumps({**info, **extra}, ensure_ascii=False))
     else:
         print("\n".join(summary_lines(info, language) + fleet))
     return 0
+
+
+def no_game(state_dir: Path, as_json: bool, language: str, fleet: list[str]) -> int:
+    print(json.dumps(None) if as_json else
+          "\n".join([say(language, "cli.status.no_game", dir=state_dir), *fleet]))
+    return 1

@@ -27,16 +27,6 @@ from .usable import readable_file
 # ---------------------------------------------------------------------------------------------
 # Loading.
 
-SYSTEM_CONFIG = Path("/etc/tabletop/config.toml")      # where systemd/install.sh puts it
-
-
-def config_path(given: Path | None) -> Path | None:
-    """--config, else the installed table's config if there is one, else none (the defaults)."""
-    if given is not None:
-        return given
-    return SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None
-
-
 def load_config(path: Path | None) -> Config:
     """The configuration in `path` (None: the defaults). ConfigFileError names the file and key."""
     if path is None:

@@ -20,13 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.core.text import msg
+from engine.core.text import LANGUAGES, msg
 from hardware.board import default_uart
 
 from .problems import Refused, show_value
-
-LANGUAGES = ("en", "fr")
-
 
 # ---------------------------------------------------------------------------------------------
 # Value parsers: each takes the raw TOML value and returns the typed one, or raises Refused

@@ -7,10 +7,7 @@ import os
 from pathlib import Path
 
 from device.paths import write_atomic
-from engine.core.text import DEFAULT_LANGUAGE
-
-from . import journal
-from .summary import summary
+from engine.core.catalog import DEFAULT_LANGUAGE
 
 FLEET_FILE = "fleet-status.json"      # {"offline": why, "pid": the table's}; absent: all is well
 SHOWN_WHY = 300                       # a reason is one line of a terminal or two, not a file
@@ -28,6 +25,10 @@ def status(state_dir: Path, language: str = DEFAULT_LANGUAGE) -> dict | None:
     path = latest_journal(state_dir)
     if path is None:
         return None
+    # a game to read: only now the journal, the engine and the game's rules (`tabletop status`
+    # with no game starts without them)
+    from . import journal
+    from .summary import summary
     resumed = journal.resume(path)
     session = resumed.session
     return summary(session.spec, session.state, language)

@@ -1,5 +1,5 @@
 """English texts of the command line (`tabletop ...`): messages, --help, the deck walk."""
-from engine.core.text import Template, add_catalog, plural
+from engine.core.catalog import Template, add_catalog, plural
 
 from . import cli_fr
 

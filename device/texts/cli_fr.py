@@ -1,6 +1,6 @@
 """Textes français de la ligne de commande (`tabletop ...`) : messages, --help, l'apprentissage
 d'un paquet."""
-from engine.core.text import plural
+from engine.core.catalog import plural
 from engine.text.fr_typeset import typeset
 
 TEXT = typeset({

@@ -1,5 +1,5 @@
 """English texts of the fleet's screens: shared deck and staff offers, the broker's refusal."""
-from engine.core.text import Template, add_catalog, plural
+from engine.core.catalog import Template, add_catalog, plural
 
 from . import fleet_fr
 

@@ -1,5 +1,5 @@
 """Textes français des écrans du réseau de tables : paquets et cartes du personnel partagés."""
-from engine.core.text import plural
+from engine.core.catalog import plural
 from engine.text.fr_typeset import typeset
 
 TEXT = typeset({

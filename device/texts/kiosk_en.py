@@ -1,5 +1,5 @@
 """English texts of kiosk mode: the attract screen and the staff's admin menu."""
-from engine.core.text import add_catalog
+from engine.core.catalog import add_catalog
 
 from . import kiosk_fr
 

@@ -14,23 +14,15 @@ from pathlib import Path
 
 import tomli_w
 
-from device.config import LANGUAGES
 from device.paths import write_atomic
 from device.storage import quarantine
-from engine.core.text import DEFAULT_LANGUAGE
+from engine.core.catalog import LANGUAGES
+
+from .locale import resolve_language
 
 log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.toml"
-LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
-
-
-def resolve_language(config_value: str | None, environ: Mapping[str, str]) -> str:
-    """The config's language if it names one, else the system locale's."""
-    if config_value in LANGUAGES:
-        return config_value
-    locale = next((environ[name] for name in LOCALE_VARIABLES if environ.get(name)), "")
-    return "fr" if locale.lower().startswith("fr") else DEFAULT_LANGUAGE
 
 
 def table_language(state_dir: Path, config_value: str | None, environ: Mapping[str, str]) -> str:

@@ -1,5 +1,5 @@
 """English texts of the device's own screens (menus, setup, messages)."""
-from engine.core.text import Template, add_catalog, plural
+from engine.core.catalog import Template, add_catalog, plural
 
 from . import ui_fr
 

@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from .. import text as _shared  # noqa: F401  (the texts every game shares, which a game may not rename)
 from .spec import GameSpec
-from .text import add_catalog, clashes, fill_with
+from .text import LANGUAGES, add_catalog, clashes, fill_with
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
 GROUP = "tabletop.games"
-LANGUAGES = ("en", "fr")      # every game speaks both
 
 _GAMES: dict[str, GameSpec] = {}
 _IN_ORDER: list[tuple[GameSpec, ...]] = []       # all_specs(), kept: the screen asks each frame

@@ -1,35 +1,38 @@
 """Player-facing words, kept apart from the rules.
 
 Rules never build sentences: they name a message by key and hand over its
-arguments (`Msg`). A catalog per language turns that into text for the
-screen, the replay output or the log. Catalog lines use `\\n` to break lines;
-each line is written to fit the 21-character screen for typical names.
-
-A text that counts something has two forms, `{"one": ..., "other": ...}`, and the
-message's count argument (`n`, or the one the text names under "count") picks
-one by the language's rule: English says "1 clam, 0 clams", French "0 palourde,
-1 palourde, 2 palourdes".
+arguments (`Msg`). A catalog per language (engine.core.catalog) turns that into text
+for the screen, the replay output or the log.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-DEFAULT_LANGUAGE = "en"
-
-Template = str | Mapping[str, str]            # a plain text, or a text's plural forms
-PLURAL_FORMS = ("one", "other")
-COUNT = "count"                               # a plural text's key naming its count argument
-# Which counts take the singular: French keeps it for 0 as for 1.
-ONE: dict[str, Callable[[int], bool]] = {"en": lambda n: n == 1, "fr": lambda n: abs(n) < 2}
-
-# language -> key -> template. Filled by engine.text (shared texts), the device's texts
-# and the registry, which adds each game's own catalogs as it takes the game in.
-_CATALOGS: dict[str, dict[str, Template]] = {}
+from .catalog import (  # noqa: F401  (the catalogs' names, where the messages' users find them)
+    COUNT,
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    ONE,
+    PLURAL_FORMS,
+    MissingText,
+    Said,
+    Template,
+    add_catalog,
+    catalog,
+    choose_form,
+    clashes,
+    count_of,
+    fill_with,
+    forms,
+    languages,
+    plural,
+    strict,
+    words,
+)
 
 
 @dataclass(frozen=True, slots=True)
-class Msg:
+class Msg(Said):
     """A message by key, with its arguments (which may be Msgs themselves)."""
 
     key: str
@@ -47,105 +50,6 @@ def msg(key: str, /, **args: object) -> Msg:
     return Msg(key, tuple(sorted(args.items())))
 
 
-def plural(one: str, other: str, count: str = "n") -> dict[str, str]:
-    """A text counted by the argument `count`: its singular and its plural form."""
-    return {"one": one, "other": other, **({COUNT: count} if count != "n" else {})}
-
-
-def forms(template: Template) -> tuple[str, ...]:
-    """Every form a catalog text may take: itself, or its singular and plural."""
-    return (template,) if isinstance(template, str) else tuple(template[f] for f in PLURAL_FORMS)
-
-
-def count_of(template: Template) -> str | None:
-    """The argument a plural text counts by; None for a plain text."""
-    return None if isinstance(template, str) else template.get(COUNT, "n")
-
-
-def add_catalog(language: str, entries: Mapping[str, Template]) -> None:
-    """Merge entries into a language's catalog. A key may be given again only with the same
-    text: two games that share a house rule name it alike, and one may not rename another's."""
-    clash = clashes(language, entries)
-    if clash:
-        raise ValueError(f"message keys defined twice: {', '.join(clash)}")
-    _CATALOGS.setdefault(language, {}).update(entries)
-
-
-def clashes(language: str, entries: Mapping[str, Template]) -> list[str]:
-    """The keys of `entries` that the language's catalog already gives another text."""
-    catalog = _CATALOGS.get(language, {})
-    return sorted(k for k, v in entries.items() if k in catalog and catalog[k] != v)
-
-
-# Called once before the catalogs are first read: the registry's discovery, which adds the
-# games' texts, so a text asked for before any game was looked up is still found.
-_FILLERS: list[Callable[[], None]] = []
-
-
-def fill_with(filler: Callable[[], None]) -> None:
-    _FILLERS.append(filler)
-
-
-def _filled() -> dict[str, dict[str, Template]]:
-    while _FILLERS:
-        _FILLERS.pop()()
-    return _CATALOGS
-
-
-def catalog(language: str) -> Mapping[str, Template]:
-    return _filled().get(language, {})
-
-
-def languages() -> tuple[str, ...]:
-    return tuple(sorted(_filled()))
-
-
-def _arg_text(value: object, language: str) -> str:
-    if isinstance(value, Msg):
-        return render(value, language)
-    if isinstance(value, (tuple, list)):
-        return ", ".join(_arg_text(v, language) for v in value)
-    return str(value)
-
-
-class MissingText(KeyError):
-    """A message key that the asked language's catalog lacks (raised in strict mode only)."""
-
-
-_STRICT = False
-
-
-def strict(on: bool = True) -> None:
-    """In strict mode (the tests'), rendering a key the language lacks raises MissingText
-    instead of falling back: a text nobody wrote fails a test rather than reach the screen."""
-    global _STRICT
-    _STRICT = on
-
-
 def render(message: Msg, language: str = DEFAULT_LANGUAGE) -> str:
-    """The message's text in `language`, falling back to English, then to the key. The games
-    are looked up (their texts added) only for a key the catalogs do not have yet: a command
-    that says only its own texts starts without them."""
-    template = _CATALOGS.get(language, {}).get(message.key)
-    if template is None:
-        template = _filled().get(language, {}).get(message.key)
-    if template is None and _STRICT:
-        raise MissingText(f"no {language} text for {message.key!r}")
-    if template is None:
-        template = _CATALOGS.get(DEFAULT_LANGUAGE, {}).get(message.key, message.key)
-    raw = dict(message.args)
-    args = {k: _arg_text(v, language) for k, v in raw.items()}
-    return choose_form(template, raw, language).format(**args)
-
-
-def choose_form(template: Template, args: Mapping[str, object], language: str) -> str:
-    """The form of `template` that fits its count; a count that is not a number is plural."""
-    if isinstance(template, str):
-        return template
-    value = args[template.get(COUNT, "n")]
-    try:
-        number = int(str(value))
-    except ValueError:
-        return template["other"]
-    one = ONE.get(language, ONE[DEFAULT_LANGUAGE])
-    return template["one" if one(number) else "other"]
+    """The message's text in `language` (engine.core.catalog.words)."""
+    return words(message.key, message.args, language)

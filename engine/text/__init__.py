@@ -3,7 +3,7 @@
 A game's own texts live in its package (texts_en.py, texts_fr.py) and join the catalogs
 when the registry takes the game in.
 """
-from ..core.text import add_catalog
+from ..core.catalog import add_catalog
 from . import en_core, fr_core
 
 add_catalog("en", en_core.TEXT)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..core.text import Template
+from ..core.catalog import Template
 
 NBSP = "\u00a0"
 

@@ -65,6 +65,27 @@ def test_status_imports_its_own_command_and_no_other(tmp_path):
         assert part not in modules, part
 
 
+def test_status_without_a_game_imports_neither_the_engine_the_config_nor_the_log(tmp_path):
+    """What `tabletop status` costs at its start: the catalogs and the state dir, nothing of
+    the rules, the config's checks, the journal or the logging module (`tabletop bench`
+    times it beside `python -c pass`)."""
+    modules = modules_after("status", "--state-dir", str(tmp_path), tmp_path=tmp_path)
+    assert "device.texts.cli_en" in modules                    # it did say there is no game
+    for heavy in ("engine.core.text", "engine.core.registry", "engine.games", "device.config.schema",
+                  "device.storage.journal", "logging", "dataclasses", "typing", "tomllib"):
+        assert heavy not in modules, heavy
+
+
+def test_status_of_a_game_brings_the_rules_and_the_log(tmp_path):
+    state = tmp_path / "state"
+    subprocess.run([sys.executable, "-m", "device.cli", "run", "--sim", "--state-dir", str(state),
+                    "--game", "palourde", "--players", "Ann,Bob"], stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, timeout=60)
+    modules = modules_after("status", "--state-dir", str(state), tmp_path=tmp_path)
+    assert {"engine.core.registry", "engine.games.palourde", "device.storage.journal",
+            "device.cli.tally", "logging"} <= modules
+
+
 def test_run_imports_what_a_table_needs_and_no_other_command(tmp_path):
     modules = modules_after("run", "--sim", "--state-dir", str(tmp_path), tmp_path=tmp_path)
     assert "device.table" in modules and "device.sim.play" in modules       # it did run

@@ -16,10 +16,10 @@ from device.cli.parser import cli_language
 from device.texts.language import (
     SETTINGS_FILE,
     remember_language,
-    resolve_language,
     saved_language,
     table_language,
 )
+from device.texts.locale import resolve_language
 from device.ui.font import covers
 from device.ui.house_rules import OPTION_COLUMNS, value_name
 from device.ui.screen import COLUMNS
