@@ -157,17 +157,18 @@ def test_online_says_since_when_and_the_last_will_says_gone(tmp_path):
         # a table that vanishes without a goodbye: the broker sends its will, with no time
         script = textwrap.dedent(f"""
             import os
+            from pathlib import Path
             from device.config import parse_config
             from device.fleet.plugin import open_fleet
             config = parse_config(open({str(config)!r}).read())
-            fleet = open_fleet(config, {str(tmp_path / "s2")!r}, lambda: "now")
+            fleet = open_fleet(config, Path({str(tmp_path / "s2")!r}), lambda: "now")
             assert fleet.link.wait_up(30)
             print("up", flush=True)
             os._exit(0)
         """)
         done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                               timeout=60)
-        assert done.stdout.strip() == "up", done.stderr
+        assert done.stdout.strip() == "up" and "Traceback" not in done.stderr, done.stderr
         assert online_once(broker, lambda said: said[1] is None) == (False, None)
 
 
