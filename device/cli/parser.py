@@ -223,7 +223,7 @@ def _config_language(argv: list[str]) -> str | None:
 
     from device.paths import config_path
     path = config_path(Path(argv[argv.index("--config") + 1]) if "--config" in argv[:-1] else None)
-    if path is None:
+    if path is None or not path.is_file():      # a pipe (`--config <(...)`) is the command's to read
         return None
     import tomllib
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import pkgutil
 import string
 
@@ -230,3 +231,27 @@ def test_the_config_file_sets_the_command_line_language(tmp_path):
     assert cli_language(["run", "--config", str(config), "--sim"], {}) == \
         ("fr", ["run", "--config", str(config), "--sim"])
     assert cli_language(["--language", "en", "run", "--config", str(config)], {})[0] == "en"
+
+
+def test_the_config_speaks_even_when_it_has_problems_of_its_own(tmp_path):
+    """Only its language key is read for the words: the command reports the rest in them."""
+    config = tmp_path / "tabletop.toml"
+    config.write_text('language = "fr"\nbogus = 1\n', encoding="utf-8")
+    assert cli_language(["run", "--config", str(config)], {})[0] == "fr"
+    config.write_text('language = "de"\n', encoding="utf-8")
+    assert cli_language(["run", "--config", str(config)], {"LANG": "fr_FR.UTF-8"})[0] == "fr"
+    config.write_text('language = [\n', encoding="utf-8")
+    assert cli_language(["run", "--config", str(config)], {})[0] == "en"
+
+
+def test_a_config_given_as_a_pipe_is_left_whole_for_its_command():
+    """`--config <(...)`: the language is not looked for in it, so the command reads it all."""
+    read, write = os.pipe()
+    text = b'language = "fr"\n[fleet]\nenabled = true\n'
+    os.write(write, text)
+    os.close(write)
+    try:
+        assert cli_language(["fleet", "shared", "--config", f"/dev/fd/{read}"], {})[0] == "en"
+        assert os.read(read, 1024) == text
+    finally:
+        os.close(read)
