@@ -15,19 +15,18 @@ import os
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 
 from device.cli.distribution import extra_hint
 from device.clock import SystemClock
 
 from .failures import during_tls, failure
+from .outbox import OUTBOX_LIMIT, Outbox
 from .topics import online_message, sync_topic, table_of
 
 log = logging.getLogger(__name__)
 
 IN_FLIGHT = 20
-OUTBOX_LIMIT = 500                    # finished games and the like; events leave from the journal
 KEEPALIVE_S = 30
 BACKOFF_S = (1, 60)                   # the first retry after 1 s, then doubling up to a minute
 CONNECT_TIMEOUT_S = 10.0              # a broker that takes the connection but never answers
@@ -44,60 +43,6 @@ def mqtt_client():
     except ImportError:
         raise FleetUnavailable(f"the fleet needs paho-mqtt: {extra_hint('fleet')}") from None
     return mqtt
-
-
-class Outbox:
-    """Messages waiting for the link: retained topics keep their latest value, events queue."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.dropped = 0
-        self.closed = False
-        self._events: deque[tuple[str, bytes]] = deque()
-        self._retained: dict[str, bytes] = {}
-        self._ready = threading.Condition()
-
-    def __len__(self) -> int:
-        return len(self._events) + len(self._retained)
-
-    def put(self, topic: str, payload: bytes, retain: bool = False) -> None:
-        with self._ready:
-            if retain:
-                self._retained.pop(topic, None)
-                self._retained[topic] = payload
-            else:
-                if len(self._events) >= self.limit:
-                    self._events.popleft()
-                    self.dropped += 1
-                self._events.append((topic, payload))
-            self._ready.notify()
-
-    def take(self, timeout: float) -> tuple[str, bytes, bool] | None:
-        """The next message (retained values first: they are the freshest news), or None."""
-        with self._ready:
-            if not self._ready.wait_for(lambda: len(self) > 0 or self.closed, timeout) \
-                    or not len(self):
-                return None
-            if self._retained:
-                topic = next(iter(self._retained))
-                return topic, self._retained.pop(topic), True
-            return (*self._events.popleft(), False)
-
-    def close(self) -> None:
-        """Stop waiting in `take`: the sender is leaving."""
-        with self._ready:
-            self.closed = True
-            self._ready.notify_all()
-
-    def give_back(self, message: tuple[str, bytes, bool]) -> None:
-        """Put back a message paho would not take, ahead of the others (unless newer news came)."""
-        topic, payload, retain = message
-        with self._ready:
-            if not retain:
-                self._events.appendleft((topic, payload))
-            elif topic not in self._retained:
-                self._retained = {topic: payload, **self._retained}
-            self._ready.notify()
 
 
 SYSTEM_CLOCK = SystemClock()        # the `online` message's time: a label, as the table's clock has it

@@ -14,7 +14,8 @@ from device.decks.registry import DeckRegistry
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import DashboardServer
 from device.fleet.journal_feed import JournalFeed, journals, pending
-from device.fleet.link import FleetUnavailable, Outbox
+from device.fleet.link import FleetUnavailable
+from device.fleet.outbox import Outbox
 from device.fleet.plugin import FleetPlugin, open_fleet
 from device.fleet.shared import Inbox, deck_message, read_shared, staff_message
 from device.fleet.topics import decode, encode, shared_deck_of, table_of, table_topic
