@@ -75,7 +75,7 @@ def assemble(config, state_dir: Path, *, sim: bool, out=None,
     feedback = open_feedback(config, sim=sim, out=out)
     if feedback is not None:
         app.attach(feedback)
-    fleet = open_fleet(config, state_dir, clock.wall)
+    fleet = open_fleet(config, state_dir, clock.wall, clock.monotonic)
     if fleet is not None:
         app.attach(fleet)
     return app

@@ -21,6 +21,7 @@ from device.cli.distribution import extra_hint
 from device.clock import SystemClock
 
 from .failures import during_tls, failure
+from .floodgate import DROP, FLOOD, Floodgate
 from .outbox import OUTBOX_LIMIT, Outbox
 from .topics import online_message, sync_topic, table_of
 
@@ -55,7 +56,8 @@ class Link:
                  subscriptions: tuple[str, ...] = (), on_message: Callable | None = None,
                  on_up: Callable[[Link], None] | None = None,
                  on_down: Callable[[], None] | None = None, clean: bool = True,
-                 wall_clock: Callable[[], str] = SYSTEM_CLOCK.wall) -> None:
+                 wall_clock: Callable[[], str] = SYSTEM_CLOCK.wall,
+                 floodgate: Floodgate | None = None) -> None:
         self.settings = settings
         self.wall_clock = wall_clock
         self.where = f"{settings.host}:{settings.port}"
@@ -64,6 +66,8 @@ class Link:
         self.subscriptions = subscriptions
         self.on_message = on_message
         self.on_up, self.on_down = on_up, on_down
+        self.floodgate = floodgate           # leaves the subscriptions while they flood
+        self.listening = False               # the broker confirmed the subscriptions
         self.up = threading.Event()
         self.refused: str | None = None      # credentials or client id refused by the broker
         self.unreachable: str | None = None
@@ -98,6 +102,8 @@ class Link:
         client.on_disconnect = self._disconnected
         client.on_publish = self._acknowledged
         client.on_message = self._heard
+        client.on_subscribe = self._subscribed
+        client.on_unsubscribe = self._unsubscribed
         client.reconnect = self._noting_why(client.reconnect)
         client._ssl_wrap_socket = during_tls(client._ssl_wrap_socket)
         return client
@@ -117,16 +123,49 @@ class Link:
                 raise
         return attempt
 
-    def _heard(self, _client, _userdata, message) -> None:
+    def _heard(self, client, _userdata, message) -> None:
         """paho's thread: whatever the message does to the handler, the thread lives on, and
-        paho acknowledges the message once this returns (a broker never re-delivers it)."""
+        paho acknowledges the message once this returns (a broker never re-delivers it).
+        With a floodgate, the message is counted before anything reads it."""
         if self.on_message is None:
             return
+        if self.floodgate is not None:
+            verdict = self.floodgate.admit(message.retain)
+            if verdict == FLOOD:
+                self._stop_listening(client)
+            if verdict in (FLOOD, DROP):
+                return
         try:
             self.on_message(message.topic, message.payload)
         except Exception as exc:              # noqa: BLE001  (a hostile message: one line)
             log.warning("fleet: dropped the message on %.80s: %s", message.topic,
                         type(exc).__name__)
+
+    def _stop_listening(self, client) -> None:
+        gate = self.floodgate
+        assert gate is not None
+        client.unsubscribe(list(self.subscriptions))
+        log.warning("fleet: more than %d messages a second on %s: not listening to them for "
+                    "%g s", gate.bound, ", ".join(self.subscriptions), gate.pause)
+
+    def _listen(self, client) -> None:
+        """Subscribe, unless a flood closed the gate: then the pause's end does (`check`)."""
+        if not self.subscriptions or (self.floodgate is not None and self.floodgate.closed):
+            return
+        if self.floodgate is not None:
+            self.floodgate.opened()
+        client.subscribe([(topic, 1) for topic in self.subscriptions])
+
+    def _subscribed(self, _client, _userdata, _mid, reasons, _properties) -> None:
+        self._hearing(not any(reason.is_failure for reason in reasons))
+
+    def _unsubscribed(self, *_args) -> None:
+        self._hearing(False)
+
+    def _hearing(self, listening: bool) -> None:
+        with self._progress:
+            self.listening = listening
+            self._progress.notify_all()
 
     # ---- the caller's side -------------------------------------------------------------------
 
@@ -147,9 +186,12 @@ class Link:
         return self
 
     def check(self) -> None:
-        """Restart a network thread that died (a bug, a resource limit), noting the fault."""
+        """Restart a network thread that died (a bug, a resource limit), noting the fault;
+        listen again once a flood's pause is over."""
         if self.offline or self._stopping.is_set():
             return
+        if self.floodgate is not None and self.floodgate.due() and self.up.is_set():
+            self._listen(self._client)
         paho = getattr(self._client, "_thread", None)
         if paho is not None and not paho.is_alive():
             self.fault = "paho's network thread stopped; restarted"
@@ -274,8 +316,7 @@ class Link:
             log.info("fleet: connected to %s", self.where)
         self._note(None, None)
         self._trying_since = None
-        for topic in self.subscriptions:
-            client.subscribe(topic, qos=1)
+        self._listen(client)
         if self.online_topic:
             self.publish(self.online_topic, self._online(True, self.wall_clock()), retain=True)
         self.up.set()
@@ -289,6 +330,7 @@ class Link:
 
     def _disconnected(self, _client, _userdata, _flags, reason, _properties) -> None:
         self.up.clear()
+        self.listening = False
         if self._trying_since is None:
             self._trying_since = time.monotonic()
         with self._progress:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import logging
 import re
 import socket
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import device.texts  # noqa: F401  (registers the texts shown below)
@@ -29,6 +31,7 @@ from engine import Accepted
 from engine.core.text import msg
 
 from .failures import failure
+from .floodgate import Floodgate
 from .home_assistant import discovery
 from .identity import announced, identity
 from .journal_feed import JournalFeed
@@ -208,10 +211,12 @@ def idle(app) -> bool:
     return app.session is None and app.overlay is None and type(app.mode) is GameSelect
 
 
-def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
+def open_fleet(config, state_dir, wall_clock,
+               monotonic: Callable[[], float] = time.monotonic) -> FleetPlugin | None:
     """The plugin when [fleet] is enabled, connecting in the background; else None.
 
-    Without paho-mqtt the table says so in its log and plays on, unpublished."""
+    Without paho-mqtt the table says so in its log and plays on, unpublished. A flood on the
+    shared topics pauses them on `monotonic`, the table's clock (device/fleet/floodgate.py)."""
     settings = config.fleet
     if not settings.enabled:
         return None
@@ -222,8 +227,8 @@ def open_fleet(config, state_dir, wall_clock) -> FleetPlugin | None:
     try:
         link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
                     subscriptions=(SHARED_FILTER,), on_message=inbox.receive,
-                    on_up=announce(table, state_dir if settings.home_assistant else None,
-                                   feeds)).start()
+                    on_up=announce(table, state_dir if settings.home_assistant else None, feeds),
+                    floodgate=Floodgate(monotonic)).start()
     except FleetUnavailable as exc:
         log.error("fleet: %s", exc)
         return None

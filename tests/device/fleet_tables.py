@@ -21,6 +21,7 @@ from device.decks.deck_file import Deck, deck_text, families
 from device.decks.registry import DeckRegistry
 from device.decks.simulated import SimDecks, sim_uid
 from device.fleet import schema
+from device.fleet.floodgate import Floodgate
 from device.fleet.journal_feed import JournalFeed
 from device.fleet.link import Link
 from device.fleet.plugin import FleetPlugin
@@ -67,7 +68,8 @@ class Table:
             self.inbox, self.heard = Inbox(settings.key), threading.Event()
             link = Link(settings, f"tabletop-{name}", online_topic=table_topic(name, "online"),
                         subscriptions=(SHARED_FILTER,), on_message=self._heard,
-                        on_up=lambda _link: self.feed.poke())
+                        on_up=lambda _link: self.feed.poke(),
+                        floodgate=Floodgate(self.clock.monotonic))
             self.feed = JournalFeed(link, name, folder, self.clock.wall, settings.key)
             self.plugin = FleetPlugin(link.start(), name, self.clock.wall, self.inbox, self.registry,
                                       self.feed.start())

@@ -1,0 +1,239 @@
+"""A flood on the shared topics, on a real Mosquitto: the table stops listening, and comes back.
+
+Any client of the café's broker can flood tabletop/shared/ with forged messages; reading
+them all took the table's loop its processor. Past the floodgate's bound the link leaves
+the subscription (the broker stops sending), says so in one line, and subscribes again
+after a pause on the table's clock, here the simulator's virtual one: `wait 61` ends it.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from device.decks.registry import DeckRegistry
+from device.fleet.floodgate import (
+    BOUND,
+    CALM_S,
+    DROP,
+    FLOOD,
+    PASS,
+    PAUSE_S,
+    RETAINED,
+    WINDOW_S,
+    Floodgate,
+)
+from device.fleet.link import mqtt_client, send_retained, unique_id
+from device.fleet.shared import deck_message
+from device.fleet.topics import SCHEMA, SHARED_STAFF, sync_topic
+from tests.device.fleet_tables import FLEET_KEY, Table, a_deck, settings_for
+from tests.device.mosquitto import PASSWORD, USER, running_broker
+
+WAIT_S = 30.0                 # bounds a failure only
+AFTER = 2000                  # forged messages the broker takes after the table left
+FORGED = json.dumps({"schema": SCHEMA, "table": "t9", "staff": {"00": "Mallory"},
+                     "sig": "00"}).encode()
+FIRST, LONGEST = PAUSE_S
+
+
+@pytest.fixture
+def broker(tmp_path):
+    with running_broker(tmp_path) as broker:
+        yield broker
+
+
+# ---- the bound, alone --------------------------------------------------------------------------
+
+class Now:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def flood(gate: Floodgate) -> int:
+    """Live messages at one instant until the gate closes: how many passed."""
+    passed = 0
+    while gate.admit(False) == PASS:
+        passed += 1
+    return passed
+
+
+@given(st.lists(st.integers(0, 4 * 3600), max_size=400))
+def test_messages_under_the_bound_never_close_the_gate(quarters):
+    """Bursts of BOUND // 5 messages, each at a quarter of a window: any window holds at most
+    four of them, so never more than the bound."""
+    now = Now()
+    gate = Floodgate(now)
+    gate.opened()
+    for quarter in sorted(set(quarters)):
+        now.t = quarter * WINDOW_S / 4
+        assert all(gate.admit(False) == PASS for _ in range(BOUND // 5))
+    assert not gate.closed
+
+
+@given(st.integers(0, RETAINED), st.integers(0, BOUND))
+def test_retained_messages_at_a_subscription_do_not_count(retained, live):
+    now = Now()
+    gate = Floodgate(now)
+    gate.opened()
+    assert all(gate.admit(True) == PASS for _ in range(retained))
+    assert all(gate.admit(False) == PASS for _ in range(live))
+    assert not gate.closed and gate.seen == retained + live
+
+
+def test_retained_messages_past_what_a_cafe_shares_count_like_live_ones():
+    now = Now()
+    gate = Floodgate(now)
+    gate.opened()
+    assert all(gate.admit(True) == PASS for _ in range(RETAINED + BOUND))
+    assert gate.admit(True) == FLOOD and gate.closed
+
+
+@given(st.lists(st.floats(0.0, 2 * LONGEST), min_size=1, max_size=12))
+def test_the_pause_doubles_while_the_flood_goes_on_and_starts_over_after_a_calm(calms):
+    """Each flood is BOUND + 1 live messages at once; `calm` is how long after the gate
+    opened again the next flood comes. Everything passes while open, nothing while closed."""
+    now = Now()
+    gate = Floodgate(now)
+    gate.opened()
+    expected = FIRST
+    for calm in calms:
+        assert flood(gate) == BOUND and gate.pause == expected
+        assert gate.admit(False) == DROP and gate.admit(True) == DROP
+        until = now.t + expected
+        assert gate.until == until
+        now.t = until - 0.001
+        assert not gate.due() and gate.closed
+        now.t = until
+        assert gate.due() and not gate.due() and not gate.closed
+        gate.opened()
+        now.t += calm
+        expected = min(2 * expected, LONGEST) if calm < CALM_S else FIRST
+
+
+# ---- on a real broker --------------------------------------------------------------------------
+
+class Flooder:
+    """A broker client publishing forged staff lists as fast as the broker takes them
+    (QoS 0, each hundredth at QoS 1 and waited for: `taken` is what the broker has)."""
+
+    def __init__(self, broker) -> None:
+        mqtt = mqtt_client()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=unique_id("flooder"))
+        self.client.username_pw_set(USER, PASSWORD)
+        self.client.connect(broker.host, broker.port)
+        self.client.loop_start()
+        self.taken = 0
+        self.counted = threading.Condition()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._flood, daemon=True)
+        self._thread.start()
+
+    def _flood(self) -> None:
+        while not self._stop.is_set():
+            for _ in range(99):
+                self.client.publish(SHARED_STAFF, FORGED, qos=0)
+            self.client.publish(SHARED_STAFF, FORGED, qos=1).wait_for_publish(WAIT_S)
+            with self.counted:
+                self.taken += 100
+                self.counted.notify_all()
+
+    def wait_taken(self, count: int) -> bool:
+        with self.counted:
+            return self.counted.wait_for(lambda: self.taken >= count, WAIT_S)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(WAIT_S)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def wait_link(table: Table, ready) -> bool:
+    link = table.link
+    with link._progress:                       # what the link's threads signal by
+        return link._progress.wait_for(lambda: ready(link), WAIT_S)
+
+
+def wait_heard(table: Table, ready) -> bool:
+    """Wait until `ready()` holds, looking again at each message the table hears."""
+    for _ in range(10_000):
+        table.heard.clear()
+        if ready():
+            return True
+        if not table.heard.wait(WAIT_S):
+            return ready()
+    return False
+
+
+def shared_deck(folder, name: str) -> tuple[str, bytes]:
+    """The message sharing a new deck `name` (a registry each: enrolling in one grows slow)."""
+    registry = DeckRegistry(folder / name)
+    a_deck(registry, name)
+    return deck_message(registry, name, "t9", "now", FLEET_KEY)
+
+
+def flood_lines(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records
+            if r.name == "device.fleet.link" and "not listening" in r.getMessage()]
+
+
+def test_a_flood_makes_the_table_leave_the_shared_topics_and_come_back_after_the_pause(
+        tmp_path, broker, caplog):
+    caplog.set_level(logging.WARNING)
+    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    gate = table.link.floodgate
+    assert wait_link(table, lambda link: link.listening)
+    flooder = Flooder(broker)
+    try:
+        assert wait_link(table, lambda link: gate.closed and not link.listening)
+        seen, refused = gate.seen, table.inbox.refused
+        # the flood goes on: the broker takes thousands more, and the table's own message
+        # after them comes back acknowledged (the broker keeps each client's order), so
+        # anything it still sent the table would have come first
+        assert flooder.wait_taken(flooder.taken + AFTER)
+        assert table.link.send_acked(sync_topic(unique_id("t1")), b"sync", WAIT_S)
+        assert (gate.seen, table.inbox.refused) == (seen, refused)
+        assert seen <= 5 * BOUND          # the flooder's few in flight when the broker heard
+    finally:
+        flooder.stop()
+    assert flood_lines(caplog) == [f"fleet: more than {BOUND} messages a second on "
+                                   f"tabletop/shared/#: not listening to them for {FIRST:g} s"]
+    send_retained(settings_for(broker), [shared_deck(tmp_path, "cafe8")])
+    table.play(["wait 30"])                          # the pause is not over: nothing heard
+    assert gate.closed and not table.link.listening and table.screens[-1].header == "TABLETOP"
+    table.play(["wait 31"])                          # it is: the table listens again
+    assert wait_link(table, lambda link: link.listening)
+    offered = lambda: table.inbox.next_offer(table.registry, "t1")        # noqa: E731
+    assert wait_heard(table, lambda: offered() is not None)
+    table.play(["wait 1"])
+    assert "New deck cafe8" in " ".join(table.screens[-1].lines)
+    table.play(["press back"])                       # not now; and what is shared from now on
+    send_retained(settings_for(broker), [shared_deck(tmp_path, "cafe7")])
+    assert wait_heard(table, lambda: offered() is not None)
+    table.play(["wait 1"])
+    assert "New deck cafe7" in " ".join(table.screens[-1].lines) and not gate.closed
+    assert len(flood_lines(caplog)) == 1
+    table.link.close(flush_s=0)
+
+
+def test_the_shared_decks_a_cafe_keeps_on_its_broker_are_no_flood(tmp_path, broker):
+    """Retained, they all come at once when the table subscribes: 50 of them, and more
+    than a second's bound (240), are heard and offered, and the table keeps listening."""
+    messages = [shared_deck(tmp_path / "decks", f"cafe{n}") for n in range(240)]
+    for count, table_name in ((50, "t1"), (240, "t2")):
+        send_retained(settings_for(broker), messages[:count])
+        table = Table(tmp_path / table_name, table_name, settings_for(broker))
+        assert wait_link(table, lambda link: link.listening)
+        gate = table.link.floodgate
+        assert wait_heard(table, lambda gate=gate, count=count: gate.seen >= count)
+        assert not gate.closed and table.link.listening
+        table.play(["wait 1"])
+        assert "New deck cafe" in " ".join(table.screens[-1].lines)
+        table.link.close(flush_s=0)
