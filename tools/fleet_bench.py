@@ -2,6 +2,7 @@
 the real dashboard (`tabletop dashboard`, its own process) and a wall screen reading it.
 
 Usage: python tools/fleet_bench.py [--tables 50,200] [--rate 0.4] [--seconds 20] [--json]
+                                   [--flood 10000] [--no-floodgate]
 
 For each count of tables, every table is a real fleet link (device/fleet/link.py: its last
 will, retained `online`, backoff) publishing its retained `state` and an `events` message in
@@ -18,7 +19,10 @@ sees when each update reaches the page. Measured:
 
 Then the table's own loop with its fleet link in trouble (device/bench/games.py's timed
 taps, reader event -> frame): no fleet, a broker port that takes connections and never
-answers, and a broker flooded with forged shared messages (`--flood`, a second).
+answers, and a broker flooded with forged shared messages (`--flood`, a second; the
+messages the table's link read a second, `heard_per_s`, say what reached it). With
+`--no-floodgate` the table's link reads the flood to its end, as it did before its
+floodgate (device/fleet/floodgate.py).
 
 Needs mosquitto (Debian: /usr/sbin/mosquitto) and paho-mqtt.
 """
@@ -43,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from device.cli import logs  # noqa: E402
 from device.config import FleetConfig  # noqa: E402
+from device.fleet.floodgate import BOUND, Floodgate  # noqa: E402
 from device.fleet.link import Link  # noqa: E402
 from device.fleet.topics import encode, table_topic  # noqa: E402
 
@@ -285,9 +290,9 @@ def cafe(count: int, rate: float, seconds: float, folder: Path) -> dict:
 
 # ---- the table's own loop, its link in trouble -------------------------------------------------
 
-def taps(folder: Path, fleet: FleetConfig | None) -> dict:
+def taps(folder: Path, fleet: FleetConfig | None, bound: int = BOUND) -> dict:
     """Tap-to-frame of seeded games of Palourde on the bench's table, with a fleet plugin
-    on `fleet` (None: no fleet at all)."""
+    on `fleet` (None: no fleet at all) whose floodgate closes past `bound` messages a second."""
     from device.bench.games import Table, TableRun
     from device.fleet.journal_feed import JournalFeed
     from device.fleet.plugin import FleetPlugin
@@ -295,21 +300,23 @@ def taps(folder: Path, fleet: FleetConfig | None) -> dict:
     from device.fleet.topics import SHARED_FILTER
     from device.ui.game_select import games
     spec = next(s for s in games() if s.id == "palourde")
-    run = TableRun()
+    run, heard, began = TableRun(), 0, time.monotonic()
     for seed in range(1, 9):
         table = Table(folder / f"taps-{seed}", spec, run)
         if fleet is not None:
-            inbox = Inbox("cafe-key")
+            inbox, gate = Inbox("cafe-key"), Floodgate(time.monotonic, bound)
             link = Link(fleet, f"bench-taps-{seed}", subscriptions=(SHARED_FILTER,),
-                        on_message=inbox.receive).start()
+                        on_message=inbox.receive, floodgate=gate).start()
             feed = JournalFeed(link, "bench", folder / f"taps-{seed}", lambda: "now").start()
             plugin = FleetPlugin(link, "bench", lambda: "now", inbox, table.registry, feed)
             table.app.attach(plugin)
         table.play(random.Random(seed))
         if fleet is not None:
             plugin.close()
+            heard += gate.seen
     return {"taps": len(run.tap_s), "p50_ms": round(percentile(run.tap_s, 0.5) * 1000, 2),
-            "p99_ms": round(percentile(run.tap_s, 0.99) * 1000, 2)}
+            "p99_ms": round(percentile(run.tap_s, 0.99) * 1000, 2),
+            "heard_per_s": round(heard / (time.monotonic() - began))}
 
 
 def flooder(port: int, per_second: int) -> tuple[subprocess.Popen, Path]:
@@ -334,7 +341,7 @@ while True:
     return subprocess.Popen([sys.executable, "-c", script]), count
 
 
-def loop_in_trouble(folder: Path, flood: int) -> dict:
+def loop_in_trouble(folder: Path, flood: int, bound: int) -> dict:
     results = {"no_fleet": taps(folder / "none", None)}
     with socket.socket() as mute:
         mute.bind(("127.0.0.1", 0))
@@ -347,7 +354,7 @@ def loop_in_trouble(folder: Path, flood: int) -> dict:
     try:
         time.sleep(1.0)
         results["flooded_broker"] = taps(folder / "flood", FleetConfig(
-            enabled=True, host="127.0.0.1", port=broker.port))
+            enabled=True, host="127.0.0.1", port=broker.port), bound)
         sent, took = count.read_text().split()
         results["flooded_broker"]["flood_per_s"] = round(int(sent) / float(took))
     finally:
@@ -364,6 +371,8 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=0.4, help="messages a second per table")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--flood", type=int, default=10_000, help="forged messages a second")
+    parser.add_argument("--no-floodgate", action="store_true",
+                        help="the table's link reads every flooded message (as before)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     logs.set_up(sys.stderr, os.environ)              # the table's own log, hushed as it is
@@ -375,7 +384,8 @@ def main() -> int:
             print(f"fleet bench: {count} tables", file=sys.stderr, flush=True)
             report["cafes"].append(cafe(count, args.rate, args.seconds, folder))
         print("fleet bench: the table's loop, its link in trouble", file=sys.stderr, flush=True)
-        report["table_loop"] = loop_in_trouble(Path(scratch), args.flood)
+        report["table_loop"] = loop_in_trouble(Path(scratch), args.flood,
+                                               sys.maxsize if args.no_floodgate else BOUND)
     print(json.dumps(report, indent=None if args.json else 2))
     return 0
 
