@@ -19,10 +19,12 @@ sees when each update reaches the page. Measured:
 
 Then the table's own loop with its fleet link in trouble (device/bench/games.py's timed
 taps, reader event -> frame): no fleet, a broker port that takes connections and never
-answers, and a broker flooded with forged shared messages (`--flood`, a second; the
-messages the table's link read a second, `heard_per_s`, say what reached it). With
-`--no-floodgate` the table's link reads the flood to its end, as it did before its
-floodgate (device/fleet/floodgate.py).
+answers, a broker with nothing else to say, and the same broker flooded with forged shared
+messages (`--flood`, a second; the messages the table's link read a second, `heard_per_s`,
+say what reached it), beside the same flood with the table out of the fleet: what the
+flooder and the broker, on the table's machine here, cost it anyway. With `--no-floodgate`
+the table's link reads the flood to its end, as it did before its floodgate
+(device/fleet/floodgate.py).
 
 Needs mosquitto (Debian: /usr/sbin/mosquitto) and paho-mqtt.
 """
@@ -291,8 +293,9 @@ def cafe(count: int, rate: float, seconds: float, folder: Path) -> dict:
 # ---- the table's own loop, its link in trouble -------------------------------------------------
 
 def taps(folder: Path, fleet: FleetConfig | None, bound: int = BOUND) -> dict:
-    """Tap-to-frame of seeded games of Palourde on the bench's table, with a fleet plugin
-    on `fleet` (None: no fleet at all) whose floodgate closes past `bound` messages a second."""
+    """Tap-to-frame of seeded games of Palourde on the bench's table, one after the other, with
+    a fleet plugin on `fleet` (None: no fleet at all) whose floodgate closes past `bound`
+    messages a second. The table connects once for all of them, as it does for an evening."""
     from device.bench.games import Table, TableRun
     from device.fleet.journal_feed import JournalFeed
     from device.fleet.plugin import FleetPlugin
@@ -300,23 +303,23 @@ def taps(folder: Path, fleet: FleetConfig | None, bound: int = BOUND) -> dict:
     from device.fleet.topics import SHARED_FILTER
     from device.ui.game_select import games
     spec = next(s for s in games() if s.id == "palourde")
-    run, heard, began = TableRun(), 0, time.monotonic()
+    run, began = TableRun(), time.monotonic()
+    inbox, gate = Inbox("cafe-key"), Floodgate(time.monotonic, bound)
+    link = Link(fleet, "bench-taps", subscriptions=(SHARED_FILTER,), on_message=inbox.receive,
+                floodgate=gate).start() if fleet is not None else None
     for seed in range(1, 9):
         table = Table(folder / f"taps-{seed}", spec, run)
-        if fleet is not None:
-            inbox, gate = Inbox("cafe-key"), Floodgate(time.monotonic, bound)
-            link = Link(fleet, f"bench-taps-{seed}", subscriptions=(SHARED_FILTER,),
-                        on_message=inbox.receive, floodgate=gate).start()
+        if link is not None:
             feed = JournalFeed(link, "bench", folder / f"taps-{seed}", lambda: "now").start()
-            plugin = FleetPlugin(link, "bench", lambda: "now", inbox, table.registry, feed)
-            table.app.attach(plugin)
+            table.app.attach(FleetPlugin(link, "bench", lambda: "now", inbox, table.registry, feed))
         table.play(random.Random(seed))
-        if fleet is not None:
-            plugin.close()
-            heard += gate.seen
+        if link is not None:
+            feed.close()
+    heard_per_s = round(gate.seen / (time.monotonic() - began))
+    if link is not None:
+        link.close()
     return {"taps": len(run.tap_s), "p50_ms": round(percentile(run.tap_s, 0.5) * 1000, 2),
-            "p99_ms": round(percentile(run.tap_s, 0.99) * 1000, 2),
-            "heard_per_s": round(heard / (time.monotonic() - began))}
+            "p99_ms": round(percentile(run.tap_s, 0.99) * 1000, 2), "heard_per_s": heard_per_s}
 
 
 def flooder(port: int, per_second: int) -> tuple[subprocess.Popen, Path]:
@@ -350,9 +353,12 @@ def loop_in_trouble(folder: Path, flood: int, bound: int) -> dict:
             enabled=True, host="127.0.0.1", port=mute.getsockname()[1]))
     broker = Broker(folder)
     broker.start()
+    results["quiet_broker"] = taps(folder / "quiet", FleetConfig(
+        enabled=True, host="127.0.0.1", port=broker.port), bound)
     process, count = flooder(broker.port, flood)
     try:
         time.sleep(1.0)
+        results["flood_without_fleet"] = taps(folder / "flood-none", None)
         results["flooded_broker"] = taps(folder / "flood", FleetConfig(
             enabled=True, host="127.0.0.1", port=broker.port), bound)
         sent, took = count.read_text().split()
