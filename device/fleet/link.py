@@ -220,10 +220,13 @@ class Link:
             return False
         return info.is_published()
 
-    def wait_up(self, timeout: float) -> bool:
-        """Wait until the broker accepted us, refused us, or `timeout` passed; True if up."""
+    def wait_up(self, timeout: float, unreachable_ends: bool = False) -> bool:
+        """Wait until the broker accepted us, refused us, or `timeout` passed; True if up.
+        `unreachable_ends`: a broker that cannot be reached ends it too (a command asks
+        once; a table keeps trying)."""
         with self._progress:
-            self._progress.wait_for(lambda: self.up.is_set() or self.refused, timeout)
+            self._progress.wait_for(lambda: self.up.is_set() or self.refused
+                                    or (unreachable_ends and self.unreachable), timeout)
         return self.up.is_set()
 
     def close(self, flush_s: float = 3.0) -> bool:
@@ -359,7 +362,7 @@ def unique_id(prefix: str) -> str:
 
 def _opened(link: Link, timeout: float) -> Link:
     link.start()
-    if not link.wait_up(timeout):
+    if not link.wait_up(timeout, unreachable_ends=True):
         link.close(flush_s=0)
         raise FleetUnavailable(link.offline or link.refused or link.unreachable
                                or f"no answer from {link.where}")

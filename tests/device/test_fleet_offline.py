@@ -10,6 +10,7 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 from types import SimpleNamespace
 
 import pytest
@@ -111,3 +112,26 @@ def test_a_port_that_takes_the_connection_and_never_speaks_is_offline_with_why(
         main(["status", "--state-dir", str(table.app.store.dir), "--json"])
         assert json.loads(capsys.readouterr().out)["fleet_offline"] == why
         table.plugin.close()
+
+
+def test_a_command_told_no_by_the_brokers_host_says_so_at_once():
+    """A one-shot command (`fleet shared`, `deck publish`) stops at the first refused
+    connection, where a table keeps trying: its own timeout (an hour here) is never reached.
+    The 30 s bound only ends a failing test."""
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))            # a port nobody listens on: refused at once
+        where = SimpleNamespace(host="127.0.0.1", port=closed.getsockname()[1])
+    said: list[str] = []
+    done = threading.Event()
+
+    def ask() -> None:
+        try:
+            fleet_link.fetch_retained(settings_for(where), "tabletop/shared/#", timeout=3600)
+        except fleet_link.FleetUnavailable as exc:
+            said.append(str(exc))
+        done.set()
+
+    threading.Thread(target=ask, daemon=True).start()
+    assert done.wait(30)
+    assert said == [f"cannot reach the broker at 127.0.0.1:{where.port}: "
+                    "ConnectionRefusedError: [Errno 111] Connection refused"]
