@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.core.text import LANGUAGES, msg
+from engine.core.catalog import LANGUAGES
+from engine.core.text import msg
 from hardware.board import default_uart
 
 from .problems import Refused, show_value

@@ -9,17 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .catalog import (  # noqa: F401  (the catalogs' names, where the messages' users find them)
-    COUNT,
     DEFAULT_LANGUAGE,
     LANGUAGES,
     ONE,
-    PLURAL_FORMS,
-    MissingText,
     Said,
     Template,
     add_catalog,
     catalog,
-    choose_form,
     clashes,
     count_of,
     fill_with,
