@@ -61,7 +61,8 @@ def check_playout(spec: GameSpec, players: int, seed: int) -> None:
         raise Nonconformity(str(exc)) from None
     state = session.state
     result = spec.result(state)
-    expect(result is not None, f"no end within {spec.max_events} events (max_events)")
+    if result is None:
+        raise Nonconformity(f"no end within {spec.max_events} events (max_events)")
     expect(state.seq == len(session.events) <= spec.max_events, "seq does not count the events")
     expect(not spec.invariants(state), f"invariants broken at the end: {spec.invariants(state)}")
     expect(not legal_events(spec, state), "events are still taken after the end")

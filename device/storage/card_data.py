@@ -158,7 +158,7 @@ class LearnedCards(Plugin):
 
 
 def _learned(spec: GameSpec, state) -> Details:
-    return spec.tally(state).learned or {}
+    return {card: dict(details) for card, details in (spec.tally(state).learned or {}).items()}
 
 
 def _minus(a: Details, b: Details) -> Details:

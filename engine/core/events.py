@@ -6,6 +6,7 @@ a line of an event script.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -49,7 +50,7 @@ Event = Tap | Choose | Confirm | Cancel
 EVENT_TYPES: tuple[type, ...] = (Tap, Choose, Confirm, Cancel)
 
 
-def event_to_json(event: Event) -> dict:
+def event_to_json(event: Event) -> dict[str, str]:
     if isinstance(event, Tap):
         return {"type": "tap", "card": event.card}
     if isinstance(event, Choose):
@@ -57,12 +58,12 @@ def event_to_json(event: Event) -> dict:
     return {"type": "select" if isinstance(event, Confirm) else "back"}
 
 
-def event_from_json(data: dict) -> Event:
-    kind = data.get("type")
-    if kind == "tap" and isinstance(data.get("card"), str):
-        return Tap(data["card"])
-    if kind == "choose" and isinstance(data.get("option"), str):
-        return Choose(data["option"])
+def event_from_json(data: Mapping[str, object]) -> Event:
+    kind, card, option = data.get("type"), data.get("card"), data.get("option")
+    if kind == "tap" and isinstance(card, str):
+        return Tap(card)
+    if kind == "choose" and isinstance(option, str):
+        return Choose(option)
     if kind == "select":
         return Confirm()
     if kind == "back":

@@ -104,7 +104,7 @@ class Tally:
     round: int | None = None            # the round in play; None in a game without rounds
     # card details the table was asked for and answered (Flouk's white numbers): the device
     # keeps them for the café's next games; None where a game learns nothing
-    learned: Mapping[str, Mapping[str, object]] | None = None
+    learned: Mapping[str, Mapping[str, int | str]] | None = None
 
     def detail(self, key: str, default: Any = None) -> Any:
         """One of the game's own details, for the game's own badge."""

@@ -23,6 +23,12 @@ if TYPE_CHECKING:
 
 GROUP = "tabletop.games"
 
+# Text keys a game may not add to: the words every game shares, and the device's own (its
+# screens, command line, kiosk, fleet and dashboard), which change with the device's releases.
+# A game names its texts under a prefix of its own ("hc.", "nt."), besides game.<id>,
+# deck.<deck>, opt.<key> and opt.value.<value>.
+RESERVED = ("core.", "ui.", "cli.", "kiosk.", "fleet.", "dash.", "learn.")
+
 _GAMES: dict[str, GameSpec] = {}
 _IN_ORDER: list[tuple[GameSpec, ...]] = []       # all_specs(), kept: the screen asks each frame
 _PROBLEMS: list[str] = []
@@ -53,7 +59,8 @@ def register(spec: GameSpec) -> GameSpec:
 
 def texts_problem(spec: GameSpec) -> str | None:
     """What is wrong with a game's texts: a language missing, a key one language has and
-    another lacks, or a key that already means something else; None if they are good."""
+    another lacks, a key that already means something else or one of the companion's own
+    (RESERVED); None if they are good."""
     missing = [lang for lang in LANGUAGES if not spec.texts.get(lang)]
     if missing:
         return f"no texts in {', '.join(missing)}"
@@ -67,6 +74,9 @@ def texts_problem(spec: GameSpec) -> str | None:
         taken = clashes(lang, entries)
         if taken:
             return f"{lang} texts redefine keys: {', '.join(taken[:3])}"
+    reserved = sorted(key for key in keys.get(LANGUAGES[0], ()) if key.startswith(RESERVED))
+    if reserved:
+        return f"texts use the companion's own keys: {', '.join(reserved[:3])}"
     return None
 
 

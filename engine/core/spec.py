@@ -1,13 +1,20 @@
 """GameSpec: what a game is (metadata, components, options) and the functions that run it."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from .events import Event
 from .options import ConfigError, Options, OptionSpec, resolve_options
-from .outcomes import Tally
+from .outcomes import Info, Prompt, Rejected, Result, Tally
 from .text import DEFAULT_LANGUAGE, Msg, Template, catalog, msg
+
+S = TypeVar("S")        # a game's state: GameSpec[State] lets mypy check each function against it
+
+# What a game's `play` answers: a refusal, a look that changes nothing, or the new state and
+# the messages it produced (its `seq` is counted by the engine).
+Played = Rejected | Info | tuple[S, tuple[Msg, ...]]
 
 
 def current_badge(tally: Tally) -> Msg | None:
@@ -48,8 +55,10 @@ class GameConfig:
 
 
 @dataclass(frozen=True)
-class GameSpec:
-    """A registered game. The callables are pure functions of the state."""
+class GameSpec(Generic[S]):
+    """A registered game. The callables are pure functions of the state, typed by it: a game's
+    `GameSpec(..., state_type=State, initial=initial, ...)` is a GameSpec[State], and mypy holds
+    each function given to it to that state."""
 
     id: str
     title: str
@@ -58,15 +67,15 @@ class GameSpec:
     max_players: int
     components: tuple[tuple[str, int], ...]   # (kind, copies), as the rulebook counts them
     options: tuple[OptionSpec, ...]
-    state_type: type
-    initial: Callable[[GameConfig], Any]
-    allowed: Callable[[Any], frozenset]       # event types the current phase takes
-    hint: Callable[[Any], Msg]                # why a tap or button is not expected now
-    play: Callable[[Any, Any], Any]           # -> Rejected | Info | (state, effects)
-    prompt: Callable[[Any], Any]
-    tally: Callable[[Any], Any]
-    result: Callable[[Any], Any]              # -> Result | None
-    invariants: Callable[[Any], list[str]]
+    state_type: type[S]
+    initial: Callable[[GameConfig], S]
+    allowed: Callable[[S], frozenset[type]]   # event types the current phase takes
+    hint: Callable[[S], Msg]                  # why a tap or button is not expected now
+    play: Callable[[S, Event], Played[S]]
+    prompt: Callable[[S], Prompt]
+    tally: Callable[[S], Tally]
+    result: Callable[[S], Result | None]
+    invariants: Callable[[S], Sequence[str]]  # what is broken: empty in every reachable state
     rules_version: int = 1
     max_events: int = 5000
     extra_cards: tuple[str, ...] = ()         # known ids outside the play components (title card, jokers)
@@ -77,7 +86,7 @@ class GameSpec:
     # parsed ({"cards": {id: table}}), and with one detail a table learned (card, detail, value)
     card_problems: Callable[[Any], list[str]] | None = field(default=None, compare=False)
     detail_problem: Callable[[str, str, object], str | None] | None = field(default=None, compare=False)
-    reminder: Callable[[Any], Any] | None = field(default=None, compare=False)  # -> Msg | None
+    reminder: Callable[[S], Msg | None] | None = field(default=None, compare=False)
     look: Look = field(default=Look(), compare=False)
     # The keys of the texts that ask the table to do something with cards or tokens ("Take 1
     # clam from Bob's Basket"): the device keeps them on screen until the next input and can
@@ -86,7 +95,7 @@ class GameSpec:
     card_name: Callable[[str], Msg | None] | None = field(default=None, compare=False)  # a kind's name
     # an input in the game's words, on the state it was made on ("Bob snapped 7 of clubs"), for
     # the undo question; None where "Ann played 7 of clubs" / "Ann chose Bob" says it right
-    event_words: Callable[[Any, Any], Msg | None] | None = field(default=None, compare=False)
+    event_words: Callable[[S, Event], Msg | None] | None = field(default=None, compare=False)
     order: int = 100                          # place in the game menu, lowest first
     # A game is one package: `home` names it, and in it lie deck.toml (the deck's manifest),
     # rules.md (its house rules explained, for docs/rules.md) and demo.script (a replay that
@@ -131,7 +140,7 @@ def kind_of(card: str) -> str:
     return card.split("#", 1)[0]
 
 
-def make_config(spec: GameSpec, players: list[str] | tuple[str, ...], first: str | None = None,
+def make_config(spec: GameSpec[Any], players: list[str] | tuple[str, ...], first: str | None = None,
                 options: Mapping[str, object] | None = None, data: Any = None) -> GameConfig:
     """A checked GameConfig; ConfigError with a message naming the problem."""
     resolved = resolve_options(spec.options, dict(options or {}))

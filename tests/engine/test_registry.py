@@ -72,6 +72,8 @@ def texts(en: dict, fr: dict | None) -> dict:
      "fr texts lack 1 that en has: x9.hint"),
     (texts({"x9.title": "X", "core.name": "{who}"}, {"x9.title": "X", "core.name": "{who}"}),
      "en texts redefine keys: core.name"),
+    (texts({"x9.title": "X", "ui.badge.x9": "{n}"}, {"x9.title": "X", "ui.badge.x9": "{n}"}),
+     "texts use the companion's own keys: ui.badge.x9"),
 ])
 def test_a_plugin_whose_texts_are_wanting_is_refused_and_adds_none(plugin, given, reason):
     plugin.GAME = dataclasses.replace(engine.get("palourde"), id="x9", texts=given)

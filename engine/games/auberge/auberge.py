@@ -12,22 +12,35 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.options import option, option_of
-from ...core.outcomes import (
+from tabletop_kit import (
     E_ILLEGAL,
     E_IN_PLAY,
     E_NOT_ELIGIBLE,
     E_NOT_EXPECTED,
     E_OUT_OF_PLAY,
     E_SAME_CARD,
+    Cancel,
+    Choose,
+    Confirm,
+    GameConfig,
+    GameSpec,
+    Look,
+    Msg,
+    PhaseTable,
     Rejected,
+    Tap,
+    add,
+    given,
+    msg,
+    on_button,
+    on_card,
+    on_option,
+    option,
+    option_of,
+    per_seat,
+    with_value,
 )
-from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.seats import add, per_seat, with_value
-from ...core.spec import GameConfig, GameSpec, Look
-from ...core.table import given
-from ...core.text import Msg, msg
+
 from . import texts_en, texts_fr
 from .deck import COMPONENTS, DECK, DECK_FAMILY, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, has_pair, pairs_with, value
 from .prompts import INSTRUCTIONS, event_words, hint, prompt, result, tally
@@ -267,7 +280,7 @@ def eliminate(state: State, loser: str, successor: Callable[[State], str], effec
 
 # ---- the phase table ---------------------------------------------------------
 
-TABLE = PhaseTable({
+TABLE: PhaseTable[State] = PhaseTable({
     OPENING: {Tap: on_card(open_card)},
     OLDEST: {Choose: on_option(choose_oldest)},
     TURN: {Choose: on_option(choose_action)},
@@ -317,7 +330,7 @@ GAME = GameSpec(
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, max_events=1500, event_words=event_words,
     instructions=INSTRUCTIONS,
-    look=Look(name=msg("ui.name.auberge"), deal=msg("ui.deal.auberge")), order=2,
+    look=Look(name=msg("la.name"), deal=msg("la.deal")), order=2,
     player_limits=lambda options: (MIN_PLAYERS, option_of(options, "max_players", int)),
     home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...core.spec import card_ids, kind_of
+from tabletop_kit import card_ids, kind_of
 
 DECK_FAMILY = "pirates"
 COMPONENTS = tuple((str(v), v) for v in range(1, 11))

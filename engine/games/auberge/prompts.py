@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...core.events import Confirm, Tap
-from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
-from ...core.table import given
-from ...core.text import Msg, msg
+from tabletop_kit import Confirm, Msg, Option, PlayerLine, Prompt, Result, Tally, Tap, given, msg
+
 from .deck import card_order
 from .state import (
     ACCUSE_TAPS,

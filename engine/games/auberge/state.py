@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.options import OptionSpec, option
-from ...core.seats import next_seat, of
-from ...core.table import Table
+from tabletop_kit import OptionSpec, Table, next_seat, of, option
+
 from .deck import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, value
 
 # ---- metadata ----------------------------------------------------------------

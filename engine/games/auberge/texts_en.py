@@ -1,5 +1,5 @@
 """English texts of L'Auberge des pirates. Lines of at most 21 characters."""
-from ...core.text import Template, plural
+from tabletop_kit import Template, plural
 
 TEXT: dict[str, Template] = {
     "la.prompt.opening": "All: 1 card face up\n{name}: tap your card",
@@ -55,8 +55,8 @@ TEXT: dict[str, Template] = {
     "game.auberge.short": "L'Auberge",      # a menu's line holds 19 characters
     "deck.pirates": "Pirates",
     # how it looks on the screen: header name, badge, setup steps
-    "ui.name.auberge": "AUBERGE",
-    "ui.deal.auberge": "Shuffle 55, deal 3\neach. SELECT",
+    "la.name": "AUBERGE",
+    "la.deal": "Shuffle 55, deal 3\neach. SELECT",
     # its house rules and their values, as the menus name them
     "opt.accuse_verdict": "Accusation",
     "opt.empty_pile": "Empty pile",

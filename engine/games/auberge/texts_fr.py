@@ -1,6 +1,5 @@
 """Textes français de L'Auberge des pirates. Lignes de 21 caractères au plus."""
-from ...core.text import plural
-from ...text.fr_typeset import typeset
+from tabletop_kit import plural, typeset
 
 TEXT = typeset({
     "la.prompt.opening": "Chacun pose 1 carte\nvisible. {name} :\npasse la tienne",
@@ -56,8 +55,8 @@ TEXT = typeset({
     "game.auberge.short": "L'Auberge",      # a menu's line holds 19 characters
     "deck.pirates": "Pirates",
     # how it looks on the screen: header name, badge, setup steps
-    "ui.name.auberge": "AUBERGE",
-    "ui.deal.auberge": "Mélange les 55, donne\n3 à chacun. SELECT",
+    "la.name": "AUBERGE",
+    "la.deal": "Mélange les 55, donne\n3 à chacun. SELECT",
     # its house rules and their values, as the menus name them
     "opt.accuse_verdict": "Accusation",
     "opt.empty_pile": "Pioche vide",

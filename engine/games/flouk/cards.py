@@ -13,9 +13,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.options import ConfigError
-from ...core.spec import card_ids, kind_of
-from ...core.text import Msg, msg
+from tabletop_kit import ConfigError, Msg, card_ids, kind_of, msg
 
 PEOPLES = ("mouta", "faar", "bloup", "napil", "parok")
 NEUTRAL = "neutral"

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.outcomes import E_ILLEGAL, E_NOT_ELIGIBLE, E_NOT_EXPECTED, Rejected
-from ...core.table import given
-from ...core.text import msg
+from tabletop_kit import E_ILLEGAL, E_NOT_ELIGIBLE, E_NOT_EXPECTED, Rejected, given, msg
+
 from .cards import CHIEF, FLOUK, MANUAL, Effect, people_of_id, type_of
 from .state import (
     DISCARD,

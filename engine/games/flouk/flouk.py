@@ -11,12 +11,27 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.outcomes import E_IN_PLAY, E_NOT_EXPECTED, E_OUT_OF_PLAY, E_SAME_CARD, Rejected
-from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.seats import per_seat
-from ...core.spec import GameConfig, GameSpec, Look
-from ...core.text import msg
+from tabletop_kit import (
+    E_IN_PLAY,
+    E_NOT_EXPECTED,
+    E_OUT_OF_PLAY,
+    E_SAME_CARD,
+    Cancel,
+    Choose,
+    Confirm,
+    GameConfig,
+    GameSpec,
+    Look,
+    PhaseTable,
+    Rejected,
+    Tap,
+    msg,
+    on_button,
+    on_card,
+    on_option,
+    per_seat,
+)
+
 from . import learning, resolve, scoring, texts_en, texts_fr
 from .cards import (
     CHIEF,
@@ -164,7 +179,7 @@ def record(state: State, card: str | None, effects: tuple):
 
 # ---- the phase table ---------------------------------------------------------
 
-TABLE = PhaseTable({
+TABLE: PhaseTable[State] = PhaseTable({
     DEAL: {Confirm: on_button(deal)},
     PILE_CHECK: {Choose: on_option(pile_check)},
     REVEAL: {Tap: on_card(reveal), Choose: on_option(no_card)},
@@ -226,7 +241,7 @@ GAME = GameSpec(
     allowed=TABLE.allowed, hint=hint, play=play, prompt=prompt, tally=tally,
     result=scoring.result, invariants=invariants, player_limits=player_limits, data_check=check_data,
     card_problems=card_problems, detail_problem=detail_problem,
-    max_events=3000, look=Look(name=msg("ui.name.flouk"), badge=badge, deal=msg("ui.deal.flouk")),
+    max_events=3000, look=Look(name=msg("fl.name"), badge=badge, deal=msg("fl.deal")),
     order=5, card_name=card_name, instructions=INSTRUCTIONS, event_words=learning.event_words,
     home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
 )

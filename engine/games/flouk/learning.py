@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.events import Choose
-from ...core.outcomes import E_NOT_EXPECTED, Option, Prompt, Rejected
-from ...core.table import given
-from ...core.text import msg
+from tabletop_kit import E_NOT_EXPECTED, Choose, Option, Prompt, Rejected, given, msg
+
 from .cards import (
     ACTION,
     CHIEF,

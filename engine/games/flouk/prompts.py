@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...core.outcomes import Option, PlayerLine, Prompt, Tally
-from ...core.table import given
-from ...core.text import Msg, msg
+from tabletop_kit import Msg, Option, PlayerLine, Prompt, Tally, given, msg
+
 from .effects import (
     FACE_DOWN,
     MAX_REPORT_MOVES,
@@ -192,7 +191,7 @@ def badge(tally: Tally) -> Msg:
     round's first turn (its deal) only the round: no turn is on yet."""
     round_, turn, step = tally.round or 1, tally.detail("turn", 1), tally.detail("step")
     if not turn:
-        return msg("ui.badge.round", round=round_)
+        return msg("fl.badge.round", round=round_)
     if step:
-        return msg("ui.badge.round_turn_step", round=round_, turn=turn, step=msg(f"fl.step.{step}"))
-    return msg("ui.badge.round_turn", round=round_, turn=turn)
+        return msg("fl.badge.round_turn_step", round=round_, turn=turn, step=msg(f"fl.step.{step}"))
+    return msg("fl.badge.round_turn", round=round_, turn=turn)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.outcomes import E_NOT_ELIGIBLE, Rejected
-from ...core.seats import per_seat
-from ...core.text import msg
+from tabletop_kit import E_NOT_ELIGIBLE, Rejected, msg, per_seat
+
 from .cards import ACTION, CHIEF, DECREE, FLOUK, NEUTRAL
 from .effects import run_effect
 from .learning import ask, missing

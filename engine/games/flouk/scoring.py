@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.outcomes import E_ILLEGAL, E_NOT_EXPECTED, E_SAME_CARD, Rejected, Result
-from ...core.results import rank
-from ...core.seats import add, of
-from ...core.table import given
-from ...core.text import msg
+from tabletop_kit import E_ILLEGAL, E_NOT_EXPECTED, E_SAME_CARD, Rejected, Result, add, given, msg, of, rank
+
 from .cards import ACTION, CHIEF, DECREE, FLOUK, MANUAL, Scoring, people_of_id, type_of
 from .state import (
     ADJUST,

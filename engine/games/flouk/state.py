@@ -10,11 +10,23 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ...core.options import Options, OptionSpec, option, option_of
-from ...core.results import SHARED, TIE_RULES
-from ...core.seats import add, clockwise_from, of, with_value
-from ...core.table import Table, given
-from ...core.text import Msg, msg
+from tabletop_kit import (
+    SHARED,
+    TIE_RULES,
+    Msg,
+    Options,
+    OptionSpec,
+    Table,
+    add,
+    clockwise_from,
+    given,
+    msg,
+    of,
+    option,
+    option_of,
+    with_value,
+)
+
 from .cards import CHIEF, DECK_SIZE, FLOUK, MANUAL, CardInfo, default_info, people_of_id, type_of
 
 # ---- metadata ----------------------------------------------------------------

@@ -1,5 +1,5 @@
 """English texts of Flouk. Lines of at most 21 characters for typical names."""
-from ...core.text import Template, plural
+from tabletop_kit import Template, plural
 
 TEXT: dict[str, Template] = {
     # cards and places
@@ -116,11 +116,11 @@ TEXT: dict[str, Template] = {
     "game.flouk": "Flouk",
     "deck.flouk": "Flouk",
     # how it looks on the screen: header name, badge, setup steps
-    "ui.name.flouk": "FLOUK",
-    "ui.deal.flouk": "Shuffle all 100\ncards into one pile.\nSELECT",
-    "ui.badge.round": "R{round}",
-    "ui.badge.round_turn": "R{round} T{turn}",
-    "ui.badge.round_turn_step": "R{round} T{turn} {step}",
+    "fl.name": "FLOUK",
+    "fl.deal": "Shuffle all 100\ncards into one pile.\nSELECT",
+    "fl.badge.round": "R{round}",
+    "fl.badge.round_turn": "R{round} T{turn}",
+    "fl.badge.round_turn_step": "R{round} T{turn} {step}",
     # its house rules and their values, as the menus name them
     "opt.chief_counts_as_member": "Chief counts",
     "opt.decree_applies_to_chiefs": "Decree on Chief",

@@ -1,6 +1,5 @@
 """Textes français de Flouk. Lignes de 21 caractères au plus."""
-from ...core.text import plural
-from ...text.fr_typeset import typeset
+from tabletop_kit import plural, typeset
 
 TEXT = typeset({
     # cartes et lieux
@@ -118,11 +117,11 @@ TEXT = typeset({
     "game.flouk": "Flouk",
     "deck.flouk": "Flouk",
     # how it looks on the screen: header name, badge, setup steps
-    "ui.name.flouk": "FLOUK",
-    "ui.deal.flouk": "Mélange les 100\ncartes en une pioche.\nSELECT",
-    "ui.badge.round": "M{round}",
-    "ui.badge.round_turn": "M{round} T{turn}",
-    "ui.badge.round_turn_step": "M{round} T{turn} {step}",
+    "fl.name": "FLOUK",
+    "fl.deal": "Mélange les 100\ncartes en une pioche.\nSELECT",
+    "fl.badge.round": "M{round}",
+    "fl.badge.round_turn": "M{round} T{turn}",
+    "fl.badge.round_turn_step": "M{round} T{turn} {step}",
     # its house rules and their values, as the menus name them
     "opt.chief_counts_as_member": "Chef compte",
     "opt.decree_applies_to_chiefs": "Décret Chefs",

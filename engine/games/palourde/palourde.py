@@ -9,23 +9,34 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.events import Choose, Confirm, Tap
-from ...core.options import option
-from ...core.outcomes import (
+from tabletop_kit import (
     E_ILLEGAL,
     E_IN_PLAY,
     E_NOT_ELIGIBLE,
     E_NOT_EXPECTED,
     E_OUT_OF_PLAY,
     E_SAME_CARD,
+    Choose,
+    Confirm,
+    GameConfig,
+    GameSpec,
     Info,
+    Look,
+    PhaseTable,
     Rejected,
+    Tap,
+    add,
+    given,
+    kind_of,
+    msg,
+    on_button,
+    on_card,
+    on_option,
+    option,
+    per_seat,
+    with_value,
 )
-from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.seats import add, per_seat, with_value
-from ...core.spec import GameConfig, GameSpec, Look, kind_of
-from ...core.table import given
-from ...core.text import msg
+
 from . import texts_en, texts_fr
 from .prompts import INSTRUCTIONS, badge, hint, prompt, reminder, result, tally
 from .state import (
@@ -268,7 +279,7 @@ def choose_victim(state: State, key: str):
 
 # ---- the phase table ---------------------------------------------------------
 
-TABLE = PhaseTable({
+TABLE: PhaseTable[State] = PhaseTable({
     JOIN: {Tap: on_card(join), Confirm: on_button(close_join)},
     FIRST: {Tap: on_card(tap_first), Choose: on_option(choose_first)},
     SETUP_BEACH: {Confirm: on_button(beach_laid)},
@@ -307,7 +318,7 @@ GAME = GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=("title",), joins_by_tap=True,
-    max_events=400, reminder=reminder, look=Look(name=msg("ui.name.palourde"), badge=badge,
+    max_events=400, reminder=reminder, look=Look(name=msg("pa.name"), badge=badge,
                                       deal=msg("pa.prompt.beach"),
                                       asks_first=msg("pa.youngest"),
                                       asks_seat=msg("pa.whose_basket")), order=1,

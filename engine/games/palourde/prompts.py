@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...core.options import option
-from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
-from ...core.results import rank
-from ...core.spec import kind_of
-from ...core.table import given
-from ...core.text import Msg, msg
+from tabletop_kit import Msg, Option, PlayerLine, Prompt, Result, Tally, given, kind_of, msg, option, rank
+
 from .state import FIRST, FLIP1, FLIP2, JOIN, OVER, SETUP_BEACH, STORM, VICTIM, State, clams_of, eligible_victims
 
 # ---- phase by phase: the prompt and the hint ---------------------------------
@@ -86,7 +82,7 @@ def tally(state: State) -> Tally:
 
 def badge(tally: Tally) -> Msg:
     """The header counts the High Tides up: the third ends the game (§1.5)."""
-    return msg("ui.badge.tide", n=tally.detail("high_tides_up", 0))
+    return msg("pa.badge.tide", n=tally.detail("high_tides_up", 0))
 
 
 def result(state: State) -> Result | None:

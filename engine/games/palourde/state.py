@@ -5,12 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ...core.options import OptionSpec
-from ...core.results import SHARED, TIE_RULES
-from ...core.seats import PerSeat, next_seat, of
-from ...core.spec import card_ids, kind_of
-from ...core.table import Table
-from ...core.text import msg
+from tabletop_kit import SHARED, TIE_RULES, OptionSpec, PerSeat, Table, card_ids, kind_of, msg, next_seat, of
 
 # ---- metadata ----------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """English texts of Palourde. Lines of at most 21 characters."""
-from ...core.text import Template, plural
+from tabletop_kit import Template, plural
 
 TEXT: dict[str, Template] = {
     "pa.kind.basket": "Basket", "pa.kind.clam": "Clam", "pa.kind.rake": "Rake",
@@ -56,8 +56,8 @@ TEXT: dict[str, Template] = {
     "game.palourde": "Palourde",
     "deck.palourde": "Palourde",
     # how it looks on the screen: header name, badge, setup steps
-    "ui.name.palourde": "PALOURDE",
-    "ui.badge.tide": "Tide {n}/3",
+    "pa.name": "PALOURDE",
+    "pa.badge.tide": "Tide {n}/3",
     # its house rules and their values, as the menus name them
     "opt.peek_reminder": "Peek reminder",
     "opt.replay_after_clam_pair": "Replay on pair",

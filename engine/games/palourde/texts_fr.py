@@ -1,6 +1,5 @@
 """Textes français de Palourde. Lignes de 21 caractères au plus."""
-from ...core.text import plural
-from ...text.fr_typeset import typeset
+from tabletop_kit import plural, typeset
 
 TEXT = typeset({
     "pa.kind.basket": "Panier", "pa.kind.clam": "Palourde", "pa.kind.rake": "Râteau",
@@ -58,8 +57,8 @@ TEXT = typeset({
     "game.palourde": "Palourde",
     "deck.palourde": "Palourde",
     # how it looks on the screen: header name, badge, setup steps
-    "ui.name.palourde": "PALOURDE",
-    "ui.badge.tide": "Marée {n}/3",
+    "pa.name": "PALOURDE",
+    "pa.badge.tide": "Marée {n}/3",
     # its house rules and their values, as the menus name them
     "opt.peek_reminder": "Rappel vue",
     "opt.replay_after_clam_pair": "Rejoue si paire",

@@ -8,14 +8,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...core.events import Choose, Tap
-from ...core.options import option, option_of
-from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
-from ...core.results import rank
-from ...core.seats import next_seat, of
-from ...core.spec import current_badge
-from ...core.table import given
-from ...core.text import Msg, msg
+from tabletop_kit import (
+    Choose,
+    Msg,
+    Option,
+    PlayerLine,
+    Prompt,
+    Result,
+    Tally,
+    Tap,
+    current_badge,
+    given,
+    msg,
+    next_seat,
+    of,
+    option,
+    option_of,
+    rank,
+)
+
 from .scoring import LOOK_AND_SWAP, label, points, round_winners
 from .state import (
     CALL,
@@ -175,9 +186,9 @@ def badge(tally: Tally) -> Msg | None:
     """The header: which square is being revealed, else the round."""
     if tally.detail("phase") == "reveal":
         seats = list(tally.detail("counts"))         # squares are revealed in seat order
-        return msg("ui.badge.reveal", i=seats.index(tally.current) + 1, n=len(seats))
+        return msg("tm.badge.reveal", i=seats.index(tally.current) + 1, n=len(seats))
     if tally.round:
-        return msg("ui.badge.round", round=tally.round)
+        return msg("tm.badge.round", round=tally.round)
     return current_badge(tally)
 
 

@@ -5,8 +5,7 @@ only the id; the winner rules read only the revealed scores and who called.
 """
 from __future__ import annotations
 
-from ...core.results import rank
-from ...core.text import Msg, msg
+from tabletop_kit import Msg, msg, rank
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")

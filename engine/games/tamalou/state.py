@@ -3,10 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.options import OptionSpec, option
-from ...core.seats import of
-from ...core.table import Table
-from ...core.text import Msg
+from tabletop_kit import Msg, OptionSpec, Table, of, option
+
 from .scoring import BLIND_SWAP, CARDS, LOOK_AND_SWAP, LOOK_OPPONENT, LOOK_OWN, check_match, label, points, power
 
 # ---- metadata ----------------------------------------------------------------

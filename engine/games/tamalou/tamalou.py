@@ -13,22 +13,37 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.options import option, option_of
-from ...core.outcomes import (
+from tabletop_kit import (
     E_ILLEGAL,
     E_IN_PLAY,
     E_NOT_ELIGIBLE,
     E_NOT_EXPECTED,
     E_OUT_OF_PLAY,
     E_SAME_CARD,
+    Cancel,
+    Choose,
+    Confirm,
+    GameConfig,
+    GameSpec,
+    Look,
+    PhaseTable,
     Rejected,
+    Tap,
+    add,
+    clockwise_from,
+    given,
+    kind_of,
+    msg,
+    next_seat,
+    of,
+    on_button,
+    on_card,
+    on_option,
+    option,
+    option_of,
+    per_seat,
 )
-from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.seats import add, clockwise_from, next_seat, of, per_seat
-from ...core.spec import GameConfig, GameSpec, Look, kind_of
-from ...core.table import given
-from ...core.text import msg
+
 from . import texts_en, texts_fr
 from .prompts import INSTRUCTIONS, badge, event_words, hint, prompt, reminder, result, round_headline, tally
 from .scoring import label, match_over, round_winners, snap_matches
@@ -344,7 +359,7 @@ def tapped(handler):
     return on_card(run)
 
 
-TABLE = PhaseTable({
+TABLE: PhaseTable[State] = PhaseTable({
     OPENING: {Tap: tapped(open_discard)},
     TURN: {Tap: tapped(snap), Choose: on_option(choose_action)},     # a tap nobody asked for is a snap
     GIVE_UP: {Tap: tapped(give_up), Cancel: on_button(back_to(TURN))},
@@ -397,7 +412,7 @@ GAME = GameSpec(
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, extra_cards=JOKERS, reminder=reminder,
     max_events=4000, order=4, instructions=INSTRUCTIONS, card_name=card_name, event_words=event_words,
-    look=Look(name=msg("ui.name.tamalou"), badge=badge, asks_first=msg("ui.first_player"),
-              deal=msg("ui.deal.tamalou"), lowest_wins=True),      # §4.5: the fewest points win
+    look=Look(name=msg("tm.name"), badge=badge, asks_first=msg("ui.first_player"),
+              deal=msg("tm.deal"), lowest_wins=True),      # §4.5: the fewest points win
     home=__package__, texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
 )

@@ -1,5 +1,5 @@
 """English texts of Tamalou. Lines of at most 21 characters."""
-from ...core.text import Template, plural
+from tabletop_kit import Template, plural
 
 TEXT: dict[str, Template] = {
     # cards, in words from their rank and suit: `KS` is the King of spades
@@ -92,10 +92,10 @@ TEXT: dict[str, Template] = {
     "game.tamalou": "Tamalou",
     "deck.tamalou": "Tamalou",
     # how it looks on the screen: header name, badge, setup steps
-    "ui.name.tamalou": "TAMALOU",
-    "ui.deal.tamalou": "Shuffle, deal 4 each\nface down as 2x2;\npeek at your 2 near\ncards. SELECT",
-    "ui.badge.reveal": "Reveal {i}/{n}",
-    "ui.badge.round": "R{round}",
+    "tm.name": "TAMALOU",
+    "tm.deal": "Shuffle, deal 4 each\nface down as 2x2;\npeek at your 2 near\ncards. SELECT",
+    "tm.badge.reveal": "Reveal {i}/{n}",
+    "tm.badge.round": "R{round}",
     # its house rules and their values, as the menus name them
     "opt.all_must_be_le5": "All need <=5",
     "opt.black_king_swap": "Black K swap",

@@ -1,6 +1,5 @@
 """Textes français de Tamalou. Lignes de 21 caractères au plus."""
-from ...core.text import plural
-from ...text.fr_typeset import typeset
+from tabletop_kit import plural, typeset
 
 TEXT = typeset({
     # cartes
@@ -93,10 +92,10 @@ TEXT = typeset({
     "game.tamalou": "Tamalou",
     "deck.tamalou": "Tamalou",
     # how it looks on the screen: header name, badge, setup steps
-    "ui.name.tamalou": "TAMALOU",
-    "ui.deal.tamalou": "Mélange, donne 4\ncachées en carré 2x2.\nRegarde tes 2 plus\nproches. SELECT",
-    "ui.badge.reveal": "Carré {i}/{n}",
-    "ui.badge.round": "M{round}",
+    "tm.name": "TAMALOU",
+    "tm.deal": "Mélange, donne 4\ncachées en carré 2x2.\nRegarde tes 2 plus\nproches. SELECT",
+    "tm.badge.reveal": "Carré {i}/{n}",
+    "tm.badge.round": "M{round}",
     # its house rules and their values, as the menus name them
     "opt.all_must_be_le5": "Tous à 5 max",
     "opt.black_king_swap": "Roi noir",

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...core.options import option
-from ...core.outcomes import Option, PlayerLine, Prompt, Result, Tally
-from ...core.results import rank
-from ...core.table import given
-from ...core.text import Msg, msg
+from tabletop_kit import Msg, Option, PlayerLine, Prompt, Result, Tally, given, msg, option, rank
+
 from ..auberge.deck import values
 from .state import AWAIT_DRAW, COMMON, DECIDE, OUT, OVER, RESHUFFLE, State, status, tokens
 
@@ -62,7 +59,7 @@ def hint(state: State) -> Msg:
 
 def badge(tally: Tally) -> Msg:
     """The header shows the pot and the round."""
-    return msg("ui.badge.pot", pot=tally.detail("pot", 0), round=tally.round or 1)
+    return msg("at.badge.pot", pot=tally.detail("pot", 0), round=tally.round or 1)
 
 
 def tally(state: State) -> Tally:

@@ -5,10 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ...core.options import Options, OptionSpec, option_of
-from ...core.results import SHARED, TIE_RULES
-from ...core.seats import of, with_value
-from ...core.table import Table
+from tabletop_kit import SHARED, TIE_RULES, Options, OptionSpec, Table, of, option_of, with_value
 
 # ---- metadata ----------------------------------------------------------------
 

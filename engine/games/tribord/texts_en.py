@@ -1,5 +1,5 @@
 """English texts of A tribord!. Lines of at most 21 characters."""
-from ...core.text import Template, plural
+from tabletop_kit import Template, plural
 
 TEXT: dict[str, Template] = {
     "at.prompt.common": "Round {round}: deal 2\ncards face up to the\ncentre, tap both\ntapped {k}/2",
@@ -40,11 +40,11 @@ TEXT: dict[str, Template] = {
     # the game's name
     "game.tribord": "A tribord!",
     # how it looks on the screen: header name, badge, setup steps
-    "ui.button_holder": "Who takes the Button?",
-    "ui.name.tribord": "A TRIBORD!",
-    "ui.deal.tribord": plural("Give {start_tokens} token\neach. SELECT", "Give {start_tokens} tokens\neach. SELECT",
+    "at.button_holder": "Who takes the Button?",
+    "at.name": "A TRIBORD!",
+    "at.deal": plural("Give {start_tokens} token\neach. SELECT", "Give {start_tokens} tokens\neach. SELECT",
                               "start_tokens"),
-    "ui.badge.pot": "Pot {pot} R{round}",
+    "at.badge.pot": "Pot {pot} R{round}",
     # its house rules and their values, as the menus name them
     "opt.button": "Button",
     "opt.hints": "Hints",

@@ -1,6 +1,5 @@
 """Textes français d'À tribord !. Lignes de 21 caractères au plus."""
-from ...core.text import plural
-from ...text.fr_typeset import typeset
+from tabletop_kit import plural, typeset
 
 TEXT = typeset({
     "at.prompt.common": "Manche {round} : 2 cartes\nvisibles au centre,\npasse-les ({k}/2)",
@@ -42,11 +41,11 @@ TEXT = typeset({
     # the game's name
     "game.tribord": "À tribord !",
     # how it looks on the screen: header name, badge, setup steps
-    "ui.button_holder": "Qui prend le Bouton ?",
-    "ui.name.tribord": "À TRIBORD !",
-    "ui.deal.tribord": plural("Donne {start_tokens} jeton à\nchacun. SELECT",
+    "at.button_holder": "Qui prend le Bouton ?",
+    "at.name": "À TRIBORD !",
+    "at.deal": plural("Donne {start_tokens} jeton à\nchacun. SELECT",
                               "Donne {start_tokens} jetons à\nchacun. SELECT", "start_tokens"),
-    "ui.badge.pot": "Pot {pot} M{round}",
+    "at.badge.pot": "Pot {pot} M{round}",
     # its house rules and their values, as the menus name them
     "opt.button": "Bouton",
     "opt.hints": "Indices",

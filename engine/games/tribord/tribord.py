@@ -11,20 +11,33 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...core.events import Cancel, Choose, Confirm, Tap
-from ...core.options import option, option_of
-from ...core.outcomes import (
+from tabletop_kit import (
     E_ILLEGAL,
     E_IN_PLAY,
     E_NOT_EXPECTED,
     E_OUT_OF_PLAY,
+    Cancel,
+    Choose,
+    Confirm,
+    GameConfig,
+    GameSpec,
+    Look,
+    Msg,
+    PhaseTable,
     Rejected,
+    Tap,
+    add,
+    given,
+    msg,
+    next_seat,
+    on_button,
+    on_card,
+    on_option,
+    option,
+    option_of,
+    per_seat,
 )
-from ...core.phases import PhaseTable, on_button, on_card, on_option
-from ...core.seats import add, next_seat, per_seat
-from ...core.spec import GameConfig, GameSpec, Look
-from ...core.table import given
-from ...core.text import Msg, msg
+
 from .. import auberge
 from ..auberge.deck import (
     COMPONENTS,
@@ -208,7 +221,7 @@ def reshuffle(state: State):
 
 # ---- the phase table ---------------------------------------------------------
 
-TABLE = PhaseTable({
+TABLE: PhaseTable[State] = PhaseTable({
     COMMON: {Tap: on_card(common_card)},
     DECIDE: {Choose: on_option(decide)},
     AWAIT_DRAW: {Tap: on_card(drawn_card), Cancel: on_button(back_to_decide)},
@@ -246,8 +259,8 @@ GAME = GameSpec(
     components=COMPONENTS, options=OPTIONS, state_type=State, initial=initial,
     allowed=TABLE.allowed, hint=hint, play=TABLE.play, prompt=prompt, tally=tally,
     result=result, invariants=invariants, max_events=3000, order=3, instructions=INSTRUCTIONS,
-    look=Look(name=msg("ui.name.tribord"), badge=badge, asks_first=msg("ui.button_holder"),
-              deal=msg("ui.deal.tribord")),
+    look=Look(name=msg("at.name"), badge=badge, asks_first=msg("at.button_holder"),
+              deal=msg("at.deal")),
     home=__package__, manifest_from=auberge.__name__,
     texts={"en": texts_en.TEXT, "fr": texts_fr.TEXT},
 )
