@@ -5,6 +5,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from device.ui.render import render
 from device.ui.screen import Screen
@@ -12,6 +13,14 @@ from device.ui.screen import Screen
 from .inputs import Tick
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Errand:
+    """Work another thread hands the loop (the table's page: a line typed on a phone), done on
+    the loop's thread in turn with the other inputs: the only thread that changes the app."""
+
+    run: Callable[[], None]
 
 
 class Frames:
@@ -88,7 +97,10 @@ def run_forever(app, inputs: queue.Queue, frames: Frames, clock: Callable[[], fl
             event = inputs.get(timeout=timeout)
         except queue.Empty:
             event = Tick()
-        app.handle(event)
+        if isinstance(event, Errand):
+            event.run()
+        else:
+            app.handle(event)
         if not isinstance(event, Tick):        # a Tick was just handled: its timers have run
             app.tick()                         # after any other input, due timers fire too
         frames.update(app)

@@ -105,7 +105,7 @@ def paused_frame(app) -> object:
     return render(Screen(app.t("ui.title"), "", (app.t("ui.paused"),)))
 
 
-def run_appliance(app, config) -> int:
+def run_appliance(app, config, web=None) -> int:
     inputs: queue.Queue = queue.Queue()
     stop = threading.Event()
 
@@ -128,6 +128,8 @@ def run_appliance(app, config) -> int:
         display = NoDisplay()
     service = Service()
     frames = Frames(display, on_first=service.ready)
+    if web is not None:                # the table's page: its lines come onto the queue
+        web.on_hardware(inputs.put, frames)
     try:
         run_forever(app, inputs, frames, time.monotonic, stop, heartbeat=service.alive)
     finally:

@@ -13,6 +13,13 @@ stays silent and READY (it has lost this round), when they do it answers the
 rest of its UID part and BCC, or its SAK to a SELECT of the whole part. Any
 other frame sends a READY or ACTIVE card back to IDLE, or to HALT if WUPA woke
 it from there; HLTA halts an ACTIVE card.
+
+Power: a card is IDLE when the field reaches it, and ISO/IEC 14443-3 (§5) gives it
+up to 5 ms of unmodulated field before it must answer. This card answers nothing
+before then, and a frame sent meanwhile starts its 5 ms again (the field was not
+unmodulated), on the reader's clock (`now`). `coupling` is how strongly the card
+answers, relative to the others: the reader's receiver decides what a weaker card's
+answer is worth next to a stronger one (capture, `fake_rc522`).
 """
 from __future__ import annotations
 
@@ -24,6 +31,7 @@ SELECT_CODES = (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
 NVB_SELECT = 0x70
 PART_BITS = 40                     # four UID bytes and the BCC
+POWER_UP_S = 0.005                 # unmodulated field a card may need before it answers
 
 
 def crc_a(data: bytes) -> bytes:
@@ -55,10 +63,12 @@ class FakeCard:
     ANTICOLLISION or SELECT, 0x52: WUPA...): the card's next answer to each never
     reaches the reader, though the card acts on the frame (a card at the field's edge)."""
 
-    def __init__(self, uid: str | bytes):
+    def __init__(self, uid: str | bytes, *, coupling: float = 1.0):
         self.uid = bytes.fromhex(uid) if isinstance(uid, str) else bytes(uid)
         assert len(self.uid) in (4, 7, 10)
+        self.coupling = coupling
         self.state, self.from_halt, self.level = "IDLE", False, 0
+        self.ready_at = float("-inf")    # the reader's time from which the card answers
         self.corrupt_bcc = self.corrupt_crc = False
         self.lose_answers_to: list[int] = []
         self.frames: list[bytes] = []
@@ -76,12 +86,18 @@ class FakeCard:
     def atqa(self) -> bytes:
         return bytes([{4: 0x04, 7: 0x44, 10: 0x84}[len(self.uid)], 0x00])
 
-    def power_up(self) -> None:
+    def power_up(self, ready_at: float = float("-inf")) -> None:
+        """The field reaches the card (again): IDLE, answering from `ready_at` on."""
         self.state, self.from_halt, self.level = "IDLE", False, 0
+        self.ready_at = ready_at
 
-    def receive(self, frame: bytes, last_bits: int) -> Bits | None:
-        """The card hears `frame` (`last_bits` of its last byte, 0 = all 8); its answer, if any."""
+    def receive(self, frame: bytes, last_bits: int, now: float | None = None) -> Bits | None:
+        """The card hears `frame` (`last_bits` of its last byte, 0 = all 8) ending at the
+        reader's time `now`; its answer, if any."""
         self.frames.append(frame)
+        if now is not None and now < self.ready_at:
+            self.ready_at = now + POWER_UP_S     # still powering up: the modulation restarts it
+            return None
         answer = self._react(frame, last_bits)
         if answer is not None and frame[:1] and frame[0] in self.lose_answers_to:
             self.lose_answers_to.remove(frame[0])

@@ -2,10 +2,13 @@
 
 Written from the NXP MFRC522 datasheet (rev. 3.9) and ISO/IEC 14443-3. One
 `poll_all()` is one detection cycle over every card in the field
-(`hardware.anticollision`: WUPA, anticollision split on the collided bit,
-SELECT per cascade level, HLTA); `poll()` gives the first card of it. The
-chip's own timer ends every exchange, so an empty field costs about a dozen SPI
-transfers and no sleep, never a spinning loop. SPI errors, a chip that stops
+(`hardware.anticollision`: the cards read before confirmed by WUPA and SELECT,
+the others found by REQA and anticollision, each halted with HLTA); `poll()`
+gives the first card of it. The chip's own timer ends every exchange (1 ms for
+HLTA, `timeout_ms` for the others), so an empty field costs about a dozen SPI
+transfers and no sleep, never a spinning loop. The antenna's field gets 5 ms
+before the first frame after it comes on, at start and after a field reset:
+ISO/IEC 14443-3 gives a card that long to power up before it must answer. SPI errors, a chip that stops
 answering and a bus that reads a constant (MISO stuck at 0x00 or 0xFF: the
 version register stops reading what it read at start) raise `ReaderError` (an
 OSError); the next poll initialises the chip again. A card that answers badly
@@ -116,6 +119,9 @@ RX_GAIN_DB = {18: 0b000, 23: 0b001, 33: 0b100, 38: 0b101, 43: 0b110, 48: 0b111}
 TIMER_PRESCALER = 0x0A9
 TIMER_TICK_S = 25e-6
 
+POWER_UP_S = 0.005       # unmodulated field a card may need before it answers (ISO/IEC 14443-3)
+FIELD_OFF_S = 0.006      # field off longer than a card's 5 ms reset: every card starts over
+
 KNOWN_VERSIONS = {0x88: "FM17522", 0x90: "v0.0", 0x91: "v1.0", 0x92: "v2.0", 0xB2: "FM17522", 0x12: "clone"}
 
 
@@ -136,7 +142,8 @@ class RC522:
             raise ValueError(f"RC522 gain must be one of {sorted(RX_GAIN_DB)} dB, not {gain}")
         self._spi, self._reset_pin, self._irq_pin = spi, reset, irq
         self._gain_code = RX_GAIN_DB[gain]
-        self._reload = max(1, round(timeout_ms / 1000 / TIMER_TICK_S))
+        self._reload = self._timer_reload(timeout_ms / 1000)
+        self._reload_set = -1            # TReloadReg as last written
         self._sleep = sleep
         self._check_interval = 0.001
         # Twice the chip's own timeout: past that the chip, not the card, is at fault.
@@ -149,6 +156,11 @@ class RC522:
     def rf_errors(self) -> int:
         """Answers lost or garbled since start: a card moving, or a noisy field."""
         return self._inventory.rf_errors
+
+    @property
+    def field_resets(self) -> int:
+        """Polls since start that reset the field to find a card read before."""
+        return self._inventory.field_resets
 
     def poll_all(self) -> FieldScan:
         """One detection cycle: the UIDs of every card in the field."""
@@ -173,7 +185,7 @@ class RC522:
     def close(self) -> None:
         """Antenna off, chip held in power-down, pins and SPI released."""
         try:
-            self._write(TxControlReg, self._read(TxControlReg) & ~(Tx1RFEn | Tx2RFEn))
+            self._antenna(False)
         except OSError as exc:
             log.warning("RC522: could not switch the antenna off: %s", exc)
         if self._reset_pin is not None:
@@ -197,8 +209,8 @@ class RC522:
         # answers, so an empty field ends in TimerIRq without host timing.
         self._write(TModeReg, TAuto | TIMER_PRESCALER >> 8)
         self._write(TPrescalerReg, TIMER_PRESCALER & 0xFF)
-        self._write(TReloadRegH, self._reload >> 8)
-        self._write(TReloadRegL, self._reload & 0xFF)
+        self._reload_set = -1
+        self._set_timer(self._reload)
         self._write(TxASKReg, Force100ASK)   # type A needs 100 % ASK modulation
         self._write(ModeReg, MODE)
         # ValuesAfterColl clear: bits after a collision read as zeros (datasheet §9.3.1.15).
@@ -207,8 +219,32 @@ class RC522:
         if self._irq_pin is not None:
             self._write(ComIEnReg, IRqInv | RxIRq | ErrIRq | TimerIRq)
             self._write(DivIEnReg, IRQPushPull)
-        self._write(TxControlReg, self._read(TxControlReg) | Tx1RFEn | Tx2RFEn)
+        self._antenna(True)
+        self._sleep(POWER_UP_S)
         self._ready = True
+
+    def _antenna(self, on: bool) -> None:
+        control = self._read(TxControlReg)
+        self._write(TxControlReg, control | Tx1RFEn | Tx2RFEn if on else control & ~(Tx1RFEn | Tx2RFEn))
+
+    def reset_field(self) -> None:
+        """Every card in the field back to IDLE: the field off, on, and the cards' power-up."""
+        self._antenna(False)
+        self._sleep(FIELD_OFF_S)
+        self._antenna(True)
+        self._sleep(POWER_UP_S)
+
+    @staticmethod
+    def _timer_reload(seconds: float) -> int:
+        return max(1, round(seconds / TIMER_TICK_S))
+
+    def _set_timer(self, reload: int) -> None:
+        """TReloadReg for the next exchange, writing only the bytes that change."""
+        if reload >> 8 != self._reload_set >> 8:
+            self._write(TReloadRegH, reload >> 8)
+        if reload & 0xFF != self._reload_set & 0xFF or self._reload_set < 0:
+            self._write(TReloadRegL, reload & 0xFF)
+        self._reload_set = reload
 
     def _reset(self) -> None:
         if self._reset_pin is not None:
@@ -245,9 +281,11 @@ class RC522:
 
     # --- one exchange with the cards (the anticollision Link) -------------------
 
-    def transceive(self, frame: bytes, last_bits: int = 0, *, align: bool = False) -> Reply:
+    def transceive(self, frame: bytes, last_bits: int = 0, *, align: bool = False,
+                   timeout_s: float | None = None) -> Reply:
         """Send a frame and return what came back; raises Silence when nothing did."""
         rx_align = last_bits if align else 0
+        self._set_timer(self._reload if timeout_s is None else self._timer_reload(timeout_s))
         self._start_transceive(frame, last_bits, rx_align)
         irq = self._wait_for_exchange()
         # The exchange is over: StartSend back to 0, so no later Transceive can
@@ -255,7 +293,8 @@ class RC522:
         self._write(BitFramingReg, rx_align << RX_ALIGN_SHIFT | last_bits)
         if not irq & (RxIRq | ErrIRq):
             raise Silence()
-        error = self._read(ErrorReg)
+        # ErrIRq is set whenever an ErrorReg bit is: a clean answer needs no read of it.
+        error = self._read(ErrorReg) if irq & ErrIRq else 0
         collided = bool(error & CollErr)
         # A collision spoils the parity of its byte too: only the other errors count then.
         if error & (BufferOvfl | ProtocolErr) or error & ParityErr and not collided:

@@ -120,16 +120,30 @@ def operate(app, config, args, terminal: SimTerminal | None, lock: int | None) -
     then its plugins let go, and so does its lock on the state dir."""
     for plugin in app.plugins:
         plugin.start(app)
+    simulated = isinstance(app.clock, VirtualClock)   # assemble() gives a simulated table virtual time
+    web = page(app, config, simulated)
     try:
-        if isinstance(app.clock, VirtualClock):      # assemble() gives a simulated table virtual time
-            return run_simulated(app, app.clock, args, config, terminal)
+        if simulated:
+            return run_simulated(app, app.clock, args, config, terminal, web)
         from device.parts import run_appliance
-        return run_appliance(app, config)
+        return run_appliance(app, config, web)
     finally:
+        if web is not None:
+            web.close()
         for plugin in app.plugins:
             plugin.close()
         if lock is not None:
             os.close(lock)
+
+
+def page(app, config, simulated: bool):
+    """The table's page ([web]), started with the first frame: on every interface of the
+    table, on 127.0.0.1 in the simulator unless the config says otherwise."""
+    if not config.web.enabled:
+        return None
+    from device.web.serving import WebPage
+    host = config.web.host or ("127.0.0.1" if simulated else "0.0.0.0")
+    return WebPage(app, host, config.web.port, app.store.dir)
 
 
 def log_off_terminal(state_dir: Path) -> None:
@@ -148,5 +162,6 @@ def start_up_line(config, app, sim: bool) -> str:
     fleet = config.fleet
     broker = f"{fleet.host}:{fleet.port}{' (TLS)' if fleet.tls else ''}" if fleet.enabled else "off"
     display = "simulated" if sim else f"on {config.display.bus}"
+    web = "on" if config.web.enabled else "off"
     return (f"tabletop {version()} started: game {game}, reader {config.reader.kind}, "
-            f"display {config.display.kind} ({display}), fleet {broker}")
+            f"display {config.display.kind} ({display}), fleet {broker}, page {web}")

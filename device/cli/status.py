@@ -9,6 +9,7 @@ from pathlib import Path
 from device.paths import default_state_dir
 from device.storage.status import fleet_offline, latest_journal, status
 from device.texts import say
+from device.web.address import url_of
 from engine.core.catalog import DEFAULT_LANGUAGE
 
 
@@ -44,7 +45,9 @@ def status_command(state_dir: Path, as_json: bool, language: str = DEFAULT_LANGU
     if info is None:                     # archived or removed since it was looked for
         return no_game(state_dir, as_json, language, fleet)
     if as_json:
-        extra = {"fleet_offline": offline} if offline else {}    # the replay's fields, else
+        extra: dict[str, object] = {"fleet_offline": offline} if offline else {}    # the replay's
+        if (url := url_of(state_dir)) is not None:               # the running table's page
+            extra["web"] = {"url": url}
         print(json.dumps({**info, **extra}, ensure_ascii=False))
     else:
         print("\n".join(summary_lines(info, language) + fleet))
@@ -52,6 +55,8 @@ def status_command(state_dir: Path, as_json: bool, language: str = DEFAULT_LANGU
 
 
 def no_game(state_dir: Path, as_json: bool, language: str, fleet: list[str]) -> int:
-    print(json.dumps(None) if as_json else
+    """No game: JSON null, or where a table runs on the state dir with its page, only that."""
+    url = url_of(state_dir) if as_json else None
+    print(json.dumps(None if url is None else {"game": None, "web": {"url": url}}) if as_json else
           "\n".join([say(language, "cli.status.no_game", dir=state_dir), *fleet]))
     return 1

@@ -319,7 +319,19 @@ class FleetConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """[web]: the table's own page, for the phones at the table (docs/web.md)."""
+
+    enabled: bool = _key(True, "serve the page: join by the code the screen shows", _bool)
+    host: str | None = _key(None, "address to listen on (default: every interface on the table, "
+                            "127.0.0.1 in the simulator)", _text, example="0.0.0.0")
+    port: int = _key(8080, "port (the next free one if taken; 0: any free one)",
+                     _int(0, 65535, "port"))
+
+
+@dataclass(frozen=True)
 class Config:
+
     """The whole configuration. Top-level keys come first in the file, then one table a part."""
 
     reader: ReaderConfig = field(default_factory=ReaderConfig)
@@ -329,6 +341,8 @@ class Config:
     history: HistoryConfig = field(default_factory=HistoryConfig)
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
     fleet: FleetConfig = field(default_factory=FleetConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+
     language: str | None = _key(None, 'screen and command language: en, fr or "auto" (the system '
                                       'locale); on the screen, the Language menu item wins',
                                 _language, example="auto")
@@ -341,7 +355,9 @@ class Config:
 SECTIONS: dict[str, type] = {"reader": ReaderConfig, "display": DisplayConfig,
                              "buttons": ButtonsConfig, "kiosk": KioskConfig,
                              "history": HistoryConfig,
-                             "feedback": FeedbackConfig, "fleet": FleetConfig}
+                             "feedback": FeedbackConfig, "fleet": FleetConfig,
+                             "web": WebConfig}
+
 TOP_KEYS = ("language", "state_dir", "log_level")
 # Keys an older version read and this one ignores: a file that still has one starts, and
 # `tabletop config --check` says it can go.

@@ -100,7 +100,8 @@ class Keyboard:
 
 
 def run_simulated(app, clock: VirtualClock, args, config,
-                  terminal: SimTerminal | None = None) -> int:
+                  terminal: SimTerminal | None = None, web=None) -> int:
+
     from hardware.sim_display import FrameDisplay
     r = config.reader
     field = SimReaderField(app.registry.sim_uid, misses=r.miss_limit, debounce_ms=r.debounce_ms,
@@ -111,9 +112,11 @@ def run_simulated(app, clock: VirtualClock, args, config,
         print(say(args.language, "cli.run.typing").replace("\n", " "))
     stdin = getattr(sys.stdin, "buffer", sys.stdin)     # bytes: a line may not be UTF-8
     keyboard = Keyboard(stdin, first_input(app.store.dir), terminal)
+    lines = keyboard.lines() if web is None else web.simulated(keyboard.lines(), clock, frames, field)
     handlers = _listen(keyboard)
     try:
-        run_sim(app, keyboard.lines(), clock, frames, field,
+        run_sim(app, lines, clock, frames, field,
+
                 lambda text: print(text, file=sys.stderr, flush=True), keyboard.first)
     except KeyboardInterrupt:              # Ctrl-C: every accepted input is on disk already
         if at_terminal:

@@ -55,7 +55,7 @@ def test_the_appliance_reader_reports_every_card_of_an_rc522():
     for uid in ("04A22B91", "04A22B92"):
         chip.place(FakeCard(uid))
     events = []
-    reader = Unavailable("not opened", lambda: RC522(chip, sleep=lambda seconds: None))
+    reader = Unavailable("not opened", lambda: RC522(chip, sleep=chip.sleep))
     loop = ReaderLoop(reader, events.append, presence=Presence(misses=1, clock=lambda: 0.0))
     loop.step()
     assert sorted(events, key=lambda event: event.uid) == [Placed("04A22B91"), Placed("04A22B92")]

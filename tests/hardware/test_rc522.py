@@ -28,9 +28,21 @@ def chip(request):
     return request.param()
 
 
+class Sleeps(list):
+    """The driver's sleeps, recorded, each passing on the chip's clock."""
+
+    def __init__(self, chip):
+        super().__init__()
+        self.chip = chip
+
+    def append(self, seconds):
+        super().append(seconds)
+        self.chip.sleep(seconds)
+
+
 @pytest.fixture
-def sleeps():
-    return []
+def sleeps(chip):
+    return Sleeps(chip)
 
 
 @pytest.fixture
@@ -59,7 +71,8 @@ def test_a_card_held_on_the_reader_answers_every_poll(chip, reader):
     card = chip.place(FakeCard(NTAG))
     assert [reader.poll() for _ in range(5)] == [NTAG] * 5
     assert card.state == "HALT"          # each cycle ends with HLTA...
-    assert card.frames[0] == b"\x52"     # ...and starts with WUPA, which wakes it
+    assert card.frames[0] == b"\x26"     # ...read first after REQA...
+    assert card.frames.count(b"\x52") == 4   # ...then woken with WUPA, the only thing that wakes it
 
 
 def test_a_halted_card_is_found_with_wupa(chip, reader):
@@ -88,12 +101,13 @@ def test_removal_and_return(chip, reader):
     assert reader.poll() == CLASSIC
 
 
-@pytest.mark.parametrize("fault", ["corrupt_bcc", "corrupt_crc"])
-def test_a_corrupted_answer_is_never_returned(chip, reader, fault):
+@pytest.mark.parametrize("fault, errors", [("corrupt_bcc", 9), ("corrupt_crc", 3)])
+def test_a_corrupted_answer_is_never_returned(chip, reader, fault, errors):
     card = chip.place(FakeCard(NTAG))
     setattr(card, fault, True)
     assert reader.poll() is None
-    assert reader.rf_errors == 1
+    # A bad BCC: the ANTICOLLISION asked three times, in three walks; a bad SAK: three walks.
+    assert reader.rf_errors == errors
     setattr(card, fault, False)
     assert reader.poll() == NTAG                 # the driver sent the card back to a WUPA state
 
@@ -127,10 +141,12 @@ def test_self_test_refuses_a_silent_bus(chip, reader):
 
 
 def test_init_programs_timer_modulation_gain_and_antenna(chip, sleeps):
+    chip.writes = []
     RC522(chip, gain=48, timeout_ms=5, sleep=sleeps.append).poll()
     regs = chip.regs
     assert regs[rc522.TModeReg] == 0x80 and regs[rc522.TPrescalerReg] == 0xA9
-    assert regs[rc522.TReloadRegH] << 8 | regs[rc522.TReloadRegL] == 200   # 5 ms of 25 µs ticks
+    reloads = [value for register, value in chip.writes if register == rc522.TReloadRegL]
+    assert reloads == [200, 40]            # 5 ms of 25 µs ticks; the poll's REQA waits 1 ms
     assert regs[rc522.TxASKReg] == 0x40
     assert regs[rc522.RFCfgReg] == 0x78                                     # RxGain 48 dB
     assert regs[rc522.TxControlReg] & 0x03 == 0x03
@@ -175,7 +191,7 @@ def test_reset_pin_gives_a_hard_reset(chip, mock_factory):
     from gpiozero import DigitalOutputDevice
     reset = DigitalOutputDevice(25, initial_value=True)
     pin = mock_factory.pin(25)
-    reader = RC522(chip, reset=reset, sleep=lambda s: None)
+    reader = RC522(chip, reset=reset, sleep=chip.sleep)
     chip.place(FakeCard(CLASSIC))
     assert reader.poll() == CLASSIC
     assert chip.soft_resets == 0
@@ -187,9 +203,10 @@ def test_reset_pin_gives_a_hard_reset(chip, mock_factory):
 def test_factory_opens_spidev_lazily(chip, monkeypatch):
     spi = FakeSpiDev(chip)
     monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=lambda: spi))
-    chip.place(FakeCard(CLASSIC))
     reader = open_rc522(0, 1)
     assert spi.opened == (0, 1) and spi.max_speed_hz == 1_000_000 and spi.mode == 0
+    assert reader.poll() is None
+    chip.place(FakeCard(CLASSIC))        # (its real sleeps do not pass on the chip's clock)
     assert reader.poll() == CLASSIC
 
 
@@ -220,8 +237,8 @@ def test_every_frame_frames_startsend_around_the_transceive_command(chip, reader
     chip.writes = []
     assert reader.poll() == NTAG
     frames = frames_as_written(chip.writes)
-    assert len(frames) == 6                      # WUPA, 2 x (anticollision, SELECT), HLTA
-    for frame, last_bits in zip(frames, [7, 0, 0, 0, 0, 0]):
+    assert len(frames) == 7                      # REQA, 2 x (anticollision, SELECT), HLTA, REQA
+    for frame, last_bits in zip(frames, [7, 0, 0, 0, 0, 0, 7]):
         framing = [(r, v) for r, v in frame if r in (rc522.BitFramingReg, rc522.CommandReg)]
         assert framing == [(rc522.CommandReg, rc522.Command.Idle),
                            (rc522.BitFramingReg, last_bits),               # StartSend = 0
@@ -235,7 +252,7 @@ class PreviousSequence(RC522):
     """The exchange as this driver wrote it before: Transceive first, then
     StartSend with TxLastBits in one write, StartSend never cleared."""
 
-    def transceive(self, frame, last_bits=0, *, align=False):
+    def transceive(self, frame, last_bits=0, *, align=False, timeout_s=None):
         self._write(rc522.CommandReg, rc522.Command.Idle)
         self._write(rc522.ComIrqReg, ~rc522.Set1 & 0x7F)
         self._write(rc522.FIFOLevelReg, rc522.FlushBuffer)
@@ -250,19 +267,20 @@ class PreviousSequence(RC522):
 
 
 @pytest.mark.parametrize("uid", [CLASSIC, NTAG])
-def test_the_previous_sequence_reads_no_card_when_startsend_is_stored(sleeps, uid):
+def test_the_previous_sequence_reads_no_card_when_startsend_is_stored(uid):
     strict, lenient = StrictMFRC522(), FakeMFRC522()
     for chip in (strict, lenient):
         chip.place(FakeCard(uid))
-    # Anticollision goes out on the Transceive write, still with WUPA's 7 bits.
-    assert [PreviousSequence(strict, sleep=sleeps.append).poll() for _ in range(3)] == [None] * 3
-    assert PreviousSequence(lenient, sleep=sleeps.append).poll() == uid   # why it went unseen
+    # Anticollision goes out on the Transceive write, still with REQA's 7 bits.
+    assert [PreviousSequence(strict, sleep=strict.sleep).poll() for _ in range(3)] == [None] * 3
+    assert PreviousSequence(lenient, sleep=lenient.sleep).poll() == uid   # why it went unseen
 
 
-def test_the_strict_model_sends_when_transceive_finds_startsend_set(sleeps):
+def test_the_strict_model_sends_when_transceive_finds_startsend_set():
     chip = StrictMFRC522()
     card = chip.place(FakeCard(CLASSIC))
     chip.xfer2([rc522.TxControlReg << 1, rc522.Tx1RFEn | rc522.Tx2RFEn])
+    chip.sleep(0.005)                                              # the card powers up
     chip.xfer2([rc522.BitFramingReg << 1, rc522.StartSend | 7])    # no Transceive yet: nothing
     chip.xfer2([rc522.FIFODataReg << 1, iso14443.WUPA])
     assert card.frames == []
@@ -273,14 +291,14 @@ def test_the_strict_model_sends_when_transceive_finds_startsend_set(sleeps):
 class WrongFraming(RC522):
     """Sends every frame with all 8 bits of its last byte, WUPA included."""
 
-    def transceive(self, frame, last_bits=0, *, align=False):
-        return super().transceive(frame, 0)
+    def transceive(self, frame, last_bits=0, *, align=False, timeout_s=None):
+        return super().transceive(frame, 0, timeout_s=timeout_s)
 
 
-def test_a_wupa_sent_as_eight_bits_is_not_answered(chip, sleeps):
+def test_a_reqa_sent_as_eight_bits_is_not_answered(chip, sleeps):
     card = chip.place(FakeCard(CLASSIC))
     assert WrongFraming(chip, sleep=sleeps.append).poll() is None
-    assert card.frames == [b"\x52"] and card.state == "IDLE"
+    assert card.frames == [b"\x26"] and card.state == "IDLE"
 
 
 def test_a_card_ignores_a_standard_frame_sent_with_seven_last_bits():
@@ -303,9 +321,9 @@ def test_a_card_held_through_many_polls_is_reported_on_each(chip, reader, uid):
     assert [reader.poll() for _ in range(10)] == [uid] * 10
 
 
-@pytest.mark.parametrize("fault", ["corrupt_bcc", "corrupt_crc"])
-def test_a_corrupted_cl1_of_a_four_byte_uid_is_none(chip, reader, fault):
+@pytest.mark.parametrize("fault, errors", [("corrupt_bcc", 9), ("corrupt_crc", 3)])
+def test_a_corrupted_cl1_of_a_four_byte_uid_is_none(chip, reader, fault, errors):
     card = chip.place(FakeCard(CLASSIC))
     setattr(card, fault, True)
     assert [reader.poll() for _ in range(3)] == [None] * 3
-    assert reader.rf_errors == 3
+    assert reader.rf_errors == 3 * errors

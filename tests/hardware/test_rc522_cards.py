@@ -32,7 +32,7 @@ def chip(request):
 
 @pytest.fixture
 def reader(chip):
-    return RC522(chip, sleep=lambda seconds: None)
+    return RC522(chip, sleep=chip.sleep)
 
 
 def place(chip, *uids):
@@ -55,11 +55,18 @@ def test_cards_resting_on_the_reader_are_all_reported_on_every_poll(chip, reader
     assert reader.rf_errors == 0
 
 
-def test_a_lone_card_costs_what_it_did(chip, reader):
+def test_a_lone_card_is_read_once_then_confirmed_by_its_uid(chip, reader):
     card, = place(chip, NTAG_1)
     assert reader.poll_all() == FieldScan((NTAG_1,))
-    assert [frame[:2] for frame in card.frames] == [b"\x52", b"\x93\x20", b"\x93\x70",
-                                                    b"\x95\x20", b"\x95\x70", b"\x50\x00"]
+    # REQA, anticollision and SELECT at both levels, HLTA, and a REQA nobody answers
+    assert [frame[:2] for frame in card.frames] == [b"\x26", b"\x93\x20", b"\x93\x70",
+                                                    b"\x95\x20", b"\x95\x70", b"\x50\x00",
+                                                    b"\x26"]
+    card.frames.clear()
+    assert reader.poll_all() == FieldScan((NTAG_1,))
+    # WUPA wakes it from HALT, SELECT by its UID, HLTA; REQA finds nobody new
+    assert [frame[:2] for frame in card.frames] == [b"\x52", b"\x93\x70", b"\x95\x70",
+                                                    b"\x50\x00", b"\x26"]
 
 
 def test_the_split_sends_the_bits_before_the_collision_and_a_one(chip, reader):
@@ -67,9 +74,10 @@ def test_the_split_sends_the_bits_before_the_collision_and_a_one(chip, reader):
     reader.poll_all()
     # A (..91) and B (..92) first differ at bit 25, the low bit of byte 4: the second
     # ANTICOLLISION sends the 24 bits before it and that bit set, three bytes and one
-    # bit (NVB 0x51); B's branch (the bit clear) is walked from a new WUPA.
+    # bit (NVB 0x51); B's branch (the bit clear) is walked from a new REQA, and a last
+    # REQA finds nobody left.
     assert first.frames[2] == bytes([0x93, 0x51, 0x04, 0xA2, 0x2B, 0x01])
-    assert first.frames.count(b"\x52") == 2
+    assert first.frames.count(b"\x26") == 3
 
 
 @given(st.lists(st.sampled_from([4, 7, 10]).flatmap(lambda n: st.binary(min_size=n, max_size=n)),
@@ -83,7 +91,7 @@ def test_any_set_of_cards_is_read_exactly(uids, model):
     expected = {uid.hex().upper() for uid in uids}
     for uid in uids:
         chip.place(FakeCard(uid))
-    reader = RC522(chip, sleep=lambda seconds: None)
+    reader = RC522(chip, sleep=chip.sleep)
     for _ in range(2):
         scan = reader.poll_all()
         assert set(scan.uids) == expected and len(scan.uids) == len(expected)
@@ -92,7 +100,7 @@ def test_any_set_of_cards_is_read_exactly(uids, model):
 
 def test_collreg_gives_the_collided_bit_counted_from_the_first_fifo_bit(chip):
     place(chip, A, B)
-    link = RC522(chip, sleep=lambda seconds: None)
+    link = RC522(chip, sleep=chip.sleep)
     link.poll_all()                                 # initialised; both cards halted
     link.transceive(b"\x52", 7)
     chip.writes = []
@@ -110,9 +118,10 @@ def test_collreg_gives_the_collided_bit_counted_from_the_first_fifo_bit(chip):
 def test_a_collision_past_bit_32_is_not_placed_and_the_cards_are_unresolved(chip):
     _, twin = place(chip, A, A)
     twin.corrupt_bcc = True                         # same UID bits, another BCC
-    link = RC522(chip, sleep=lambda seconds: None)
+    link = RC522(chip, sleep=chip.sleep)
     assert link.poll_all() == FieldScan((), unresolved=True)
-    link.transceive(b"\x52", 7)
+    link.reset_field()
+    link.transceive(b"\x26", 7)
     reply = link.transceive(bytes([0x93, 0x20]), 0, align=True)   # collision at FIFO bit 33
     assert reply.collided and reply.collision is None
     assert chip.regs[rc522.CollReg] & rc522.CollPosNotValid
@@ -163,12 +172,20 @@ def test_unresolved_cards_say_one_card_at_a_time_once(chip, reader):
 
 
 @pytest.mark.parametrize("command", [0x93, 0x95])
-def test_a_lost_answer_mid_poll_halts_the_card_so_the_next_poll_reads_it(chip, reader, command):
+def test_a_lost_sak_of_a_resting_card_is_asked_again_in_the_same_poll(chip, reader, command):
     card, = place(chip, NTAG_1)
     assert reader.poll_all().uids == (NTAG_1,)
     card.lose_answers_to = [command]
-    assert reader.poll_all().uids == ()
-    assert card.state in ("HALT", "IDLE") and reader.rf_errors == 1
+    assert reader.poll_all().uids == (NTAG_1,)
+    assert card.state == "HALT" and reader.rf_errors == 1 and reader.field_resets == 0
+
+
+@pytest.mark.parametrize("command", [0x93, 0x95])
+def test_a_lost_answer_of_a_new_card_is_asked_again_in_the_same_poll(chip, reader, command):
+    card, = place(chip, NTAG_1)
+    card.lose_answers_to = [command]
+    assert reader.poll_all().uids == (NTAG_1,)
+    assert card.state == "HALT" and reader.rf_errors == 1
     assert reader.poll_all().uids == (NTAG_1,)
 
 

@@ -1,0 +1,200 @@
+"""The page's HTTP side: Starlette routes over the desk (docs/web.md is the contract).
+
+Everything but the page itself and its assets needs the session cookie that the join code
+opens (401 without); a body is JSON of at most BODY_MAX bytes, in within BODY_S; a bad line
+is a 400 with the simulator's own words. The stream of frames (/api/events) sends each new
+view once, a comment every KEEPALIVE_S, and drops a reader that does not take what it is
+sent within IDLE_S or whose session ended with its game.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .desk import Desk
+from .joining import COOKIE
+
+log = logging.getLogger(__name__)
+
+BODY_MAX = 4096               # a line is at most 200 characters: 4 kB is plenty of JSON
+BODY_S = 5.0                  # the longest a body may take to come in
+IDLE_S = 10.0                 # a stream's reader that takes nothing this long is dropped
+KEEPALIVE_S = 15.0            # a stream says it is still there this often
+ASSETS = {"/": ("index.html", "text/html; charset=utf-8"),
+          "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+          "/style.css": ("style.css", "text/css; charset=utf-8")}
+HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+           "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+           "Content-Security-Policy": "default-src 'self'; img-src 'self' blob: data:; "
+                                      "frame-ancestors 'none'; form-action 'none'"}
+
+
+class Refused(Exception):
+    def __init__(self, status: int, error: str) -> None:
+        super().__init__(error)
+        self.status, self.error = status, error
+
+
+def answer(status: int, body: dict[str, Any], **extra: str) -> JSONResponse:
+    return JSONResponse(body, status, headers={**HEADERS, **extra})
+
+
+class Changes:
+    """The web's side of 'a new frame is out': an event set (on the web's loop) at each one."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.event = asyncio.Event()
+        self.closing = False
+
+    def bump(self) -> None:
+        """From any thread: wake the streams."""
+        self.loop.call_soon_threadsafe(self._bump)
+
+    def _bump(self) -> None:
+        self.event.set()
+        self.event = asyncio.Event()
+
+
+class TablePage:
+    """The routes, over one desk."""
+
+    def __init__(self, desk: Desk, changes: Changes) -> None:
+        self.desk, self.changes = desk, changes
+        self.assets = {path: (resources.files(__package__).joinpath("assets", name).read_bytes(), kind)
+                       for path, (name, kind) in ASSETS.items()}
+        self.app = Starlette(routes=[
+            *(Route(path, self.asset) for path in ASSETS),
+            Route("/api/join", self.join, methods=["POST"]),
+            Route("/api/input", self.input, methods=["POST"]),
+            Route("/api/screen", self.screen),
+            Route("/api/frame.png", self.frame),
+            Route("/api/events", Events(self)),
+        ])
+
+    async def asset(self, request: Request) -> Response:
+        body, kind = self.assets[request.url.path]
+        return Response(body, 200, headers=HEADERS, media_type=kind)
+
+    def admitted(self, request: Request) -> bool:
+        return self.desk.joining.admits(request.cookies.get(COOKIE))
+
+    async def join(self, request: Request) -> Response:
+        address = request.client.host if request.client else "?"
+        if self.desk.joining.limited(address):
+            return answer(429, {"error": "too many wrong codes: wait a minute"}, **{"Retry-After": "60"})
+        try:
+            code = (await body(request, "code"))
+        except Refused as exc:
+            return answer(exc.status, {"error": exc.error})
+        token = self.desk.joining.join(address, code)
+        if token is None:
+            return answer(403, {"error": "wrong code: the table's screen shows it"})
+        reply = answer(200, {"joined": True})
+        reply.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+        return reply
+
+    async def input(self, request: Request) -> Response:
+        if not self.admitted(request):
+            return answer(401, {"error": "join first: the code is on the table's screen"})
+        try:
+            line = await body(request, "line")
+        except Refused as exc:
+            return answer(exc.status, {"error": exc.error})
+        problem, view = await asyncio.get_running_loop().run_in_executor(None, self.desk.take, line)
+        if problem is not None:
+            return answer(400, {"error": problem})
+        return answer(200, {"screen": view})
+
+    async def screen(self, request: Request) -> Response:
+        if not self.admitted(request):
+            return answer(401, {"error": "join first: the code is on the table's screen"})
+        frame = self.desk.latest
+        return answer(200, frame.view if frame is not None else {})
+
+    async def frame(self, request: Request) -> Response:
+        if not self.admitted(request):
+            return answer(401, {"error": "join first: the code is on the table's screen"})
+        frame = self.desk.latest
+        if frame is None:
+            return answer(404, {"error": "no frame yet"})
+        png = await asyncio.get_running_loop().run_in_executor(None, frame.png)
+        return Response(png, 200, headers=HEADERS, media_type="image/png")
+
+
+async def body(request: Request, key: str) -> str:
+    """The one text field `key` of a JSON object of at most BODY_MAX bytes; Refused else."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise Refused(415, "the body is JSON (Content-Type: application/json)")
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > BODY_MAX):
+        raise Refused(413, f"a body has at most {BODY_MAX} bytes")
+    got = bytearray()
+    try:
+        async with asyncio.timeout(BODY_S):
+            async for chunk in request.stream():
+                got += chunk
+                if len(got) > BODY_MAX:
+                    raise Refused(413, f"a body has at most {BODY_MAX} bytes")
+    except TimeoutError:
+        raise Refused(408, "the body took too long") from None
+    try:
+        data = json.loads(bytes(got))
+    except (ValueError, RecursionError):
+        raise Refused(400, "the body is not JSON") from None
+    if not isinstance(data, dict) or set(data) != {key} or not isinstance(data[key], str):
+        raise Refused(400, f'the body is {{"{key}": "..."}}')
+    return data[key]
+
+
+class Events:
+    """/api/events: server-sent events, one `data:` line of the view for each new frame."""
+
+    def __init__(self, page: TablePage) -> None:
+        self.page = page
+
+    async def __call__(self, scope, receive, send) -> None:
+        request = Request(scope, receive)
+        if not self.page.admitted(request):
+            await answer(401, {"error": "join first: the code is on the table's screen"})(
+                scope, receive, send)
+            return
+        gone = asyncio.ensure_future(_disconnect(receive))
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"text/event-stream"), (b"cache-control", b"no-store"),
+                (b"x-content-type-options", b"nosniff")]})
+            await self._stream(request, send, gone)
+        except TimeoutError:
+            log.debug("page: a stream's reader stopped reading")
+        finally:
+            gone.cancel()
+
+    async def _stream(self, request: Request, send, gone: asyncio.Future) -> None:
+        changes, sent = self.page.changes, None
+        while not changes.closing and not gone.done() and self.page.admitted(request):
+            frame = self.page.desk.latest
+            event = changes.event
+            if frame is not None and frame.version != sent:
+                chunk, sent = frame.event(), frame.version
+            else:
+                chunk = b": still here\n\n"
+            async with asyncio.timeout(IDLE_S):
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            waiting = asyncio.ensure_future(event.wait())
+            await asyncio.wait([waiting, gone], timeout=KEEPALIVE_S,
+                               return_when=asyncio.FIRST_COMPLETED)
+            waiting.cancel()
+
+
+async def _disconnect(receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
