@@ -1,9 +1,11 @@
 """`tabletop history [--game G] [--csv | --json] [--stats | --player NAME] [--state-dir DIR]`:
 the finished games, or with --stats each game's figures, or with --player one player's games
-played and won per game (a roster name is looked up as it is seated, its short form); --json
-prints any of them as one JSON array.
+played and won per game (a roster name is looked up as it is seated, its short form; P1, P2...
+are refused: an unnamed seat is someone else in each game); --json prints any of them as one
+JSON array.
 
-Exit status: 0 done (also with no game yet); 2 an unknown game or a history that cannot be read.
+Exit status: 0 done (also with no game yet); 2 an unknown game, an unnamed seat asked for, or a
+history that cannot be read.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from typing import TextIO
 
 import engine
 from device.paths import default_state_dir
-from device.players.roster import Roster, RosterError
+from device.players.roster import Roster, RosterError, unnamed
 from device.storage.history import Game, PlayerStats, Stats, open_history
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
@@ -50,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
         except KeyError as exc:
             print(say(args.language, "cli.problem", problem=exc.args[0]), file=sys.stderr)
             return 2
+    if args.player is not None and unnamed(args.player):
+        print(say(args.language, "cli.history.unnamed", name=args.player), file=sys.stderr)
+        return 2
     state_dir = args.state_dir or default_state_dir()
     try:
         with closing(open_history(state_dir)) as history:

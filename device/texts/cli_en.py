@@ -186,6 +186,8 @@ TEXT: dict[str, Template] = {
     "cli.players.none": "No player in the roster yet: tabletop players add NAME",
     "cli.help.history_player": "one player's games played and won, per game",
     "cli.history.player_none": "No finished game for {name}.",
+    "cli.history.unnamed": "{name} is how a seat nobody named is called: someone else in each "
+                           "game. Seat players by name (tabletop players add NAME) to follow them.",
     "cli.history.player": "{name} {game}: {n} played, {won} won",
     # history
     "cli.help.history": "finished games, and statistics per game",

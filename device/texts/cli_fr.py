@@ -187,6 +187,9 @@ TEXT = typeset({
     "cli.players.none": "Aucun joueur dans la liste : tabletop players add NOM",
     "cli.help.history_player": "les parties jouées et gagnées d'un joueur, par jeu",
     "cli.history.player_none": "Aucune partie finie pour {name}.",
+    "cli.history.unnamed": "{name} est le nom d'une place sans nom : quelqu'un d'autre à chaque "
+                           "partie. Asseyez les joueurs par leur nom (tabletop players add NOM) "
+                           "pour les suivre.",
     "cli.history.player": plural("{name} {game} : {n} jouée, victoires {won}",
                                  "{name} {game} : {n} jouées, victoires {won}"),
     # history

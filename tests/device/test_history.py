@@ -121,6 +121,24 @@ def test_cli_stats_and_an_unknown_game(tmp_path, capsys):
     assert history(tmp_path, capsys, "--game", "chess")[0] == 2
 
 
+def test_an_unnamed_seat_is_no_one_player_across_games(tmp_path, capsys):
+    """P2 sat Bob's place in one game and Cy's in another: asking for P2 says why there is no
+    such player, and names still count."""
+    store = GameStore(tmp_path, clock=VirtualClock())
+    keeper = keep_history(store)
+    play_to_the_end(store, "P1", players=("P1", "P2", "P3"))
+    play_to_the_end(store, "P2", players=("P1", "P2"))
+    play_to_the_end(store, "Ann")
+    keeper.close()
+    for language, words in (("en", "P2 is how a seat nobody named is called"),
+                            ("fr", "P2 est le nom d'une place sans nom")):
+        code = main(["--language", language, "history", "--player", "P2", "--json",
+                     "--state-dir", str(tmp_path)])
+        said = capsys.readouterr()
+        assert (code, said.out) == (2, "") and said.err.startswith(words), said
+    assert history(tmp_path, capsys, "--player", "Ann") == (0, "Ann palourde: 1 played, 1 won\n")
+
+
 def open_statistics(table: Table) -> None:
     """Hold SELECT, then DOWN to Statistics (wherever the menu has it) and SELECT."""
     table.run("hold select")
