@@ -50,7 +50,7 @@ TEXT = typeset({
     "pa.no_steal": "Pas de vol\nÀ {next} de jouer",
     "pa.no_steal_option": "Pas de vol",
     "pa.victim_option": "{name} ({n})",
-    "pa.peek_reminder": "Pas la vue par {name}",
+    "pa.peek_reminder": "Pas celle vue par {name}",
     "pa.golden_clam": "Palourde d'or :\n{names} ({n})",
     "pa.no_winner": "Égalité : pas de\ngagnant",
     # the game's name and its deck's
