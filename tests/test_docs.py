@@ -44,3 +44,16 @@ def test_every_house_rule_is_explained():
     for spec in engine.all_specs():
         _, meaning = tool.rules_parts(spec)
         assert {option.key for option in spec.options} == set(meaning), spec.id
+
+
+def test_the_rules_page_says_what_the_table_does():
+    """The claims of docs/rules.md that the code decides: a card put back soon is one tap, and
+    Tamalou's match takes any number of rounds or any total, not only the menu's."""
+    from device.config.schema import ReaderConfig
+
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert f"put back within {ReaderConfig().debounce_ms / 1000:g} s is still that one tap" in rules
+    match = next(o for o in engine.get("tamalou").options if o.key == "match")
+    assert [match.parse(text) for text in ("rounds:7", "threshold:33")] == ["rounds:7", "threshold:33"]
+    assert "`rounds:N`" in rules and "`threshold:T`" in rules and "any N or T from 1" in rules
+    assert "counts again" not in rules and "choose the number of players, then" not in rules

@@ -134,7 +134,9 @@ def values(option: OptionSpec) -> str:
         return ", ".join(f"`{c}`" for c in option.choices)
     if option.kind == "bool":
         return "on, off"
-    return ", ".join(f"`{p}`" for p in (option.default, *option.presets))
+    # a text option takes whatever its check does: the menu offers a few, `--option` any other
+    return ", ".join(f"`{p}`" for p in (option.default, *option.presets)) + \
+        " on the menu; others by `--option`"
 
 
 def options_table(spec: GameSpec, meanings: dict[str, str]) -> str:
