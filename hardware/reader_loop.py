@@ -1,6 +1,11 @@
 """The reader thread: poll at a steady rate, feed presence, survive faults.
 
-It sleeps between polls (on an Event, so `stop()` is immediate), counts every
+Polls keep a fixed schedule: each is due one interval after the one before, however
+long the poll itself took, so the rate is `rate_hz` and does not drift. A poll that
+takes longer than the interval is followed by the next at once: the loop polls as
+fast as it can then, and says so once in the log (from the second such poll in a
+row: the first poll, which sets the chip up, may take longer). It sleeps until the next poll is
+due (on an Event, so `stop()` is immediate), counts every
 failed poll, backs off exponentially while the reader fails and reports
 `ReaderOffline` once failures persist and `ReaderBack` when a poll succeeds
 again. An outage is logged when it starts, when it goes offline and when it
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -32,13 +38,15 @@ class ReaderLoop:
 
     ``offline_after`` failures in a row make the reader offline; waits after a
     failure grow from ``backoff_s`` to ``max_backoff_s``. ``wait(seconds)``
-    defaults to the stop event's wait; tests pass their own.
+    defaults to the stop event's wait and ``clock`` to the monotonic clock; tests
+    pass their own.
     """
 
     def __init__(self, reader: Any, emit: Callable[[HardwareEvent], None], *,
                  presence: Presence | None = None, rate_hz: float = 20.0, offline_after: int = 3,
                  backoff_s: float = 0.25, max_backoff_s: float = 8.0,
-                 wait: Callable[[float], object] | None = None):
+                 wait: Callable[[float], object] | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         if rate_hz <= 0:
             raise ValueError("rate_hz must be positive")
         self._reader, self._emit = reader, emit
@@ -49,6 +57,9 @@ class ReaderLoop:
         self._backoff_s, self._max_backoff_s = backoff_s, max_backoff_s
         self._stopping = threading.Event()
         self._wait = wait or self._stopping.wait
+        self._clock = clock
+        self._behind_said = self._overran = False
+        self.polls = 0                    # polls made, failed ones included
         self._thread: threading.Thread | None = None
         self.errors = 0                   # failed polls since start
         self.failures_in_a_row = 0
@@ -57,7 +68,8 @@ class ReaderLoop:
         self._calm_polls = 0
 
     def step(self) -> float:
-        """One poll; returns how long to wait before the next."""
+        """One poll; returns how long after its start the next is due."""
+        self.polls += 1
         try:
             scan = self._poll()
         except Exception as exc:          # a dead reader thread would go unnoticed
@@ -114,10 +126,28 @@ class ReaderLoop:
 
     def run(self) -> None:
         """Poll until `stop()`; the thread's body."""
+        due = self._clock()
         while not self._stopping.is_set():
+            started = self._clock()
             delay = self.step()
+            now = self._clock()
+            # On schedule: one interval after the last due time. After a failure the
+            # backoff counts from now, and a poll that overran starts the next at once.
+            due = due + delay if not self.failures_in_a_row else now + delay
+            overran = now - started > self._interval
+            if overran and self._overran:   # (the first poll, which sets the chip up, may)
+                self._fell_behind(now - started)
+            self._overran = overran
+            due = max(due, now)           # a late wake-up is caught up, not made up for
             if not self._stopping.is_set():
-                self._wait(delay)
+                self._wait(due - now)
+
+    def _fell_behind(self, took: float) -> None:
+        if not self._behind_said:
+            self._behind_said = True
+            log.warning("reader: a poll takes %.0f ms, longer than the %.0f ms of %g polls a "
+                        "second; polling as fast as it can", 1000 * took, 1000 * self._interval,
+                        1 / self._interval)
 
     @property
     def running(self) -> bool:

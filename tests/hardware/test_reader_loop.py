@@ -29,6 +29,23 @@ class Script:
         return result
 
 
+class VirtualClock:
+    """Time that passes only when slept through (or `spend` on a poll)."""
+
+    def __init__(self):
+        self.now, self.sleeps = 0.0, []
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+    def spend(self, seconds):
+        self.now += seconds
+
+
 def steps(loop, count):
     return [loop.step() for _ in range(count)]
 
@@ -81,14 +98,14 @@ def test_the_thread_delivers_into_a_queue_and_stops_promptly():
     reader = SimReader()
     reader.place(A)
     events = queue.Queue()
-    waits = []
-    loop = ReaderLoop(reader, events.put, wait=waits.append)   # no real sleeping
+    clock = VirtualClock()
+    loop = ReaderLoop(reader, events.put, wait=clock.sleep, clock=clock)   # no real sleeping
     loop.start()
     assert events.get(timeout=30) == Placed(A)
     reader.lift()
     assert events.get(timeout=30) == Removed(A)
     loop.stop()
-    assert set(waits) == {0.05}
+    assert {round(wait, 9) for wait in clock.sleeps} == {0.05}
 
 
 def test_stop_interrupts_the_wait_between_polls():
@@ -164,3 +181,64 @@ def test_a_single_card_reader_alternating_between_two_cards_is_one_tap_per_card(
     loop = ReaderLoop(Script(*[A, B] * 10), events.append)
     steps(loop, 20)
     assert [event for event in events if isinstance(event, Placed)] == [Placed(A), Placed(B)]
+
+
+class Slow:
+    """A reader whose polls take `seconds` each on `clock`, and stops the loop after `polls`."""
+
+    def __init__(self, clock, seconds, polls):
+        self.clock, self.seconds, self.polls, self.loop = clock, seconds, polls, None
+        self.started = []
+
+    def poll_all(self):
+        self.started.append(self.clock.now)
+        self.clock.spend(self.seconds)
+        if len(self.started) == self.polls:
+            self.loop.stop(timeout=0)
+        return FieldScan((A,))
+
+
+@pytest.mark.parametrize("poll_s", [0.001, 0.013, 0.049])
+def test_polls_keep_a_fixed_schedule_whatever_a_poll_takes(poll_s):
+    clock = VirtualClock()
+    reader = Slow(clock, poll_s, polls=200)
+    reader.loop = loop = ReaderLoop(reader, lambda event: None, rate_hz=20, wait=clock.sleep,
+                                    clock=clock)
+    loop.run()
+    # every poll starts on the 50 ms grid: no drift, 20 polls a second
+    assert reader.started == pytest.approx([0.05 * n for n in range(200)])
+
+
+def test_polls_longer_than_the_interval_follow_each_other_and_it_is_said_once(caplog):
+    clock = VirtualClock()
+    reader = Slow(clock, 0.08, polls=50)
+    reader.loop = loop = ReaderLoop(reader, lambda event: None, rate_hz=20, wait=clock.sleep,
+                                    clock=clock)
+    with caplog.at_level(logging.INFO, logger="hardware.reader_loop"):
+        loop.run()
+    assert reader.started == pytest.approx([0.08 * n for n in range(50)])   # back to back
+    said = [r.getMessage() for r in caplog.records]
+    assert said == ["reader: a poll takes 80 ms, longer than the 50 ms of 20 polls a second; "
+                    "polling as fast as it can"]
+
+
+def test_after_a_failure_the_backoff_counts_from_the_failed_poll():
+    clock = VirtualClock()
+    results = iter([A, OSError("x"), A, A])
+    starts = []
+
+    class Flaky:
+        def poll(self):
+            starts.append(clock.now)
+            clock.spend(0.01)
+            result = next(results)
+            if len(starts) == 4:
+                loop.stop(timeout=0)
+            if isinstance(result, Exception):
+                raise result
+            return result
+
+    loop = ReaderLoop(Flaky(), lambda event: None, rate_hz=20, backoff_s=0.25, wait=clock.sleep,
+                      clock=clock)
+    loop.run()
+    assert starts == pytest.approx([0.0, 0.05, 0.31, 0.36])
