@@ -7,8 +7,9 @@
 #                                                   games and decks are kept)
 #     --reader rc522|pn532      the reader in the config (rc522 on SPI, pn532 on the UART)
 #     --display ssd1306|sh1106  the OLED in the config (on I2C)
-#     --i2c-khz N               the I2C clock when a part is on I2C (default 400: a screen update
-#                               takes a quarter of its time at the Pi's own 100)
+#     --i2c-khz N               the I2C clock when a part is on I2C, 10 to 400 (default 400, the
+#                               most the OLEDs take: a screen update takes a quarter of its time
+#                               at the Pi's own 100)
 #     --dry-run                 print every change it would make, and make none (root not needed)
 #     --no-systemd              install everything but leave the service alone (containers,
 #                               chroots, an image being built); the default when systemd is not running
@@ -587,8 +588,12 @@ parse_options() {
                 shift ;;
             --i2c-khz)
                 (($# >= 2)) || { usage >&2; exit 2; }
-                if [[ ! $2 =~ ^[0-9]+$ ]] || ((10#$2 < 10 || 10#$2 > 1000)); then
-                    printf 'install.sh: --i2c-khz %s: a whole number of kHz, 10 to 1000\n' "$2" >&2
+                if [[ ! $2 =~ ^[0-9]+$ ]] || ((10#$2 < 10)); then
+                    printf 'install.sh: --i2c-khz %s: a whole number of kHz, 10 to 400\n' "$2" >&2
+                    exit 2
+                fi
+                if ((10#$2 > 400)); then       # the OLEDs' datasheets: I2C fast mode at most
+                    printf 'install.sh: --i2c-khz %s: the SSD1306 and SH1106 are specified to 400 kHz on I2C (fast mode); 10 to 400\n' "$2" >&2
                     exit 2
                 fi
                 I2C_KHZ=$((10#$2))
