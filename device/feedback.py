@@ -25,6 +25,7 @@ from typing import Any, TextIO
 
 from device.config import TimeWindow
 from engine import Rejected
+from hardware.events import ButtonStuck
 from hardware.feedback import PrintedLed, PrintedTones, StatusLed, Tones
 
 from .actions import NOTHING, Actions
@@ -82,6 +83,7 @@ class Feedback(Plugin):
         self._reader_ok = True
         self._disk_ok = True                # the journal is written (app.faults has no "disk")
         self._display_ok = True             # the panel answers (app.faults has no "display")
+        self._stuck: set[str] = set()       # buttons held so long they stopped repeating
         self._shown: str | None = None
         self._light()
 
@@ -95,6 +97,8 @@ class Feedback(Plugin):
         elif isinstance(event, (ReaderOffline, ReaderBack)):
             self._reader_ok = isinstance(event, ReaderBack)
             self._cards_on.clear()
+        elif isinstance(event, ButtonStuck):
+            (self._stuck.add if event.stuck else self._stuck.discard)(event.name)
         self._light()
         if isinstance(event, Tapped) and event.ref is None:
             self._sound("rejected")
@@ -162,7 +166,8 @@ class Feedback(Plugin):
 
     def _light(self) -> None:
         healthy = self._reader_ok and self._disk_ok and self._display_ok
-        colour = "error" if not healthy else "card_seen" if self._cards_on else self._resting
+        colour = ("error" if not healthy else "button_stuck" if self._stuck
+                  else "card_seen" if self._cards_on else self._resting)
         if self.led is not None and colour != self._shown:
             self._shown = colour
             self.led.show(colour)

@@ -19,7 +19,10 @@ pass sub-millisecond bursts and callbacks can arrive late:
 UP and DOWN repeat while held: a press again after `repeat_s[0]`, then again
 and again, each wait shorter by a quarter down to `repeat_s[1]` (0.5 s, then
 0.3 s, 0.225 s ... 0.05 s), so a number runs on faster the longer it is held.
-The repeats run on the same timer as settling.
+The repeats run on the same timer as settling. A button held past `stuck_s`
+(30 s: nobody means that many presses) is taken as stuck: it stops repeating,
+says so once in the log and emits ButtonStuck, and counts again from its
+release (ButtonStuck with stuck False).
 
 A button already down when the buttons open (stuck, or shorted to ground)
 is said once in the log and listed in `held_at_start`; it counts from its
@@ -41,7 +44,17 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from hardware.events import BACK, BUTTON_NAMES, DOWN, SELECT, UP, ButtonHeld, ButtonPressed, HardwareEvent
+from hardware.events import (
+    BACK,
+    BUTTON_NAMES,
+    DOWN,
+    SELECT,
+    UP,
+    ButtonHeld,
+    ButtonPressed,
+    ButtonStuck,
+    HardwareEvent,
+)
 from hardware.pins import Claim, check_pins
 
 log = logging.getLogger(__name__)
@@ -50,6 +63,7 @@ DEFAULT_PINS = {UP: 5, DOWN: 6, SELECT: 13, BACK: 19}
 REPEAT_S = (0.5, 0.05)      # held UP/DOWN: the first repeat's wait, the shortest wait
 FIRST_GAP = 0.3             # the wait after the first repeat; each next one a quarter shorter
 SPEED_UP = 0.75
+STUCK_S = 30.0              # held UP/DOWN this long: stuck, no more repeats until released
 
 Timer = Callable[[float, Callable[[], None]], None]     # call this after that many seconds
 
@@ -65,9 +79,11 @@ class _ButtonState:
 
     def __init__(self, name: str, emit: Callable[[HardwareEvent], None], *, holdable: bool,
                  debounce_s: float, clock: Callable[[], float], timer: Timer,
-                 repeat_s: tuple[float, float] | None = None):
+                 repeat_s: tuple[float, float] | None = None, stuck_s: float = STUCK_S):
         self.name, self._emit, self._holdable = name, emit, holdable
-        self._repeat_s = repeat_s
+        self._repeat_s, self._stuck_s = repeat_s, stuck_s
+        self._pressed_at = 0.0
+        self.jammed = False               # held past stuck_s: repeats stopped until released
         self._presses = 0                 # counted presses: a repeat of an older one stops
         self._debounce_s, self._clock, self._timer = debounce_s, clock, timer
         self._lock = threading.Lock()
@@ -120,10 +136,17 @@ class _ButtonState:
             self._timer(self._repeat_s[0], partial(self.repeat, press, FIRST_GAP))
 
     def repeat(self, press: int, gap: float) -> None:
-        """The timer's call while UP or DOWN is held: the press again, and the next one sooner."""
+        """The timer's call while UP or DOWN is held: the press again, and the next one sooner;
+        past `stuck_s` nothing more until it is released."""
         with self._lock:
             still = self._down and press == self._presses and not self.closed
-        if still and self._repeat_s is not None:
+            jams = still and self._clock() - self._pressed_at >= self._stuck_s
+            self.jammed = self.jammed or jams
+        if jams:
+            log.warning("buttons: %s held down for %.0f s: stuck? It repeats no more until "
+                        "released", self.name, self._stuck_s)
+            self._emit(ButtonStuck(self.name))
+        elif still and self._repeat_s is not None:
             self._emit(ButtonPressed(self.name))
             self._timer(gap, partial(self.repeat, press, max(gap * SPEED_UP, self._repeat_s[1])))
 
@@ -142,7 +165,12 @@ class _ButtonState:
         if self._down:
             self._held = False
             self._presses += 1
+            self._pressed_at = now
             return None if self._holdable else ButtonPressed(self.name)
+        if self.jammed:
+            self.jammed = False
+            log.warning("buttons: %s released: it works again", self.name)
+            return ButtonStuck(self.name, stuck=False)
         was_stuck, self._stuck = self._stuck, False
         if self._holdable and not self._held and not was_stuck:
             return ButtonPressed(self.name)
@@ -159,7 +187,8 @@ class Buttons:
     (see `hardware.pins.bus_claims`); a button on one of them is refused
     before any pin is touched. `clock` and `timer` (call a function after a
     delay) are the settling's and the repeats'; tests give virtual ones.
-    ``repeat_buttons`` repeat while held (`repeat_s`: the first wait, the shortest).
+    ``repeat_buttons`` repeat while held (`repeat_s`: the first wait, the shortest),
+    until held past ``stuck_s``; `stuck` names the ones held past it now.
     """
 
     def __init__(self, emit: Callable[[HardwareEvent], None], pins: Mapping[str, int] = DEFAULT_PINS,
@@ -167,7 +196,7 @@ class Buttons:
                  debounce_s: float = 0.02, claims: Mapping[int, Claim] | None = None,
                  pin_factory: Any = None, clock: Callable[[], float] = time.monotonic,
                  timer: Timer = _thread_timer, repeat_buttons: tuple[str, ...] = (UP, DOWN),
-                 repeat_s: tuple[float, float] = REPEAT_S):
+                 repeat_s: tuple[float, float] = REPEAT_S, stuck_s: float = STUCK_S):
         if sorted(pins) != sorted(BUTTON_NAMES):
             raise ValueError(f"buttons need pins for exactly {', '.join(BUTTON_NAMES)}")
         check_pins(pins, claims or {})
@@ -179,7 +208,8 @@ class Buttons:
         for name, pin in pins.items():
             state = _ButtonState(name, emit, holdable=name in hold_buttons,
                                  debounce_s=debounce_s, clock=clock, timer=timer,
-                                 repeat_s=repeat_s if name in repeat_buttons else None)
+                                 repeat_s=repeat_s if name in repeat_buttons else None,
+                                 stuck_s=stuck_s)
             button = Button(pin, pull_up=pull_up, bounce_time=debounce_s or None,
                             hold_time=hold_s, pin_factory=pin_factory)
             if button.is_pressed:
@@ -193,6 +223,11 @@ class Buttons:
                 button.when_held = state.held
             self._buttons.append(button)
             self._states.append(state)
+
+    @property
+    def stuck(self) -> list[str]:
+        """The buttons held past `stuck_s`, not released since."""
+        return [state.name for state in self._states if state.jammed]
 
     def close(self) -> None:
         for state in self._states:

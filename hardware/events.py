@@ -53,5 +53,13 @@ class ButtonHeld:
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class ButtonStuck:
+    """UP or DOWN has been held so long it is taken as stuck (`stuck`), and stopped
+    repeating; or it was released again (`stuck` False) and works as before."""
+    name: str
+    stuck: bool = True
+
+
 HardwareEvent = (Placed | Removed | ReaderCrowded | ReaderOffline | ReaderBack | ButtonPressed
-                 | ButtonHeld)
+                 | ButtonHeld | ButtonStuck)

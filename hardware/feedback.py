@@ -47,6 +47,7 @@ COLOURS: dict[str, tuple[str, float, float, float]] = {
     "card_seen": ("blue", 0, 0, 1),
     "your_turn": ("amber", 1, 0.4, 0),
     "error": ("red", 1, 0, 0),
+    "button_stuck": ("magenta", 1, 0, 1),      # UP or DOWN held so long it no longer repeats
 }
 
 _CLOSE = object()

@@ -65,6 +65,7 @@ def examine(config_file: Path | None, state_dir: Path | None, sim: bool) -> list
             found.append(Check("WARN", "parts", "the tabletop service is running: reader and "
                                "display not tested", "sudo systemctl stop tabletop, run doctor "
                                "again, then sudo systemctl start tabletop"))
+            found += checks.stuck_button_checks()
         else:
             found += [checks.reader_check(config, sim), checks.display_check(config, sim),
                       buttons_check(config, sim)]

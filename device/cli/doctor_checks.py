@@ -206,6 +206,31 @@ def service_running() -> bool:
     return done.returncode == 0
 
 
+def stuck_button_checks() -> list[Check]:
+    """The buttons the running service took as stuck (held past 30 s, no longer repeating) and
+    saw no release of since: its log says each once, and the service's own run is asked."""
+    def run(*command: str) -> str:
+        try:
+            return subprocess.run(command, timeout=10, capture_output=True, text=True).stdout
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    if shutil.which("journalctl") is None or shutil.which("systemctl") is None:
+        return []
+    run_id = run("systemctl", "show", "-p", "InvocationID", "--value", "tabletop").strip()
+    if not run_id:
+        return []
+    stuck: dict[str, bool] = {}
+    for line in run("journalctl", f"_SYSTEMD_INVOCATION_ID={run_id}", "-o", "cat",
+                    "--no-pager", "-g", "buttons: ").splitlines():
+        words = line.split("buttons: ", 1)[-1].split()
+        if words[1:3] in (["held", "down"], ["released:", "it"]):
+            stuck[words[0]] = words[1] == "held"
+    named = [button for button, held in stuck.items() if held]
+    return [Check("WARN", "buttons", f"{', '.join(named)} held down past 30 s: stuck, it no "
+                  "longer repeats", "free it; if it stays down, check the button and its "
+                  "wire")] if named else []
+
+
 def reader_check(config: Config, sim: bool) -> Check:
     if sim or config.reader.kind == "sim":
         from hardware.sim import SimReader

@@ -13,7 +13,7 @@ import queue
 import pytest
 
 from hardware.buttons import DEFAULT_PINS, Buttons
-from hardware.events import ButtonHeld, ButtonPressed
+from hardware.events import ButtonHeld, ButtonPressed, ButtonStuck
 from hardware.pins import PinConflict, bus_claims
 from tests.hardware.fakes.gpio import ButtonFactory, FakeTime
 
@@ -223,3 +223,37 @@ def test_a_repeat_after_close_reports_nothing(factory, events, time):
     drained(events)
     time.advance(3.0)
     assert drained(events) == []
+
+
+def test_up_held_past_30_s_stops_repeating_says_so_once_and_works_again_released(
+        buttons, factory, events, time, caplog):
+    up = pin(factory, "UP")
+    with caplog.at_level(logging.INFO, logger="hardware.buttons"):
+        trace(time, up, (0, 0))                # pressed at 0 (lgpio: counted at 0.02)
+        time.advance(29.5)
+        assert set(drained(events)) == {ButtonPressed("UP")}     # hundreds of repeats
+        time.advance(1.0)
+        assert drained(events)[-1:] == [ButtonStuck("UP")]
+        assert buttons.stuck == ["UP"]
+        time.advance(60.0)                     # still down: nothing more
+        assert drained(events) == []
+        trace(time, up, (0, 1))
+        assert drained(events) == [ButtonStuck("UP", stuck=False)] and buttons.stuck == []
+        trace(time, up, (0, 0))                # a press like any other, and its repeats
+        assert drained(events) == [ButtonPressed("UP")]
+        assert len(press_times(events, time, 1.0)) >= 2
+        trace(time, up, (0, 1))
+    said = [r.getMessage() for r in caplog.records if r.name == "hardware.buttons"]
+    assert said == ["buttons: UP held down for 30 s: stuck? It repeats no more until released",
+                    "buttons: UP released: it works again"]
+
+
+def test_a_button_released_before_30_s_is_never_stuck(buttons, factory, events, time):
+    down = pin(factory, "DOWN")
+    trace(time, down, (0, 0))
+    time.advance(29.0)
+    trace(time, down, (0, 1))
+    trace(time, down, (0, 0))                  # pressed again: a new 30 s
+    time.advance(29.0)
+    assert ButtonStuck("DOWN") not in drained(events) and buttons.stuck == []
+    trace(time, down, (0, 1))
