@@ -22,10 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import engine  # noqa: E402
 import seeds  # noqa: E402
 from engine.core.options import OptionSpec  # noqa: E402
-from engine.core.registry import decks  # noqa: E402
+from engine.core.registry import built_in, decks  # noqa: E402
 from engine.core.spec import GameSpec  # noqa: E402
 from engine.core.text import msg, render  # noqa: E402
 
@@ -99,7 +98,7 @@ def cards_table(manifest: seeds.Manifest) -> list[str]:
 
 def deck_section(deck: str, owner: GameSpec) -> list[str]:
     manifest = seeds.load(deck)
-    played = " and ".join(s.title for s in engine.all_specs() if s.deck == deck)
+    played = " and ".join(s.title for s in built_in() if s.deck == deck)
     lines = [f"## {manifest.title} (deck `{deck}`, played by {played})", ""]
     lines += cards_table(manifest) if manifest.cards else kinds_table(owner, manifest)
     return lines + ([""] + [manifest.notes.strip()] if manifest.notes else []) + [""]
@@ -113,6 +112,8 @@ def cards_markdown() -> str:
              "`tools/make_docs.py` from the decks' manifests (each game package's `deck.toml`); "
              "edit those, not this.", ""]
     for deck, owner in decks().items():
+        if owner not in built_in():         # the docs cover this project's games only
+            continue
         parts += deck_section(deck, owner)
     return "\n".join(parts).rstrip("\n") + "\n"
 
@@ -170,7 +171,7 @@ def rules_markdown(text: str) -> str:
     head, mark, _ = text.partition(GAMES_MARK)
     if not mark:
         raise SystemExit(f"docs/rules.md: no `{GAMES_MARK.strip()}` line to write the games below")
-    return head + mark + "\n" + "\n".join(game_section(spec) for spec in engine.all_specs())
+    return head + mark + "\n" + "\n".join(game_section(spec) for spec in built_in())
 
 
 def wanted() -> dict[Path, str]:

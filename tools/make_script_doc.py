@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 import seeds  # noqa: E402
 from engine import Accepted  # noqa: E402
+from engine.core.registry import built_in  # noqa: E402
 from engine.core.script import BUTTONS, HOLDABLE, WORDS  # noqa: E402
 from engine.core.spec import GameSpec  # noqa: E402
 from engine.core.step import candidate_events, step  # noqa: E402
@@ -154,7 +155,7 @@ def section(spec: GameSpec) -> list[str]:
 
 
 def wanted() -> str:
-    specs = sorted(engine.all_specs(), key=lambda spec: spec.order)
+    specs = sorted(built_in(), key=lambda spec: spec.order)
     words = "\n".join(f"| `{f'{verb} {arg}'.strip()}` | {meaning} |"
                       for verb, (arg, meaning) in WORDS.items())
     head = HEAD.format(games=" ".join(f"`{s.id}`" for s in specs), words=words,

@@ -8,12 +8,12 @@ and every card id its reader takes. A game installed from elsewhere is told the 
 from __future__ import annotations
 
 import argparse
-from importlib import resources
 
 import engine
 from device.texts import say
 
 from .refusal import refuse
+from .rules_page import RulesPageError, game_file, rules_page
 
 TOPICS = ("rules", "cards")
 
@@ -38,8 +38,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def rules_text(spec: engine.GameSpec, language: str) -> str:
-    """The game's rules.md, as its package ships it."""
+    """The game's rules.md as docs/rules.md prints it: the prose, then its house rules'
+    table (rules_page.py); the file as it is where it has no house-rules line."""
     try:
-        return resources.files(spec.home).joinpath("rules.md").read_text(encoding="utf-8").strip()
+        return rules_page(spec).strip()
+    except RulesPageError:
+        return game_file(spec, "rules.md").strip()
     except (OSError, ModuleNotFoundError):
         return say(language, "cli.guide.no_rules", game=spec.id)

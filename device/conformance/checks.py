@@ -10,11 +10,15 @@ from engine.core.codec import dumps, from_plain
 from engine.core.events import event_from_json, event_from_string, event_to_json
 from engine.core.outcomes import CODES, Info
 from engine.core.registry import LANGUAGES, all_specs, decks_of
-from engine.core.text import catalog, render
+from engine.core.text import catalog, msg, render
 
-from .playouts import random_playout
+from .playouts import Stuck, random_playout
 
 SAMPLE_EVERY = 7        # the full check of illegal events on every 7th state: Flouk is long
+# A playout driven to the edges stops here where it has not ended: the edges come within a
+# few rounds, and the same answer every time may go round for ever (everyone blocking in
+# A tribord!), which is a strategy, not a fault.
+EDGE_EVENTS = 400
 
 
 class Nonconformity(AssertionError):
@@ -41,10 +45,13 @@ def check_metadata(spec: GameSpec) -> None:
 
 # ---- a whole game -----------------------------------------------------------------------
 
-def check_playout(spec: GameSpec, players: int, seed: int) -> None:
-    """A seeded random game to its end: each state's illegal events refused without a change,
-    Done offered exactly when taken, states and events round-trip through JSON; at the end the
-    result names seated winners, nothing more is taken, and undo and redo walk every state."""
+def check_playout(spec: GameSpec, players: int, seed: int, policy: str = "random") -> None:
+    """A seeded game to its end, its events picked by `policy` (playouts.POLICIES): each
+    state's illegal events refused without a change, Done offered exactly when taken, states
+    and events round-trip through JSON; at the end the result names seated winners, nothing
+    more is taken, and undo and redo walk every state. A game's own exception goes up as it
+    is, for the caller to say where in the game it was raised. A playout toward the edges
+    (any policy but random) may stop after EDGE_EVENTS without an end."""
     seen = []
 
     def on_step(session, rng: random.Random) -> None:
@@ -55,12 +62,16 @@ def check_playout(spec: GameSpec, players: int, seed: int) -> None:
             check_illegal(spec, state, rng)
             check_round_trips(spec, state)
 
+    limit = None if policy == "random" else min(EDGE_EVENTS, spec.max_events)
     try:
-        session = random_playout(spec, players, seed, on_step=on_step)
-    except AssertionError as exc:
+        session = random_playout(spec, players, seed, limit, on_step=on_step, policy=policy)
+    except Stuck as exc:
         raise Nonconformity(str(exc)) from None
     state = session.state
     result = spec.result(state)
+    if result is None and limit is not None:
+        check_undo_redo(session, seen + [state])
+        return
     if result is None:
         raise Nonconformity(f"no end within {spec.max_events} events (max_events)")
     expect(state.seq == len(session.events) <= spec.max_events, "seq does not count the events")
@@ -134,27 +145,52 @@ def check_undo_redo(session, states: list) -> None:
 
 # ---- every text the table is shown --------------------------------------------------------
 
+def shown_texts(spec: GameSpec, players: int, seed: int) -> Iterator[tuple[str, str, Msg]]:
+    """(where, kind, message) for every text a seeded random game shows the table: the game's
+    name, its deal instruction, then at each state the prompt, its menu, the hint, what the
+    first legal events answer and a refusal, the badge; at the end the result's headline.
+    Kinds: name, deal, prompt, option, hint, effect, refusal, badge, headline."""
+    yield "the menu", "menu", spec.name()
+    header = spec.look.name or msg("core.name", name=spec.title.upper())
+    yield "the header", "name", header
+    if spec.look.deal is not None:
+        rules = {o.key: o.default for o in spec.options}
+        yield "the deal", "deal", msg(spec.look.deal.key, **rules)
+    found: list[tuple[str, str, Msg]] = []
+
+    def on_step(session, rng: random.Random) -> None:
+        state = session.state
+        where = f"phase {state.phase}"
+        prompt = spec.prompt(state)
+        found.extend([(where, "prompt", prompt.text), (where, "hint", spec.hint(state))])
+        found.extend((where, "option", o.label) for o in prompt.options)
+        for event in legal_events(spec, state)[:3]:
+            outcome = step(spec, state, event)
+            if isinstance(outcome, Accepted):
+                found.extend((f"{where}, {event}", "effect", m) for m in outcome.effects)
+        refusal = step(spec, state, Tap("no_such_card"))
+        if isinstance(refusal, (Rejected, Info)):
+            found.append((where, "refusal", refusal.msg))
+        badge = spec.look.badge(spec.tally(state))
+        if badge is not None:
+            found.append((where, "badge", badge))
+
+    try:
+        session = random_playout(spec, players, seed, on_step=on_step)
+    except Stuck as exc:
+        raise Nonconformity(str(exc)) from None
+    yield from found
+    result = spec.result(session.state)
+    if result:
+        yield "the end", "headline", result.headline
+
+
 def check_texts(spec: GameSpec, players: int, seed: int) -> None:
     """A seeded random game in which every prompt, option, hint, answer and result is rendered
     in each language from the game's own catalogs: a text nobody wrote fails here instead of
     showing its key on the table."""
-    def on_step(session, rng: random.Random) -> None:
-        state = session.state
-        prompt = spec.prompt(state)
-        said = [prompt.text, spec.hint(state), *(o.label for o in prompt.options)]
-        for event in legal_events(spec, state)[:3]:
-            outcome = step(spec, state, event)
-            said += outcome.effects if isinstance(outcome, Accepted) else []
-        refusal = step(spec, state, Tap("no_such_card"))
-        said += [refusal.msg] if isinstance(refusal, (Rejected, Info)) else []
-        speak(said, f"phase {state.phase}")
-
-    try:
-        session = random_playout(spec, players, seed, on_step=on_step)
-    except AssertionError as exc:
-        raise Nonconformity(str(exc)) from None
-    result = spec.result(session.state)
-    speak([spec.name(), *([result.headline] if result else [])], "the end")
+    for where, _, message in shown_texts(spec, players, seed):
+        speak([message], where)
 
 
 def speak(messages: list[Msg], where: str) -> None:

@@ -1,13 +1,25 @@
-"""Seeded random playouts over any registered game (OpenSpiel's random_sim_test)."""
+"""Seeded playouts over any registered game (OpenSpiel's random_sim_test), at random and
+driven toward the states random play rarely reaches.
+
+A policy picks the next event among the legal ones. Random play seldom makes the same choice
+many times in a row, so it rarely reaches the edges a rule guards: the last chip paid, the
+biggest bid, a menu's first or last entry every time. The other policies go there on purpose:
+`low` takes a menu's first entry whenever a menu is offered, `high` its last (the all-in, the
+largest number), `stubborn` the same answer again for as long as it is taken (passing until
+no chip is left). Between menus they play at random.
+"""
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 
 import seeds
-from engine import Accepted, GameSpec, Session, legal_events, make_config
+from engine import Accepted, Choose, Event, GameSpec, Session, legal_events, make_config
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+POLICIES = ("random", "low", "high", "stubborn")
+
+Policy = Callable[[list[Event], list[Event], random.Random], Event]   # (legal, played, rng)
 
 
 def player_counts(spec: GameSpec) -> list[int]:
@@ -29,12 +41,37 @@ class Stuck(AssertionError):
     """A playout found no legal event, or an event it chose as legal was refused."""
 
 
+def at_random(legal: list[Event], played: list[Event], rng: random.Random) -> Event:
+    return rng.choice(legal)
+
+
+def menu_end(index: int) -> Policy:
+    """A menu's entry at `index` (0 the first, -1 the last) whenever one is offered."""
+    def pick(legal: list[Event], played: list[Event], rng: random.Random) -> Event:
+        menu = [event for event in legal if isinstance(event, Choose)]
+        return menu[index] if menu else rng.choice(legal)
+    return pick
+
+
+def stubborn(legal: list[Event], played: list[Event], rng: random.Random) -> Event:
+    """The last menu answer again while it is taken; else at random."""
+    last = next((event for event in reversed(played) if isinstance(event, Choose)), None)
+    return last if last in legal else rng.choice(legal)
+
+
+PICKS: dict[str, Policy] = {"random": at_random, "low": menu_end(0), "high": menu_end(-1),
+                            "stubborn": stubborn}
+
+
 def random_playout(spec: GameSpec, players: int, seed: int, limit: int | None = None,
-                   on_step: Callable[[Session, random.Random], None] | None = None) -> Session:
-    """Play random legal events until the game ends (or `limit`); `on_step(session, rng)`
-    before each step."""
+                   on_step: Callable[[Session, random.Random], None] | None = None,
+                   policy: str = "random") -> Session:
+    """Play legal events chosen by `policy` until the game ends (or `limit`);
+    `on_step(session, rng)` before each step."""
     rng = random.Random(seed)
+    pick = PICKS[policy]
     session = new_session(spec, players)
+    played: list[Event] = []
     for _ in range(limit or spec.max_events):
         if spec.result(session.state) is not None:
             break
@@ -43,7 +80,8 @@ def random_playout(spec: GameSpec, players: int, seed: int, limit: int | None = 
             raise Stuck(f"{spec.id}: no legal event in phase {session.state.phase}")
         if on_step:
             on_step(session, rng)
-        event = rng.choice(legal)
+        event = pick(legal, played, rng)
+        played.append(event)
         if not isinstance(session.play(event), Accepted):
             raise Stuck(f"{spec.id}: {event}, found legal, was refused")
     return session

@@ -128,6 +128,12 @@ def all_specs() -> tuple[GameSpec, ...]:
     return _IN_ORDER[0]
 
 
+def built_in() -> tuple[GameSpec, ...]:
+    """The games this project ships (engine/games), in menu order, without any installed from
+    elsewhere: what its own docs, goldens and tests cover."""
+    return tuple(spec for spec in all_specs() if spec.home.startswith("engine.games."))
+
+
 def decks() -> dict[str, GameSpec]:
     """deck family -> the game whose package holds its manifest (the first such, in menu order)."""
     owners: dict[str, GameSpec] = {}

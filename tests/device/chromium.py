@@ -57,7 +57,10 @@ class Chromium:
         reply = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {
             "goog:chromeOptions": options, "timeouts": {"script": 10000, "pageLoad": 10000}}}})
         self.session = f"/session/{reply['sessionId']}"
-        # the window's size includes the browser's own bars: the page gets exactly `size`
+        self.resize(size)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """The page gets exactly `size` (the window's size includes the browser's own bars)."""
         self._call("POST", f"{self.session}/goog/cdp/execute", {
             "cmd": "Emulation.setDeviceMetricsOverride",
             "params": {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False}})
@@ -80,6 +83,11 @@ class Chromium:
                                          headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as reply:
             return json.loads(reply.read())["value"]
+
+    def timezone(self, zone: str) -> None:
+        """The page's clock reads in `zone` (an IANA name), whatever the machine's."""
+        self._call("POST", f"{self.session}/goog/cdp/execute", {
+            "cmd": "Emulation.setTimezoneOverride", "params": {"timezoneId": zone}})
 
     def open(self, url: str) -> None:
         self._call("POST", f"{self.session}/url", {"url": url})

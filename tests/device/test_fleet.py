@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime
 import io
 import json
-import os
 import random
 import sys
 import threading
@@ -43,7 +42,6 @@ from tests.device.fleet_tables import (
 )
 from tests.device.mosquitto import PASSWORD, USER, Broker, running_broker
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("palourde", "auberge", "tribord")
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
 GAME_LIMIT = 1000              # events: every random game here ends well before
@@ -158,8 +156,8 @@ return {width: innerWidth, height: innerHeight, scroll: document.documentElement
 WALL = (1920, 1080)
 
 
-def test_dashboard_page_in_chromium(cafe, tmp_path, update_goldens):
-    """The café at 1920x1080, as a TV across the room shows it; the docs' screenshot."""
+def test_dashboard_page_in_chromium(cafe, tmp_path):
+    """The café at 1920x1080, as a TV across the room shows it."""
     cafe.board.receive(table_topic("table-11", "online"), b"false")     # a table switched off
     server = DashboardServer(cafe.board, "127.0.0.1", 0, token="tide-3").start()
     browser = Chromium(tmp_path / "chromium", size=WALL)
@@ -176,7 +174,10 @@ def test_dashboard_page_in_chromium(cafe, tmp_path, update_goldens):
         assert "offline since " in page and "at the table " in page and " min<" in page
         measured = browser.run(MEASURE)
         assert (measured["width"], measured["height"]) == WALL
-        assert measured["body"] >= 28 and measured["smallest"] >= 28, measured
+        # ten busy tables fill the screen: the type gives way, down to 0.9 % of the width, so
+        # that nothing is cut (tests/device/test_wall_screen.py: the screen sizes, the cuts)
+        assert measured["body"] >= 0.009 * WALL[0] and measured["smallest"] >= 0.009 * WALL[0], \
+            measured
         assert measured["scroll"] <= WALL[0] and not measured["wide"], measured
         picture = browser.screenshot()
         cafe.board.receive(table_topic("table-12", "online"), b"true")   # live, through the stream
@@ -186,8 +187,6 @@ def test_dashboard_page_in_chromium(cafe, tmp_path, update_goldens):
         server.close()
     assert picture.startswith(b"\x89PNG")
     (tmp_path / "dashboard.png").write_bytes(picture)
-    if update_goldens or os.environ.get("TABLETOP_SCREENSHOTS"):
-        (ROOT / "docs" / "dashboard.png").write_bytes(picture)
 
 
 # ---- a broker restart, wrong credentials -------------------------------------------------------

@@ -109,8 +109,12 @@ function line(className, ...parts) {
 function finishedRow(game) {
   const row = el("li", "finished");
   const length = lasted(game.seconds, false, game.started, game.at);
-  row.append(el("p", "what", [clockTime(game.at), game.table, length, game.title]
-    .filter(Boolean).join(" · ")));
+  const what = el("p", "what");
+  [clockTime(game.at), game.table, length, game.title].filter(Boolean).forEach((part, n) => {
+    if (n) what.append(" · ");
+    what.append(el("span", null, part));
+  });
+  row.append(what);
   const winners = game.winners.length ? `★ ${game.winners.join(", ")}` : say("no_winner");
   row.append(el("p", "result", game.headline || winners));
   return row;
@@ -156,7 +160,31 @@ function draw(board) {
   document.getElementById("none-finished").hidden = board.finished.length > 0;
   document.getElementById("leaders").replaceChildren(...drawable(board.leaders, leaderRow));
   document.getElementById("leaderboard").hidden = board.leaders.length === 0;
+  fit();
   document.body.dataset.version = board.version;
+}
+
+// The least the type goes down to when the tables fill the screen: still read from a few metres.
+const SMALLEST_TYPE = 0.9;     // vw
+
+// Everything on the screen, nothing cut: the type the screen's width gives, smaller only as
+// far as the tables need to fit; then the newest finished games that fit beside them (at
+// least three), and the type smaller again if even those do not.
+function fit() {
+  const root = document.documentElement;
+  root.style.fontSize = "";
+  let size = parseFloat(getComputedStyle(root).fontSize);
+  const smallest = Math.min(size, Math.max(12, innerWidth * SMALLEST_TYPE / 100));
+  const smaller = () => {
+    size = Math.max(smallest, size * 0.95);
+    root.style.fontSize = `${size}px`;
+  };
+  const bottom = (id) => document.getElementById(id).getBoundingClientRect().bottom + size;
+  while (bottom("tables") > innerHeight && size > smallest) smaller();
+  const rows = [...document.querySelectorAll("#finished li")];
+  const aside = () => Math.max(bottom("finished"), bottom("leaderboard"));
+  while (rows.length > 3 && aside() > innerHeight) rows.pop().hidden = true;
+  while (root.scrollHeight > innerHeight && size > smallest) smaller();
 }
 
 function unavailable(why) {
@@ -195,5 +223,6 @@ fetch(`words.json${query}`)
   .then((given) => { if (!lastBoard) { useWords(given.words, given.language); banner(say("waiting")); } })
   .catch(() => {})
   .finally(keepFollowing);
-// the times at the tables go on between changes
+// the times at the tables go on between changes; a new screen size lays the page out again
 setInterval(() => { if (lastBoard) draw(lastBoard); }, 30000);
+addEventListener("resize", () => { if (lastBoard) draw(lastBoard); });

@@ -1,0 +1,100 @@
+"""docs/adding-a-game.md builds a whole game, No Thanks!, file by file: the game its code
+blocks make is installed as a distribution of its own, as a reader would, and it replays its
+demo, passes every check of `tabletop check-game`, prints its rules with its house rules'
+table, and passes mypy's strict mode against the kit. The page names every field of GameSpec
+and Look and every name the kit hands a game."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tabletop_kit
+from engine.core.spec import GameSpec, Look
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "adding-a-game.md"
+BLOCK = re.compile(r"```(\w+) file=(\S+)\n(.*?)```", re.S)
+
+
+def doc_files() -> dict[str, str]:
+    """path -> text of each code block the page gives as a file."""
+    return {path: body for _, path, body in BLOCK.findall(DOC.read_text(encoding="utf-8"))}
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory) -> tuple[Path, Path]:
+    """The game written from the page into a folder of its own, and pip-installed (with its
+    entry point) into a site folder: (source, site)."""
+    where = tmp_path_factory.mktemp("nothanks")
+    source = where / "my-game"
+    for path, text in doc_files().items():
+        (source / path).parent.mkdir(parents=True, exist_ok=True)
+        (source / path).write_text(text, encoding="utf-8")
+    site = where / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                    "--no-build-isolation", "--target", str(site), str(source)],
+                   check=True, capture_output=True, timeout=300)
+    return source, site
+
+
+def tabletop(site: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    return subprocess.run([sys.executable, "-m", "device.cli", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_the_page_gives_every_file_of_the_folder():
+    assert set(doc_files()) == {
+        "pyproject.toml", "tabletop_nothanks/__init__.py", "tabletop_nothanks/nothanks.py",
+        "tabletop_nothanks/texts_en.py", "tabletop_nothanks/texts_fr.py",
+        "tabletop_nothanks/deck.toml", "tabletop_nothanks/rules.md", "tabletop_nothanks/demo.script"}
+
+
+def test_the_page_names_every_field_and_every_name_of_the_kit():
+    text = DOC.read_text(encoding="utf-8")
+    for field in dataclasses.fields(GameSpec) + dataclasses.fields(Look):
+        assert f"`{field.name}" in text, field.name
+    for name in tabletop_kit.__all__:
+        assert re.search(rf"`{re.escape(name)}\b", text), name
+    assert "21 characters" not in text.replace("the 21 characters of the bar", "")
+
+
+def test_the_game_replays_its_demo_to_the_end(game):
+    source, site = game
+    done = tabletop(site, "replay", str(source / "tabletop_nothanks" / "demo.script"), "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (report["game"], report["over"], report["winners"], report["rejected"]) == \
+        ("nothanks", True, ["Cy"], [])
+    assert [(p["name"], p["score"]) for p in report["players"]] == [("Ann", 33), ("Bob", 16), ("Cy", 0)]
+
+
+def test_the_game_passes_check_game(game):
+    done = tabletop(game[1], "check-game", "nothanks", "--seeds", "1", "--json")
+    report = json.loads(done.stdout)
+    assert [c["problem"] for c in report["checks"] if not c["ok"]] == []
+    assert done.returncode == 0 and {c["check"].split()[0] for c in report["checks"]} == {
+        "metadata", "deck", "texts", "screen", "playout", "demo"}
+
+
+def test_guide_prints_its_rules_as_the_companion_s_own(game):
+    done = tabletop(game[1], "guide", "rules", "nothanks")
+    assert done.returncode == 0, done.stderr
+    assert "<!--" not in done.stdout
+    assert "| `chips` | Chips each / Jetons chacun | `11` | 1 to 20 | how many chips each player " \
+           "starts with |" in done.stdout.splitlines()
+
+
+def test_the_game_is_clean_under_mypy_strict_against_the_kit(game, tmp_path):
+    source, _ = game
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path),
+                           "--config-file", os.devnull, "tabletop_nothanks"],
+                          cwd=source, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout
