@@ -3,14 +3,25 @@
 On each connection a table publishes, retained, one config message per entity under
 homeassistant/<component>/tabletop_<table>/<entity>/config. Each entity reads the table's own
 retained `state` topic through a template, and the table's `online` topic (its last will says
-offline) marks it available or not. A template renders `None` when there is nothing to say (no
-game, nobody's turn, a tie): Home Assistant then shows the entity as unknown, where an empty
-string would be ignored and leave the last value standing. `tabletop fleet retire TABLE`
-empties the messages, and Home Assistant removes the device.
+offline) marks it available or not. `tabletop fleet retire TABLE` empties the messages, and
+Home Assistant removes the device.
 
-Devices and entities are keyed by the table's id (device/fleet/identity.py), not its name, so a
-renamed host keeps its device and history; a table announced under a new name takes the old
-name's messages away.
+Devices, entities and entity ids are keyed by the table's id (device/fleet/identity.py), not
+its name: each config names its entity id (`sensor.tabletop_<id>_game`) as both `object_id`
+(read since Home Assistant 2021.11) and `default_entity_id` (its successor), so the entities a
+renamed table makes take its old ones' ids, and with them their history. A table announced under
+a new name takes the old name's messages away; Home Assistant removes the old entities a moment
+after it reads that, so configs that reach it within that moment find the ids still taken and
+get them with `_2` (seen on 2024.1 when both come in one burst).
+
+A template says what Home Assistant reads as unknown when there is nothing to say (no game,
+nobody's turn, a tie), where an empty string would leave the last value standing, on the
+release 2024.1 as on the newest (2025.4 read): `None` for a number (every
+release reads it as unknown), the word `unknown` for a text (the unknown state itself: 2024.1
+shows a text sensor's `None` as the word "None"), and for the State enum `None` where Home
+Assistant kept its options (a release that has them reads `None` as unknown and refuses any
+word outside them), `unknown` where it dropped them (2024.1). Every template also reads a
+payload that is not JSON (the empty one that retires the table) without an error.
 """
 from __future__ import annotations
 
@@ -22,26 +33,37 @@ from .topics import table_topic
 
 PREFIX = "homeassistant"
 GAME = "value_json.game"
-NOTHING = "None"                       # what Home Assistant's MQTT entities read as unknown
+JSON = "value_json is defined"               # false for a payload that is not JSON (emptied)
+NUMBER_UNKNOWN = "None"                      # every release: unknown, for a numeric sensor
+TEXT_UNKNOWN = "'unknown'"                   # every release: the unknown state itself
+# an enum whose options Home Assistant kept reads None as unknown; one that dropped them
+# (2024.1) would show the word
+ENUM_UNKNOWN = "('None' if this.attributes.options is defined else 'unknown')"
+ID_LENGTH = 8      # hex digits of the table id in entity ids: two tables share them once in 4e9 pairs
 
 
-def _or_none(value: str, when: str) -> str:
-    return f"{{{{ {value} if {when} else {NOTHING} }}}}"
+def _or(value: str, when: str, unknown: str) -> str:
+    return f"{{{{ {value} if {JSON} and {when} else {unknown} }}}}"
+
+
+def _text(value: str, when: str) -> str:
+    return _or(value, when, TEXT_UNKNOWN)
 
 
 SENSORS: dict[str, dict[str, object]] = {       # entity: its name and what else its config says
-    "game": {"name": "Game", "value_template": _or_none(f"{GAME}.title", GAME)},
-    "turn": {"name": "Turn", "value_template": _or_none(f"{GAME}.turn", f"{GAME} and {GAME}.turn")},
+    "game": {"name": "Game", "value_template": _text(f"{GAME}.title", GAME)},
+    "turn": {"name": "Turn", "value_template": _text(f"{GAME}.turn", f"{GAME} and {GAME}.turn")},
     "leader": {"name": "Leader",
-               "value_template": _or_none(f"{GAME}.leader", f"{GAME} and {GAME}.leader")},
+               "value_template": _text(f"{GAME}.leader", f"{GAME} and {GAME}.leader")},
     "players": {"name": "Players", "state_class": "measurement",
-                "value_template": _or_none(f"{GAME}.players | length", GAME),
+                "value_template": _or(f"{GAME}.players | length", GAME, NUMBER_UNKNOWN),
                 # each seat's score: {"Alice": 12, "Bob": 9}, empty without a game
                 "json_attributes_topic": "state",
-                "json_attributes_template": f"{{{{ ({GAME}.scores if {GAME} else {{}}) | tojson }}}}"},
+                "json_attributes_template":
+                    f"{{{{ ({GAME}.scores if {JSON} and {GAME} else {{}}) | tojson }}}}"},
     "state": {"name": "State", "device_class": "enum", "options": list(ACTIVITIES),
-              "value_template": "{{ value_json.activity if value_json.activity in "
-                                f"{list(ACTIVITIES)} else {NOTHING} }}}}"},
+              "value_template": _or("value_json.activity",
+                                    f"value_json.activity in {list(ACTIVITIES)}", ENUM_UNKNOWN)},
 }
 FAULTS = {        # binary sensor: its name and the fault it watches (device/app.py's parts)
     "reader_fault": ("Reader", "reader"),
@@ -59,6 +81,12 @@ def config_topic(table: str, entity: str) -> str:
     return f"{PREFIX}/{component}/{node(table)}/{entity}/config"
 
 
+def entity_id(table_id: str, entity: str) -> str:
+    """The entity's id in Home Assistant, the same under any table name."""
+    component = "binary_sensor" if entity in FAULTS else "sensor"
+    return f"{component}.{node(table_id[:ID_LENGTH])}_{entity}"
+
+
 def software() -> str:
     try:
         return importlib.metadata.version("tabletop-companion")
@@ -72,8 +100,8 @@ def entities(table: str) -> dict[str, dict]:
     found["players"]["json_attributes_topic"] = table_topic(table, "state")
     for name, (label, part) in FAULTS.items():
         found[name] = {"name": label, "device_class": "problem", "entity_category": "diagnostic",
-                       "value_template": f"{{{{ 'ON' if '{part}' in (value_json.faults or {{}}) "
-                                         "else 'OFF' }}"}
+                       "value_template": f"{{{{ 'ON' if {JSON} and '{part}' in "
+                                         "(value_json.faults or {}) else 'OFF' }}"}
     return found
 
 
@@ -86,10 +114,13 @@ def discovery(table: str, table_id: str, renamed_from: str | None = None) -> lis
               "sw_version": version}
     origin = {"name": "Tabletop Companion", "sw_version": version}
     availability = [{"topic": table_topic(table, "online"),
-                     "value_template": "{{ 'online' if value_json.online else 'offline' }}"}]
+                     "value_template": f"{{{{ 'online' if {JSON} and value_json.online "
+                                       "else 'offline' }}"}]
     messages = retirement_of_discovery(renamed_from) if renamed_from not in (None, table) else []
     for entity, own in entities(table).items():
         config = {**own, "unique_id": f"{node(table_id)}_{entity}",
+                  "object_id": entity_id(table_id, entity).split(".")[1],
+                  "default_entity_id": entity_id(table_id, entity),
                   "state_topic": table_topic(table, "state"), "availability": availability,
                   "device": device, "origin": origin}
         messages.append((config_topic(table, entity), json.dumps(config, sort_keys=True).encode()))
@@ -101,6 +132,8 @@ def retirement_of_discovery(table: str) -> list[tuple[str, bytes]]:
 
 
 def retirement(table: str) -> list[tuple[str, bytes]]:
-    """Empty retained messages: the device leaves Home Assistant, the table the dashboard."""
+    """Empty retained messages: the device leaves Home Assistant, the table the dashboard. The
+    configs go first, so that the entities are on their way out when the emptied state
+    reaches them (and their templates read it without an error if they are not gone yet)."""
     return [*retirement_of_discovery(table),
             *((table_topic(table, kind), b"") for kind in ("state", "online"))]

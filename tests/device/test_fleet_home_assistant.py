@@ -2,8 +2,11 @@
 device when it connects, and `tabletop fleet retire` takes it away.
 
 The discovery messages are read back from the broker, and their templates rendered the way
-Home Assistant renders them (Jinja, `value_json` the parsed payload; a template that renders
-`None` makes the entity unknown) against the state messages a real table publishes."""
+Home Assistant renders them (Jinja, `value_json` the parsed payload and undefined for one that is
+not JSON, an undefined variable an error it logs, `this` the entity's own state) against the
+state messages a real table publishes. What the sensor then shows follows Home Assistant's MQTT
+sensor as its releases read a rendered value: 2024.1 (the oldest that runs on Python 3.11 with
+today's discovery) and 2025.4 (components/mqtt/sensor.py, `_update_state`)."""
 from __future__ import annotations
 
 import json
@@ -29,11 +32,35 @@ from tests.device.test_fleet import WAIT_S, config_file
 SENSORS = ["game", "leader", "players", "state", "turn"]
 FAULTS = ["display_fault", "reader_fault", "storage_fault"]
 JINJA = jinja2.Environment(undefined=jinja2.ChainableUndefined)
+STRICT = jinja2.Environment(undefined=jinja2.StrictUndefined)      # an undefined name: an error
+RELEASES = ("2024.1", "2025.4")
 
 
-def render(template: str, payload: bytes) -> str:
-    """A template as Home Assistant's MQTT integration renders it against a payload."""
-    return JINJA.from_string(template).render(value_json=json.loads(payload)).strip()
+def render(template: str, payload: bytes, options_kept: bool = True, strict: bool = False) -> str:
+    """A template as Home Assistant's MQTT integration renders it against a payload: `value_json`
+    only for a JSON payload; `this`, the entity's state, with its enum options where the
+    release kept them."""
+    variables: dict[str, object] = {"value": payload.decode(errors="replace"),
+                                    "this": {"attributes": {"options": ACTIVITIES} if options_kept else {}}}
+    try:
+        variables["value_json"] = json.loads(payload)
+    except ValueError:
+        pass
+    return (STRICT if strict else JINJA).from_string(template).render(**variables).strip()
+
+
+def shown(config: dict, payload: bytes, release: str) -> str:
+    """What the sensor of `config` shows for `payload` in Home Assistant `release`: "unknown"
+    for no value. Numeric sensors (a state_class) read "None" as unknown in both; 2024.1
+    dropped a sensor's `options` and showed "None" as a word on any other sensor."""
+    rendered = render(config["value_template"], payload, options_kept=release != "2024.1")
+    numeric = "state_class" in config
+    options = config.get("options") if release != "2024.1" else None
+    if rendered == "None" and (numeric or release != "2024.1"):
+        return "unknown"
+    if options and rendered not in options:
+        return "refused"              # Home Assistant logs it and keeps the last value
+    return rendered
 
 
 def announce(tmp_path, broker, table: str, state_dir) -> dict[str, dict]:
@@ -55,6 +82,9 @@ def test_every_entity_of_a_table_as_home_assistant_reads_it(tmp_path):
         assert {topic.split("/")[1] for topic in configs} == {"sensor", "binary_sensor"}
         for entity, config in by_entity.items():
             assert config["unique_id"] == f"tabletop_{table_id}_{entity}"
+            component = "binary_sensor" if entity in FAULTS else "sensor"
+            assert config["default_entity_id"] == f"{component}.tabletop_{table_id[:8]}_{entity}"
+            assert config["object_id"] == config["default_entity_id"].split(".")[1]
             assert config["state_topic"] == "tabletop/table-4/state"
             assert config["device"]["identifiers"] == [f"tabletop_{table_id}"]
             assert config["device"]["name"] == "Tabletop table-4"
@@ -79,9 +109,14 @@ def test_the_templates_render_unknown_without_a_value_and_the_scores_as_attribut
         assert table.link.wait_up(WAIT_S)
         idle = state_of(table, broker)
         values = {name: render(c["value_template"], idle) for name, c in by_entity.items()}
-        assert values == {"game": "None", "turn": "None", "leader": "None", "players": "None",
-                          "state": "idle", "reader_fault": "OFF", "display_fault": "OFF",
-                          "storage_fault": "OFF"}
+        assert values == {"game": "unknown", "turn": "unknown", "leader": "unknown",
+                          "players": "None", "state": "idle", "reader_fault": "OFF",
+                          "display_fault": "OFF", "storage_fault": "OFF"}
+        for release in RELEASES:               # each says unknown, never the word "None"
+            assert {name: shown(c, idle, release) for name, c in by_entity.items()
+                    if name in SENSORS} == {"game": "unknown", "turn": "unknown",
+                                            "leader": "unknown", "players": "unknown",
+                                            "state": "idle"}, release
         assert render(by_entity["players"]["json_attributes_template"], idle) == "{}"
 
         table.start("palourde", ["Ann", "Bea", "Cy"])
@@ -93,13 +128,37 @@ def test_the_templates_render_unknown_without_a_value_and_the_scores_as_attribut
         assert values["game"] == "Palourde" and values["players"] == "3"
         assert values["state"] == "playing" and values["reader_fault"] == "ON"
         assert values["display_fault"] == "OFF"
-        assert values["turn"] != "None"
+        assert values["turn"] not in ("None", "unknown")
+        assert all(shown(by_entity[name], playing, release) == values[name]
+                   for name in SENSORS for release in RELEASES)
         scores = json.loads(render(by_entity["players"]["json_attributes_template"], playing))
         assert sorted(scores) == sorted(p["name"] for p in json.loads(playing)["game"]["players"])
         # a state Home Assistant does not know is unknown, never a value outside its options
         odd = json.dumps({"activity": "dancing", "game": None, "faults": {}}).encode()
-        assert render(by_entity["state"]["value_template"], odd) == "None"
+        assert [shown(by_entity["state"], odd, release) for release in RELEASES] == ["unknown"] * 2
         table.link.close(flush_s=WAIT_S)
+
+
+def test_every_template_reads_the_emptied_payload_of_a_retirement_without_an_error(tmp_path):
+    """`fleet retire` empties `state` and `online` after the configs; an entity Home Assistant
+    has not removed yet reads them, and would log an error for each undefined `value_json`."""
+    with running_broker(tmp_path) as broker:
+        configs = announce(tmp_path, broker, "table-4", tmp_path / "s")
+    templates = [template for config in configs.values() for template in
+                 (config["value_template"], config.get("json_attributes_template"),
+                  *(a["value_template"] for a in config["availability"])) if template]
+    assert len(templates) == 8 + 1 + 8
+    for payload in (b"", b"not json", b"\xff"):
+        said = {render(template, payload, strict=True) for template in templates}
+        assert said == {"unknown", "None", "OFF", "offline", "{}"}, payload
+
+
+def test_retirement_empties_the_configs_before_the_state():
+    from device.fleet.home_assistant import retirement
+    topics = [topic for topic, payload in retirement("table-4") if payload == b""]
+    assert len(topics) == len(retirement("table-4")) == 10
+    assert all(topic.startswith("homeassistant/") for topic in topics[:8])
+    assert topics[8:] == ["tabletop/table-4/state", "tabletop/table-4/online"]
 
 
 def state_of(table: Table, broker, ready=lambda data: True) -> bytes:
@@ -119,8 +178,9 @@ def test_a_renamed_table_keeps_its_device_and_takes_its_old_name_away(tmp_path):
         before = announce(tmp_path, broker, "table-4", state_dir)
         after = announce(tmp_path, broker, "bar-1", state_dir)
         assert all("/tabletop_bar-1/" in topic for topic in after)       # the old name's are gone
-        ids = sorted(config["unique_id"] for config in after.values())
-        assert ids == sorted(config["unique_id"] for config in before.values())
+        for key in ("unique_id", "default_entity_id", "object_id"):     # its entity ids too
+            ids = sorted(config[key] for config in after.values())
+            assert ids == sorted(config[key] for config in before.values()), key
         assert {c["device"]["name"] for c in after.values()} == {"Tabletop bar-1"}
 
 
