@@ -38,6 +38,14 @@ def test_the_flow_is_wired_and_reads_the_finished_topic():
     assert "node-red-flow.json" in (DOCS / "fleet.md").read_text()
 
 
+def test_the_winners_are_logged_to_the_console_as_well_as_the_sidebar():
+    """A headless Node-RED (a service, no editor open) has only its console, its journal."""
+    [debug] = [n for n in FLOW if n["type"] == "debug"]
+    assert debug["active"] and debug["console"] is True and debug["tosidebar"] is True
+    assert debug["complete"] == "payload" and debug["targetType"] == "msg"
+    assert debug["id"] in NODES["tabletop-said"]["wires"][0]
+
+
 @pytest.fixture(scope="module")
 def chromium(tmp_path_factory):
     browser = Chromium(tmp_path_factory.mktemp("chromium"))
