@@ -33,6 +33,28 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     replay.add_argument("script", type=Path, help="cli.help.script")
     replay.add_argument("--json", action="store_true", help="cli.help.json")
     replay.set_defaults(handler=lambda args: replay_command(args.script, args.json, args.language))
+    replay.__class__ = usage_in_json(type(replay))
+
+
+def usage_in_json(parser: type[argparse.ArgumentParser]) -> type[argparse.ArgumentParser]:
+    """`parser`, answering a command line that asked for --json with JSON when the line does
+    not parse (no script, an unknown flag): `{"error": ..., "file": null, "line": null}` on
+    stdout and exit 2, as for a script that cannot run, never the usage text."""
+    class JsonUsage(parser):                                    # type: ignore[valid-type,misc]
+        wants_json = False
+
+        def parse_known_args(self, args=None, namespace=None):
+            self.wants_json = "--json" in (args or ())
+            found, extra = super().parse_known_args(args, namespace)
+            if extra and self.wants_json:       # the top parser would print its usage for them
+                self.error(argparse._("unrecognized arguments: %s") % " ".join(extra))
+            return found, extra
+
+        def error(self, message: str):
+            if self.wants_json:
+                raise SystemExit(failed_json(message, file=None, line=None))
+            super().error(message)
+    return JsonUsage
 
 
 @dataclass
