@@ -63,7 +63,7 @@ def test_the_page_names_every_field_and_every_name_of_the_kit():
         assert f"`{field.name}" in text, field.name
     for name in tabletop_kit.__all__:
         assert re.search(rf"`{re.escape(name)}\b", text), name
-    assert "21 characters" not in text.replace("the 21 characters of the bar", "")
+    assert "line of the OLED holds 21 characters" not in text
 
 
 def test_the_game_replays_its_demo_to_the_end(game):
@@ -98,3 +98,61 @@ def test_the_game_is_clean_under_mypy_strict_against_the_kit(game, tmp_path):
                            "--config-file", os.devnull, "tabletop_nothanks"],
                           cwd=source, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout
+
+
+def broken_copy(source: Path, where: Path, changes: dict[str, list[tuple[str, str]]]) -> Path:
+    """The game with some lines changed, installed into a site of its own."""
+    copy = where / "src"
+    for path, text in doc_files().items():
+        for old, new in changes.get(path, []):
+            assert old in text, old
+            text = text.replace(old, new)
+        (copy / path).parent.mkdir(parents=True, exist_ok=True)
+        (copy / path).write_text(text, encoding="utf-8")
+    site = where / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                    "--no-build-isolation", "--target", str(site), str(copy)],
+                   check=True, capture_output=True, timeout=300)
+    return site
+
+
+RULES = "tabletop_nothanks/nothanks.py"
+BROKEN = {
+    # "No thanks!" offered and taken at 0 chips: the invariant breaks where a player pays
+    # their last chip and then once more, which random play rarely does
+    RULES: [("    if of(state.chips, seat) == 0:\n        return Rejected(E_ILLEGAL, msg(\"nt.no_chips\"))\n", ""),
+            ("        broke = of(state.chips, state.to_play) == 0\n", "        broke = False\n"),
+            # the badge reads a detail the tally does not have
+            ('    return msg("nt.badge", n=tally.detail("left", 0))',
+             '    return msg("nt.badge", n=dict(tally.details)["gone"])')],
+    # a prompt of 130 characters on one line
+    "tabletop_nothanks/texts_en.py": [('"{name}: flip the top\\ncard and tap it"', '"{name}: ' + "flip " * 24 + '"')],
+}
+
+
+def test_a_game_that_breaks_gets_fail_lines_naming_its_file_and_line(game, tmp_path):
+    site = broken_copy(game[0], tmp_path, BROKEN)
+    rules = (tmp_path / "src" / RULES).read_text(encoding="utf-8").splitlines()
+    invariants = rules.index("def invariants(state: State) -> list[str]:") + 1
+    badge = rules.index("def badge(tally: Tally) -> Msg:") + 2
+    done = tabletop(site, "check-game", "nothanks", "--seeds", "1", "--json")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    failed = {c["check"]: c for c in json.loads(done.stdout)["checks"] if not c["ok"]}
+    assert failed["playout 3p high"]["where"] == f"{RULES}:{invariants}"
+    assert "EngineBug" in failed["playout 3p high"]["problem"]
+    assert "a player has fewer than no chips" in failed["playout 3p high"]["problem"]
+    assert failed["screen 3p"]["where"] == f"{RULES}:{badge}"
+    assert failed["screen 3p"]["problem"] == f"{RULES}:{badge}: KeyError: 'gone'"
+    text = tabletop(site, "check-game", "nothanks", "--seeds", "1")
+    assert text.returncode == 1 and "Traceback" not in text.stderr
+    lines = text.stdout.splitlines()
+    assert f"FAIL  playout 3p high: {failed['playout 3p high']['problem']}" in lines
+    assert lines[-1].startswith("nothanks: ") and "checks failed" in lines[-1]
+
+
+def test_a_prompt_of_130_characters_on_one_line_fails_the_screen_check(game, tmp_path):
+    site = broken_copy(game[0], tmp_path, {"tabletop_nothanks/texts_en.py": BROKEN["tabletop_nothanks/texts_en.py"]})
+    done = tabletop(site, "check-game", "nothanks", "--seeds", "1", "--json")
+    failed = {c["check"]: c["problem"] for c in json.loads(done.stdout)["checks"] if not c["ok"]}
+    assert set(failed) == {"screen 3p", "screen 5p"}
+    assert "phase flip (en): a line of 125 characters takes 7 rows, a page 4" in failed["screen 3p"]
