@@ -1,8 +1,9 @@
 """This copy of the companion as pip installed it: its version, and the command that adds an
 extra (`fleet`, `pi`) where it runs. A clone installed for work (`make`, `pip install -e`)
-takes the extra into its own venv; an installed package takes it with its own pip, under
-the distribution's name: pip finds the package already there and fetches only the extra's
-dependencies.
+takes the extra into its own venv; a copy pipx installed takes it with `pipx inject`, pipx
+keeping its venvs to itself (its pip there is not on the PATH, and pipx's upgrades would not
+know of it); any other installed package takes it with its own pip, under the distribution's
+name: pip finds the package already there and fetches only the extra's dependencies.
 
 Read from the `.dist-info` folder on sys.path, as importlib.metadata finds it, without
 importing it: `tabletop --version` would spend most of its start-up on it.
@@ -61,7 +62,20 @@ def extra_hint(extra: str) -> str:
         if os.path.realpath(sys.prefix) == os.path.realpath(os.path.join(clone, ".venv")):
             return f"cd {clone} && .venv/bin/pip install -e '.[{extra}]'"
         return f"{_pip()} install -e '{clone}[{extra}]'"
+    venv = pipx_venv()
+    if venv is not None:
+        return f"pipx inject {venv} '{NAME}[{extra}]'"
     return f"{_pip()} install '{NAME}[{extra}]'"
+
+
+def pipx_venv(prefix: str | None = None) -> str | None:
+    """The name pipx knows this venv by, when pipx made it (its pipx_metadata.json is there,
+    in a `venvs` folder); None otherwise."""
+    prefix = os.path.realpath(prefix or sys.prefix)
+    if os.path.basename(os.path.dirname(prefix)) != "venvs" or \
+            not os.path.isfile(os.path.join(prefix, "pipx_metadata.json")):
+        return None
+    return os.path.basename(prefix)
 
 
 def _pip() -> str:

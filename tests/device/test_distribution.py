@@ -59,3 +59,29 @@ def test_an_installed_package_is_told_its_own_pip_and_name(monkeypatch):
     hint = distribution.extra_hint("pi")
     assert hint.endswith(" install 'tabletop-companion[pi]'")
     assert hint.startswith(str(Path(sys.executable).parent))       # this interpreter's pip
+
+
+def pipx_made(tmp_path: Path, name: str = "tabletop-companion") -> Path:
+    """A venv as pipx lays it out: PIPX_HOME/venvs/NAME, with its pipx_metadata.json."""
+    venv = tmp_path / "pipx" / "venvs" / name
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pipx_metadata.json").write_text('{"pipx_metadata_version": "0.5"}')
+    return venv
+
+
+def test_a_copy_pipx_installed_is_told_pipx_inject(monkeypatch, tmp_path):
+    monkeypatch.setattr(distribution, "editable_source", lambda: None)
+    monkeypatch.setattr(sys, "prefix", str(pipx_made(tmp_path)))
+    assert distribution.extra_hint("fleet") == \
+        "pipx inject tabletop-companion 'tabletop-companion[fleet]'"
+    monkeypatch.setattr(sys, "prefix", str(pipx_made(tmp_path, "tabletop")))     # pipx --suffix
+    assert distribution.extra_hint("pi") == "pipx inject tabletop 'tabletop-companion[pi]'"
+
+
+def test_a_venv_named_like_pipx_s_without_its_metadata_is_told_its_pip(monkeypatch, tmp_path):
+    venv = pipx_made(tmp_path)
+    (venv / "pipx_metadata.json").unlink()
+    monkeypatch.setattr(distribution, "editable_source", lambda: None)
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    assert distribution.extra_hint("fleet").endswith(" install 'tabletop-companion[fleet]'")
+    assert distribution.pipx_venv(str(tmp_path)) is None
