@@ -5,10 +5,11 @@ import pytest
 
 import engine
 from engine.core.outcomes import Tally
+from engine.core.registry import built_in
 from engine.core.spec import Look
 from engine.core.text import catalog
 
-SPECS = engine.all_specs()
+SPECS = built_in()
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.id)
