@@ -10,8 +10,12 @@ from pathlib import Path
 
 from device.config import ConfigFileError, config_path, load_config
 from device.fleet.dashboard.board import Board
+from device.fleet.dashboard.counted import CountedGames
 from device.fleet.dashboard.server import DashboardServer, subscribe
+from device.fleet.envelope import Trust
+from device.fleet.freshness import Freshness
 from device.fleet.link import FleetUnavailable
+from device.table import state_dir_for
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
@@ -29,8 +33,11 @@ def add_commands(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        settings = load_config(config_path(args.config)).fleet
-        board = Board(key=settings.key)   # with the café's key, only signed tables count
+        config = load_config(config_path(args.config))
+        settings, state_dir = config.fleet, state_dir_for(None, config)
+        # with the café's admin key, only the tables it enrols count
+        board = Board(trust=Trust.of(settings.admin_key, Freshness.at(state_dir)),
+                      counted=CountedGames.at(state_dir))
         server = DashboardServer(board, args.host or settings.dashboard_host,
                                  args.port or settings.dashboard_port,
                                  args.token or settings.dashboard_token,

@@ -1,8 +1,11 @@
 """`tabletop fleet ...` and `tabletop deck publish`: decks and staff cards shared on the broker.
 
-    tabletop deck publish NAME        share a deck with the café's other tables
-    tabletop deck staff publish       share this table's staff cards
-    tabletop fleet shared             what the tables share
+    tabletop deck publish NAME        share a deck with the café's tables (the café's machine)
+    tabletop deck staff publish       share the café's staff list (the café's machine)
+    tabletop fleet keys [--admin]     make and show this table's key (--admin: the café's)
+    tabletop fleet enrol TABLE KEY    let a table speak for itself (the café's machine)
+    tabletop fleet strike TABLE       strike a table off: its key counts no more
+    tabletop fleet shared             what the café shares
     tabletop fleet import-deck NAME   add a shared deck to this table
     tabletop fleet import-staff       add the shared staff cards this table lacks
     tabletop fleet retire TABLE       remove a table from the broker and Home Assistant
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -22,7 +26,11 @@ from device.clock import SystemClock
 from device.config import ConfigFileError, config_path, load_config
 from device.decks.deck_file import DeckError
 from device.decks.registry import DeckRegistry
+from device.fleet import keys
 from device.fleet.acl import acl
+from device.fleet.enrolled import Enrolled
+from device.fleet.envelope import Signer, Trust
+from device.fleet.freshness import Freshness
 from device.fleet.home_assistant import retirement
 from device.fleet.link import FleetUnavailable, fetch_retained, send_retained
 from device.fleet.schema import Refused
@@ -30,11 +38,14 @@ from device.fleet.shared import (
     SharedDeck,
     SharedRoster,
     SharedStaff,
+    SharedTables,
     deck_message,
     import_deck,
     import_staff,
     read_shared,
     staff_message,
+    tables_message,
+    take_staff,
 )
 from device.fleet.topics import SHARED_FILTER
 from device.texts import say
@@ -42,6 +53,8 @@ from engine.core.text import DEFAULT_LANGUAGE
 
 from .config import problems_line, refusal
 from .refusal import failed_json
+
+log = logging.getLogger(__name__)
 
 
 def broker_options() -> argparse.ArgumentParser:
@@ -64,6 +77,13 @@ def add_commands(subparsers) -> None:
     deck.add_argument("--replace", action="store_true", help="cli.help.deck_replace")
     actions.add_parser("import-staff", parents=[broker_options()],
                        help="cli.help.fleet_import_staff")
+    made = actions.add_parser("keys", parents=[broker_options()], help="cli.help.fleet_keys")
+    made.add_argument("--admin", action="store_true", help="cli.help.fleet_keys_admin")
+    enrol = actions.add_parser("enrol", parents=[broker_options()], help="cli.help.fleet_enrol")
+    enrol.add_argument("table")
+    enrol.add_argument("public_key")
+    actions.add_parser("strike", parents=[broker_options()],
+                       help="cli.help.fleet_strike").add_argument("table")
     retire = actions.add_parser("retire", parents=[broker_options()],
                                 help="cli.help.fleet_retire")
     retire.add_argument("table")
@@ -88,11 +108,15 @@ def run(args: argparse.Namespace) -> int:
             send_retained(config.fleet, retirement(args.table))
             print(say(args.language, "cli.fleet.retired", table=args.table))
             return 0
-        registry = DeckRegistry(state_dir_for(args.state_dir, config))
+        state_dir = state_dir_for(args.state_dir, config)
+        if args.fleet_command == "keys":
+            return _keys(state_dir, config.fleet, args)
+        if args.fleet_command in ("enrol", "strike"):
+            return _enrol(state_dir, config.fleet, args)
+        registry = DeckRegistry(state_dir)
         key = config.fleet.key
-        found = [read_shared(topic, payload, key) for topic, payload in
-                 fetch_retained(config.fleet, SHARED_FILTER).items()]
-        shared = [item for item in found if item is not None]
+        shared = checked(fetch_retained(config.fleet, SHARED_FILTER),
+                         Trust.of(config.fleet.admin_key, Freshness.at(state_dir)))
         if args.fleet_command == "shared":
             return _list_json(shared) if args.json else _list(shared, args.language)
         if args.fleet_command == "import-deck":
@@ -103,11 +127,52 @@ def run(args: argparse.Namespace) -> int:
             return failed_json(problems_line(exc.problems, config_path(args.config), args.language))
         print(refusal(exc, config_path(args.config), args.language), file=sys.stderr)
         return 2
-    except (DeckError, FleetUnavailable) as exc:
+    except (DeckError, FleetUnavailable, ValueError, OSError) as exc:
         if getattr(args, "json", False):
             return failed_json(exc)
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
+
+
+def checked(retained: dict[str, bytes], trust: Trust) -> list:
+    """What the café shares, of the retained messages: each one refused said in one line
+    (rate-limited), never a crash, whatever the broker holds."""
+    found = []
+    for topic, payload in retained.items():
+        try:
+            found.append(read_shared(topic, payload, trust)[0])
+        except (Refused, RecursionError) as exc:
+            log.warning("fleet: refused the shared data on %.80s: %s", topic,
+                        str(exc) or "nested too deep")
+    return [item for item in found if not isinstance(item, SharedTables)]
+
+
+def _keys(state_dir: Path, settings, args: argparse.Namespace) -> int:
+    """Make the key asked for if there is none, and show the public halves this machine has."""
+    from device.fleet.plugin import table_name
+    keys.make(state_dir, keys.ADMIN if args.admin else keys.TABLE)
+    table = keys.load(state_dir, keys.TABLE)
+    if table is not None:
+        print(say(args.language, "cli.fleet.key_table", table=table_name(settings),
+                  public=keys.public_text(table)))
+    admin = keys.load(state_dir, keys.ADMIN)
+    if admin is not None:
+        print(say(args.language, "cli.fleet.key_admin", public=keys.public_text(admin)))
+    return 0
+
+
+def _enrol(state_dir: Path, settings, args: argparse.Namespace) -> int:
+    """Enrol or strike off a table, and publish the café's new list of tables."""
+    from device.fleet.plugin import table_name
+    signer = Signer.admin(state_dir)
+    enrolled = Enrolled(state_dir)
+    tables = enrolled.enrol(args.table, args.public_key) if args.fleet_command == "enrol" \
+        else enrolled.strike(args.table)
+    send_retained(settings, [tables_message(tables, table_name(settings),
+                                            SystemClock().wall(), signer)])
+    done = "cli.fleet.enrolled" if args.fleet_command == "enrol" else "cli.fleet.struck"
+    print(say(args.language, done, table=args.table, n=len(tables)))
+    return 0
 
 
 def _list_json(shared: list) -> int:
@@ -159,11 +224,16 @@ def _import_deck(registry: DeckRegistry, shared: list, args: argparse.Namespace)
     return 0
 
 
-def _import_staff(registry: DeckRegistry, shared: list, key: str, language: str) -> int:
+def _import_staff(registry: DeckRegistry, shared: list, key: str | None, language: str) -> int:
     """The new cards go on the roll: each is a staff card here from its first tap."""
     lists = [item for item in shared if isinstance(item, SharedStaff)]
     if not lists:
         raise DeckError("no shared staff cards: tabletop deck staff publish")
+    if not key:
+        raise DeckError("staff lists need the café's tag key: set fleet.key in the config")
+    taken = take_staff(registry, lists[0], key)          # the café's word: what it took back
+    if taken:
+        print(say(language, "cli.fleet.staff_taken", names=", ".join(sorted(taken))))
     added = import_staff(registry, lists[0], key)
     print(say(language, "cli.fleet.staff_added", n=added, table=lists[0].table))
     return 0
@@ -175,13 +245,14 @@ def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) 
     try:
         settings = _config(args).fleet
         table, now = table_name(settings), SystemClock().wall()
-        message = deck_message(registry, deck, table, now, settings.key) if deck else \
-            staff_message(registry, table, now, settings.key)
+        signer = Signer.admin(registry.state_dir)
+        message = deck_message(registry, deck, table, now, signer) if deck else \
+            staff_message(registry, table, now, settings.key, signer)
         send_retained(settings, [message])
     except ConfigFileError as exc:
         print(refusal(exc, config_path(args.config), args.language), file=sys.stderr)
         return 2
-    except (FleetUnavailable, ValueError) as exc:
+    except (FleetUnavailable, ValueError, OSError) as exc:
         print(say(args.language, "cli.problem", problem=exc), file=sys.stderr)
         return 2
     if deck:

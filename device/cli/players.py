@@ -16,6 +16,7 @@ from device.clock import SystemClock
 from device.config import ConfigFileError, config_path, load_config
 from device.decks.deck_file import normalize_uid
 from device.decks.registry import DeckRegistry, TagTaken
+from device.fleet.envelope import Signer
 from device.fleet.link import FleetUnavailable, send_retained
 from device.fleet.shared import roster_message
 from device.paths import default_state_dir
@@ -99,8 +100,11 @@ def _publish(args: argparse.Namespace) -> int:
     try:
         config = load_config(config_path(args.config))
         table = table_name(config.fleet)
-        roster = Roster(state_dir_for(args.state_dir, config))
-        message = roster_message(roster, table, SystemClock().wall(), config.fleet.key)
+        state_dir = state_dir_for(args.state_dir, config)
+        if not Roster(state_dir).players():
+            raise RosterError("no players here: tabletop players add NAME")
+        message = roster_message(Roster(state_dir), table, SystemClock().wall(),
+                                 Signer.admin(state_dir))
         send_retained(config.fleet, [message])
     except ConfigFileError as exc:
         print(refusal(exc, config_path(args.config), args.language), file=sys.stderr)

@@ -130,6 +130,13 @@ def _table(value: object) -> str:
     return name
 
 
+def _public_key(value: object) -> str:
+    """An Ed25519 public key as 64 hex digits (`tabletop fleet keys` writes them so)."""
+    if not (isinstance(value, str) and re.fullmatch(r"[0-9a-fA-F]{64}", value.strip())):
+        raise Refused("cli.config.not_public_key", value=show_value(value))
+    return value.strip().lower()
+
+
 def _language(value: object) -> str | None:
     return None if _choice(*LANGUAGES, "auto")(value) == "auto" else str(value)
 
@@ -300,9 +307,12 @@ class FleetConfig:
                                 _path, example="/etc/ssl/certs/cafe-ca.pem")
     tls_insecure: bool = _key(False, "tls: accept a certificate of another host name (testing only)",
                               _bool)
-    key: str | None = _key(None, "the café's fleet key: signs and checks shared decks and staff "
-                           "lists (the same on every table; never published)", _text,
-                           example="a-long-random-word")
+    key: str | None = _key(None, "the café's tag key: hides staff cards' UIDs in the shared "
+                           "staff list (the same on every table, 32 characters or more; never "
+                           "published)", _text, example="a-long-random-word-of-32-characters")
+    admin_key: str | None = _key(None, "the café's admin public key: only what it signs is shared "
+                                 "(tabletop fleet keys --admin shows it)", _public_key,
+                                 example="0" * 64)
     home_assistant: bool = _key(True, "announce the table to Home Assistant (MQTT discovery)",
                                 _bool)
     dashboard_host: str = _key("127.0.0.1", "tabletop dashboard: address to listen on", _text)
@@ -331,7 +341,6 @@ class WebConfig:
 
 @dataclass(frozen=True)
 class Config:
-
     """The whole configuration. Top-level keys come first in the file, then one table a part."""
 
     reader: ReaderConfig = field(default_factory=ReaderConfig)
@@ -342,7 +351,6 @@ class Config:
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
     fleet: FleetConfig = field(default_factory=FleetConfig)
     web: WebConfig = field(default_factory=WebConfig)
-
     language: str | None = _key(None, 'screen and command language: en, fr or "auto" (the system '
                                       'locale); on the screen, the Language menu item wins',
                                 _language, example="auto")
@@ -357,7 +365,6 @@ SECTIONS: dict[str, type] = {"reader": ReaderConfig, "display": DisplayConfig,
                              "history": HistoryConfig,
                              "feedback": FeedbackConfig, "fleet": FleetConfig,
                              "web": WebConfig}
-
 TOP_KEYS = ("language", "state_dir", "log_level")
 # Keys an older version read and this one ignores: a file that still has one starts, and
 # `tabletop config --check` says it can go.

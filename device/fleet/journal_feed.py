@@ -195,9 +195,9 @@ def message(table: str, at: str, game_id: str, seq: int, record: dict, header: d
 class JournalFeed:
     """The sender thread: poked after each accepted operation and when the link comes up."""
 
-    def __init__(self, link, table: str, state_dir: Path, wall_clock, key: str | None = None) -> None:
+    def __init__(self, link, table: str, state_dir: Path, wall_clock, signer=None) -> None:
         self.link, self.table, self.state_dir, self.wall_clock = link, table, state_dir, wall_clock
-        self.key = key                          # the café's fleet key: each event is signed
+        self.signer = signer                    # the table's own key: each event is signed
         self.cursor = Cursor(state_dir)
         self.finished = FinishedBox(state_dir)
         self._sent_archives: set[str] = set()   # archived games wholly acknowledged: not re-read
@@ -260,9 +260,10 @@ class JournalFeed:
                                                     self.current):
             if self._stop.is_set() or not self.link.up.is_set():
                 return sent
-            payload = encode(message(self.table, self.wall_clock(), game_id, seq, record, header),
-                             self.key)
-            if not self.link.send_acked(table_topic(self.table, "events"), payload, ACK_S):
+            topic = table_topic(self.table, "events")
+            data = message(self.table, self.wall_clock(), game_id, seq, record, header)
+            payload = self.signer.seal(topic, data) if self.signer is not None else encode(data)
+            if not self.link.send_acked(topic, payload, ACK_S):
                 return sent                        # tried again at the next poke
             self.cursor.advance(game_id, seq)
             sent += 1

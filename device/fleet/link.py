@@ -23,7 +23,7 @@ from device.clock import SystemClock
 from .failures import during_tls, failure
 from .floodgate import DROP, FLOOD, Floodgate
 from .outbox import OUTBOX_LIMIT, Outbox
-from .topics import online_message, sync_topic, table_of
+from .topics import online_data, online_message, sync_topic, table_of
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,8 @@ class Link:
                  on_up: Callable[[Link], None] | None = None,
                  on_down: Callable[[], None] | None = None, clean: bool = True,
                  wall_clock: Callable[[], str] = SYSTEM_CLOCK.wall,
-                 floodgate: Floodgate | None = None) -> None:
+                 floodgate: Floodgate | None = None,
+                 seal: Callable[[str, dict], bytes] | None = None) -> None:
         self.settings = settings
         self.wall_clock = wall_clock
         self.where = f"{settings.host}:{settings.port}"
@@ -67,6 +68,7 @@ class Link:
         self.on_message = on_message
         self.on_up, self.on_down = on_up, on_down
         self.floodgate = floodgate           # leaves the subscriptions while they flood
+        self.seal = seal                     # signs the online messages (not the last will)
         self.listening = False               # the broker confirmed the subscriptions
         self.up = threading.Event()
         self.refused: str | None = None      # credentials or client id refused by the broker
@@ -94,8 +96,10 @@ class Link:
         if s.tls:
             client.tls_set(ca_certs=str(s.ca_file) if s.ca_file else None)
             client.tls_insecure_set(s.tls_insecure)
-        if self.online_topic:
-            client.will_set(self.online_topic, self._online(False, None), qos=1, retain=True)
+        if self.online_topic:         # fixed now, sent by the broker: signed, it would be a
+            # replay of itself; the dashboard takes an unsigned `false` only from a last will
+            client.will_set(self.online_topic, self._online(False, None, sealed=False), qos=1,
+                            retain=True)
         client.reconnect_delay_set(*BACKOFF_S)
         client.on_connect = self._connected
         client.on_connect_fail = self._connect_failed
@@ -108,9 +112,11 @@ class Link:
         client._ssl_wrap_socket = during_tls(client._ssl_wrap_socket)
         return client
 
-    def _online(self, up: bool, since: str | None) -> bytes:
+    def _online(self, up: bool, since: str | None, sealed: bool = True) -> bytes:
         where = table_of(self.online_topic or "")
         assert where is not None, self.online_topic
+        if sealed and self.seal is not None:
+            return self.seal(self.online_topic or "", online_data(where[0], up, since))
         return online_message(where[0], up, since)
 
     def _noting_why(self, reconnect: Callable) -> Callable:
@@ -126,27 +132,30 @@ class Link:
     def _heard(self, client, _userdata, message) -> None:
         """paho's thread: whatever the message does to the handler, the thread lives on, and
         paho acknowledges the message once this returns (a broker never re-delivers it).
-        With a floodgate, the message is counted before anything reads it."""
+        With a floodgate, a closed gate drops the message unread, and a live message the
+        handler refuses (it returns who sent it) is counted."""
         if self.on_message is None:
             return
-        if self.floodgate is not None:
-            verdict = self.floodgate.admit(message.retain)
-            if verdict == FLOOD:
-                self._stop_listening(client)
-            if verdict in (FLOOD, DROP):
-                return
+        gate = self.floodgate
+        if gate is not None and gate.admit(message.retain) == DROP:
+            return
         try:
-            self.on_message(message.topic, message.payload)
+            refused_by = self.on_message(message.topic, message.payload)
         except Exception as exc:              # noqa: BLE001  (a hostile message: one line)
             log.warning("fleet: dropped the message on %.80s: %s", message.topic,
                         type(exc).__name__)
+            refused_by = "?"
+        if gate is not None and refused_by is not None and not message.retain \
+                and gate.refused(refused_by) == FLOOD:
+            self._stop_listening(client)
 
     def _stop_listening(self, client) -> None:
         gate = self.floodgate
         assert gate is not None
         client.unsubscribe(list(self.subscriptions))
-        log.warning("fleet: more than %d messages a second on %s: not listening to them for "
-                    "%g s", gate.bound, ", ".join(self.subscriptions), gate.pause)
+        log.warning("fleet: more than %d refused messages a second on %s (from %s): not "
+                    "listening to them for %g s", gate.bound, ", ".join(self.subscriptions),
+                    "anyone" if gate.by in ("?", "*") else gate.by, gate.pause)
 
     def _listen(self, client) -> None:
         """Subscribe, unless a flood closed the gate: then the pause's end does (`check`)."""

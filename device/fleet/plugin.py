@@ -11,6 +11,7 @@ decks and staff cards other tables share (device/fleet_ui.py).
 """
 from __future__ import annotations
 
+import json
 import logging
 import re
 import socket
@@ -20,7 +21,9 @@ from pathlib import Path
 
 import device.texts  # noqa: F401  (registers the texts shown below)
 from device.actions import NOTHING, Actions, Fault, Show, Switch
+from device.cli.distribution import extra_hint
 from device.clock import whole_seconds
+from device.decks.deck_file import DeckError
 from device.decks.registry import DeckRegistry, StaffRef
 from device.inputs import Tapped
 from device.players.roster import RosterError
@@ -30,14 +33,24 @@ from device.ui.game_select import GameSelect
 from engine import Accepted
 from engine.core.text import msg
 
+from .envelope import Signer, Trust
 from .failures import failure
 from .floodgate import Floodgate
+from .freshness import Freshness
 from .home_assistant import discovery
 from .identity import announced, identity
 from .journal_feed import JournalFeed
 from .link import FleetUnavailable, Link
 from .screens import ImportOffer
-from .shared import Inbox, enrol_tapped, merge_roster
+from .shared import (
+    Inbox,
+    SharedRoster,
+    SharedStaff,
+    enrol_tapped,
+    merge_roster,
+    revoked_staff,
+    take_staff,
+)
 from .sitting import Sitting
 from .table_state import finished_record, table_state
 from .topics import SHARED_FILTER, encode, table_topic
@@ -60,8 +73,8 @@ class FleetPlugin(Plugin):
     order = 10            # first: while it offers a shared deck, a staff tap answers it
 
     def __init__(self, link, table: str, wall_clock, inbox: Inbox | None = None,
-                 registry=None, feed=None) -> None:
-        self.link, self.table, self.wall_clock = link, table, wall_clock
+                 registry=None, feed=None, signer: Signer | None = None) -> None:
+        self.link, self.table, self.wall_clock, self.signer = link, table, wall_clock, signer
         self.inbox, self.registry, self.feed = inbox, registry, feed
         self.seq = 0                             # the current game's operations seen here
         self._session = None
@@ -72,13 +85,14 @@ class FleetPlugin(Plugin):
         self._noted: object = ()                 # the offline reason `tabletop status` has
         self._state_dir = None
 
-    def _encoded(self, payload: dict) -> bytes:
-        """A message of this table, now, signed with the café's key when it has one."""
+    def _encoded(self, kind: str, payload: dict) -> bytes:
+        """A message of this table, now, signed with the table's own key."""
         payload = {"table": self.table, "at": self.wall_clock(), **payload}
-        return encode(payload, self.inbox.key if self.inbox is not None else None)
+        topic = table_topic(self.table, kind)
+        return self.signer.seal(topic, payload) if self.signer is not None else encode(payload)
 
     def _send(self, kind: str, payload: dict, retain: bool = False) -> None:
-        self.link.publish(table_topic(self.table, kind), self._encoded(payload), retain)
+        self.link.publish(table_topic(self.table, kind), self._encoded(kind, payload), retain)
 
     # ---- app hooks -------------------------------------------------------------------------
 
@@ -103,9 +117,14 @@ class FleetPlugin(Plugin):
         if isinstance(app.mode, ImportOffer) and isinstance(event, Tapped):
             if isinstance(event.ref, StaffRef):
                 return app.mode.tap(app, event.uid, event.ref)
-        if isinstance(event, Tapped) and event.ref is None and self.inbox is not None \
-                and self.inbox.key and self.registry is not None:
-            label = enrol_tapped(self.registry, self.inbox.key, event.uid)
+        key = self.inbox.key if self.inbox is not None else None
+        if not (isinstance(event, Tapped) and key and self.registry is not None):
+            return None
+        if isinstance(event.ref, StaffRef) and revoked_staff(self.registry, key, event.uid):
+            # the café took it back: not even the tick that removes it lets it in
+            return [Show.of(msg("fleet.staff_revoked", label=event.ref.label), seconds=3)]
+        if event.ref is None:
+            label = enrol_tapped(self.registry, key, event.uid)
             if label is not None:                # an imported staff card's first tap here
                 return [Show.of(msg("fleet.staff_enrolled", label=label), seconds=3)]
         return None
@@ -122,7 +141,7 @@ class FleetPlugin(Plugin):
         fault = msg("fleet.refused") if self.link.refused else \
             msg("fleet.offline") if self.link.offline else None
         self._note_offline(app.store.dir)
-        self._merge_roster()
+        self._take_news()
         return [Fault("fleet", fault), *self._offer(app)]
 
     def after_input(self, app) -> None:
@@ -155,31 +174,42 @@ class FleetPlugin(Plugin):
         """A game that was over and is left (SELECT on the result, or a new game) is finished:
         its length and start are the store's, from the end it just wrote."""
         if self._game is not None and self._game[0] is not app.session:
-            _, view, said, started = self._game
+            _, view, said, started, game_id = self._game
             record = finished_record(view, said, started, app.store.ended)
+            if game_id is not None:
+                record["game_id"] = game_id
             if self.feed is not None:           # on disk first, then sent like the events
-                self.feed.keep_finished(self._encoded(record))
+                self.feed.keep_finished(self._encoded("finished", record))
             else:
                 self._send("finished", record)
             self._game = None
         view = state["game"]
         if view is not None and view["over"]:
-            self._game = (app.session, view, state["said"], state["times"]["started"])
+            game = self._game
+            kept = game[4] if game is not None and game[0] is app.session else \
+                journal_id(app.store.current)
+            self._game = (app.session, view, state["said"], state["times"]["started"], kept)
         elif self._game is not None:
             self._game = None                    # undone from the result: not finished after all
 
-    def _merge_roster(self) -> None:
-        """The roster another table shares joins this one's, on the table's own thread."""
-        shared = self.inbox.new_roster(self.table) if self.inbox is not None else None
-        if shared is None or self.registry is None:
+    def _take_news(self) -> None:
+        """The café's latest staff list and roster, taken on the table's own thread: what they
+        no longer name is taken back at once, what they add joins."""
+        if self.inbox is None or self.registry is None:
             return
-        try:
-            added = merge_roster(self.registry, shared)
-        except (RosterError, OSError) as exc:
-            log.error("fleet: the roster from %s not merged: %s", shared.table, exc)
-            return
-        if added:
-            log.info("fleet: players from %s: %s", shared.table, ", ".join(added))
+        for shared in self.inbox.news():
+            try:
+                if isinstance(shared, SharedRoster):
+                    changed = merge_roster(self.registry, shared)
+                    if changed:
+                        log.info("fleet: players from the café: %s", ", ".join(changed))
+                elif isinstance(shared, SharedStaff) and self.inbox.key:
+                    taken = take_staff(self.registry, shared, self.inbox.key)
+                    if taken:
+                        log.warning("fleet: staff cards taken back by the café: %s",
+                                    ", ".join(taken))
+            except (RosterError, DeckError, OSError) as exc:
+                log.error("fleet: the café's list not taken: %s", exc)
 
     def _offer(self, app) -> Actions:
         """At idle, the next deck or staff list another table shares, if any."""
@@ -206,6 +236,17 @@ def played(app, over: bool) -> int:
     return whole_seconds(store.recorded if over else store.elapsed()) if app.session else 0
 
 
+def journal_id(path: Path) -> str | None:
+    """The id in a journal's header line (a finished game's id, counted once by readers)."""
+    try:
+        with open(path, encoding="utf-8") as journal:
+            header = json.loads(journal.readline(4096))
+    except (OSError, ValueError):
+        return None
+    found = header.get("id") if isinstance(header, dict) else None
+    return found if isinstance(found, str) else None
+
+
 def idle(app) -> bool:
     """At game select with nothing on screen over it: an offer interrupts no one."""
     return app.session is None and app.overlay is None and type(app.mode) is GameSelect
@@ -221,25 +262,27 @@ def open_fleet(config, state_dir, wall_clock,
     if not settings.enabled:
         return None
     table = table_name(settings)
-    inbox = Inbox(settings.key)
     feeds: list[JournalFeed] = []
     link: Link | OfflineLink
     try:
+        signer = Signer.table(Path(state_dir), table)
+        inbox = Inbox(Trust.of(settings.admin_key, Freshness.at(state_dir)), settings.key)
         link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
                     subscriptions=(SHARED_FILTER,), on_message=inbox.receive,
                     on_up=announce(table, state_dir if settings.home_assistant else None, feeds),
-                    floodgate=Floodgate(monotonic)).start()
-    except FleetUnavailable as exc:
-        log.error("fleet: %s", exc)
+                    floodgate=Floodgate(monotonic), seal=signer.seal).start()
+    except (FleetUnavailable, ImportError) as exc:
+        log.error("fleet: %s", exc if isinstance(exc, FleetUnavailable)
+                  else f"the fleet needs cryptography: {extra_hint('fleet')}")
         return None
     except (OSError, ValueError) as exc:          # a bad CA file, TLS set-up: shown, not fatal
         link = OfflineLink(failure(exc))
         log.error("fleet offline: %s", link.offline)
     log.info("fleet: table %s publishes to %s", table, settings.host)
     if not link.offline:
-        feeds.append(JournalFeed(link, table, state_dir, wall_clock, settings.key).start())
+        feeds.append(JournalFeed(link, table, state_dir, wall_clock, signer).start())
     return FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir),
-                       feeds[0] if feeds else None)
+                       feeds[0] if feeds else None, signer)
 
 
 def announce(table: str, state_dir: Path | None, feeds: list):

@@ -12,15 +12,15 @@ a message counts only when its `sig` checks (device/fleet/signing.py).
 from __future__ import annotations
 
 import datetime
-import hmac
 import logging
 import math
 import re
 import unicodedata
 from collections.abc import Callable
 
-from .signing import signature
-from .topics import check, online_of
+from .envelope import Refused as Refused  # why a message is not taken: one kind for all
+from .envelope import Trust
+from .topics import check, online_of, table_topic
 
 log = logging.getLogger(__name__)
 
@@ -41,19 +41,24 @@ MAX_DATE = 40                 # characters of an ISO 8601 time with its offset
 FUTURE_SLACK = datetime.timedelta(minutes=15)   # the tables' clocks and ours differ a little
 
 
-class Refused(ValueError):
-    """Not something a table sends: why, in a few words."""
-
-
 def table_name(name: str) -> str:
     if not TABLE_NAME.fullmatch(name) or name == "shared":
         raise Refused("not a table name")
     return name
 
 
-def online(payload: bytes, now: datetime.datetime) -> tuple[bool, str | None]:
+def online(payload: bytes, now: datetime.datetime, trust: Trust | None = None,
+           table: str = "") -> tuple[bool, str | None]:
     """Up or not, and since when by the table's clock (None: a last will, an older table's bare
-    true/false, or a time that is no date a table could send)."""
+    true/false, or a time that is no date a table could send). With `trust`, `true` counts
+    only signed and newer than the table's last word; an unsigned one only as a last will
+    (`false`, no time): a replayed or forged `online` cannot bring a gone table back."""
+    if trust is not None:
+        data, _ = check(payload)
+        if data is not None and "sig" in data:
+            trust.open(table_topic(table, "online"), payload)
+        elif online_of(payload) != (False, None):
+            raise Refused("unsigned")
     said = online_of(payload)
     if said is None:
         raise Refused("online is neither a table's online message nor true or false")
@@ -64,21 +69,20 @@ def online(payload: bytes, now: datetime.datetime) -> tuple[bool, str | None]:
         return up, None
 
 
-def message(kind: str, topic_table: str, payload: bytes, key: str | None,
+def message(kind: str, topic_table: str, payload: bytes, trust: Trust | None,
             now: datetime.datetime) -> dict:
-    """The fields the board keeps of a table's `state`, `finished` or `events` message."""
-    data, why = check(payload)
-    if why is not None:
-        raise Refused(why)
-    assert data is not None
+    """The fields the board keeps of a table's `state`, `finished` or `events` message. With
+    `trust` (the café's admin key), only one signed by its enrolled table, for its topic, and
+    newer than the last it took from there."""
+    if trust is not None:
+        data, _ = trust.open(table_topic(topic_table, kind), payload)
+    else:
+        found, why = check(payload)
+        if found is None:
+            raise Refused(why or "not a message")
+        data = found
     if data.get("table") != topic_table:
         raise Refused("not from the table its topic names")
-    if key:
-        given = data.get("sig")
-        if not isinstance(given, str):
-            raise Refused("unsigned")
-        if not hmac.compare_digest(given, signature(data, key)):
-            raise Refused("badly signed")
     return PARSERS[kind](data, now)
 
 
@@ -103,7 +107,11 @@ def state(data: dict, now: datetime.datetime) -> dict:
 def finished(data: dict, now: datetime.datetime) -> dict:
     said = _dict(data.get("said"), "said")
     seconds = data.get("seconds")
+    game_id = data.get("game_id")
+    if game_id is not None and not (isinstance(game_id, str) and GAME_ID.fullmatch(game_id)):
+        raise Refused("not a game id")
     return {"at": _date(data.get("at"), now), "started": _date(data.get("started"), now),
+            "game_id": game_id,
             "game": _game_id(data.get("game")), "title": _text(data.get("title"), MAX_TITLE),
             "players": _players(data.get("players")), "winners": _winners(data.get("winners")),
             "headline": _text(data.get("headline")),
@@ -278,8 +286,10 @@ class Drops:
         self.monotonic, self.every = monotonic, every
         self._next: float | None = None
         self.unlogged = 0
+        self.count = 0                        # every message refused, logged or not
 
     def drop(self, topic: str, why: str) -> None:
+        self.count += 1
         now = self.monotonic()
         if self._next is not None and now < self._next:
             self.unlogged += 1

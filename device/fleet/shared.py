@@ -1,11 +1,12 @@
-"""Decks, staff cards and the café's roster shared between the café's tables through the broker.
+"""Decks, staff cards, the roster and the list of tables, shared by the café through the broker.
 
-A table publishes a deck file (`tabletop deck publish NAME`), its staff list (`tabletop
-deck staff publish`) or its roster (`tabletop players publish`) as a retained message under
-tabletop/shared/. Every other table hears it; one that lacks a deck or staff card offers
-the import at idle, and a staff card's tap confirms it (device/fleet_ui.py); staff at a
-terminal use `tabletop fleet import-deck NAME`. A roster, signed with the café's key, is
-merged as it is heard: names are no privilege, and only ever added.
+The café's machine publishes a deck file (`tabletop deck publish NAME`), its staff list
+(`tabletop deck staff publish`), its roster (`tabletop players publish`) and the tables it
+enrolled (`tabletop fleet enrol`), each a retained message under tabletop/shared/, signed
+with the café's admin key (envelope.py). Every table hears them; one that lacks a deck or a
+staff card offers the import at idle, and a staff card's tap confirms it (screens.py). The
+latest staff list and roster are the café's word: what they no longer name is taken back on
+every table (named.py). A roster is merged as it is heard: names are no privilege.
 """
 from __future__ import annotations
 
@@ -18,22 +19,25 @@ from device.decks.deck_file import DeckError, parse_deck
 from device.decks.registry import DeckRegistry, TagTaken
 from device.players.roster import Player, Roster, RosterError, parse_roster, roster_text
 
-from .signing import StaffRoll, authentic, sign, staff_hash
-from .topics import SCHEMA, SHARED_PLAYERS, SHARED_STAFF, decode, encode, shared_deck_of, shared_deck_topic
+from . import keys
+from .envelope import Refused, Signer, Trust
+from .named import Named
+from .signing import StaffRoll, staff_hash
+from .topics import SHARED_PLAYERS, SHARED_STAFF, SHARED_TABLES, shared_deck_of, shared_deck_topic
 
 log = logging.getLogger(__name__)
 
 
 REMEMBERED = 256              # topics whose last message is remembered: any client can add one
+UNKNOWN = "?"                 # a refused message's publisher when it names none that checks
 
 
 @dataclass(frozen=True)
 class SharedDeck:
     name: str
     family: str
-    table: str                        # who published it
+    table: str                        # the machine that shared it
     text: str                         # the deck file, as `tabletop deck export` prints it
-
 
     @property
     def cards(self) -> int:
@@ -52,70 +56,107 @@ class SharedRoster:
     players: tuple[Player, ...]
 
 
-def _signed(data: dict, key: str | None) -> bytes:
-    return encode(sign({"schema": SCHEMA, **data}, key))
+@dataclass(frozen=True)
+class SharedTables:
+    table: str
+    tables: tuple[tuple[str, str], ...]   # (table name, its public key in hex)
 
 
 def deck_message(registry: DeckRegistry, name: str, table: str, at: str,
-                 key: str | None) -> tuple[str, bytes]:
-    """The retained message that shares deck `name` (DeckError if there is no such deck),
-    signed with the fleet key (ValueError without one)."""
+                 signer: Signer) -> tuple[str, bytes]:
+    """The retained message that shares deck `name` (DeckError if there is no such deck)."""
     deck = registry.deck(name)
-    return shared_deck_topic(name), _signed({"table": table, "at": at, "deck": name,
-                                             "family": deck.family,
-                                             "text": registry.export(name)}, key)
+    topic = shared_deck_topic(name)
+    return topic, signer.seal(topic, {"table": table, "at": at, "deck": name,
+                                      "family": deck.family, "text": registry.export(name)})
 
 
-def staff_message(registry: DeckRegistry, table: str, at: str,
-                  key: str | None) -> tuple[str, bytes]:
-    """The staff list, each tag as its keyed hash: the raw UIDs never leave the table."""
-    staff = registry.staff()
-    if not staff:
-        raise DeckError("no staff cards here: tabletop deck staff add UID LABEL")
-    if not key:
-        raise ValueError("sharing needs the café's fleet key: set fleet.key in the config")
-    hashed = {staff_hash(key, uid): label for uid, label in staff.items()}
-    return SHARED_STAFF, _signed({"table": table, "at": at, "staff": hashed}, key)
+def staff_message(registry: DeckRegistry, table: str, at: str, tag_key: str | None,
+                  signer: Signer) -> tuple[str, bytes]:
+    """The staff list, each tag as its keyed hash: the raw UIDs never leave the machine. An
+    empty list is a list too: it takes every staff card the café gave back."""
+    if not tag_key:
+        raise ValueError("staff lists need the café's tag key: set fleet.key in the config")
+    hashed = {staff_hash(tag_key, uid): label for uid, label in registry.staff().items()}
+    return SHARED_STAFF, signer.seal(SHARED_STAFF, {"table": table, "at": at, "staff": hashed})
 
 
-def roster_message(roster: Roster, table: str, at: str, key: str | None) -> tuple[str, bytes]:
-    """The retained message that shares this table's roster, as its file holds it."""
-    players = roster.players()
-    if not players:
-        raise RosterError("no players here: tabletop players add NAME")
-    if not key:
-        raise ValueError("sharing needs the café's fleet key: set fleet.key in the config")
-    return SHARED_PLAYERS, _signed({"table": table, "at": at, "roster": roster_text(players)}, key)
+def roster_message(roster: Roster, table: str, at: str, signer: Signer) -> tuple[str, bytes]:
+    """The retained message that shares this machine's roster, as its file holds it."""
+    return SHARED_PLAYERS, signer.seal(SHARED_PLAYERS, {"table": table, "at": at,
+                                                        "roster": roster_text(roster.players())})
 
 
-Shared = SharedDeck | SharedStaff | SharedRoster
+def tables_message(tables: dict[str, str], table: str, at: str,
+                   signer: Signer) -> tuple[str, bytes]:
+    """The enrolled tables and their public keys: a table left out is struck off."""
+    return SHARED_TABLES, signer.seal(SHARED_TABLES, {"table": table, "at": at,
+                                                      "tables": dict(sorted(tables.items()))})
 
 
-def read_shared(topic: str, payload: bytes, key: str | None) -> Shared | None:
-    """What a shared topic holds; None for an emptied topic or a payload that does not check
-    or is not signed with the café's key (logged)."""
-    if not payload:
-        return None                       # withdrawn
-    data = decode(payload, topic)
-    if data is None or not isinstance(data.get("table"), str) or not authentic(data, key, topic):
-        return None
+Shared = SharedDeck | SharedStaff | SharedRoster | SharedTables
+
+
+def read_shared(topic: str, payload: bytes, trust: Trust) -> tuple[Shared, str]:
+    """What a shared topic holds, and whether it is new or a repeat; Refused for anything
+    unsigned, not signed by the café, older than what was taken, or not what its topic says."""
+    data, verdict = trust.open(topic, payload)
+    table = data.get("table")
+    if not isinstance(table, str):
+        raise Refused("names no table")
+    return _shared(topic, data, table), verdict
+
+
+def _shared(topic: str, data: dict, table: str) -> Shared:
     name = shared_deck_of(topic)
-    if name is not None and isinstance(data.get("text"), str):
+    if name is not None:
+        if data.get("deck") != name or not isinstance(data.get("text"), str):
+            raise Refused("not the deck its topic names")
         try:
             deck = parse_deck(data["text"], name)
-        except DeckError:
-            return None
-        return SharedDeck(name, deck.family, data["table"], data["text"])
+        except DeckError as exc:
+            raise Refused(f"not a deck file: {exc}") from None
+        return SharedDeck(name, deck.family, table, data["text"])
     if topic == SHARED_PLAYERS and isinstance(data.get("roster"), str):
         try:
-            return SharedRoster(data["table"], tuple(parse_roster(data["roster"])))
-        except RosterError as exc:
-            log.warning("fleet: refused the roster shared by %.40s: %s", data["table"], exc)
-            return None
+            return SharedRoster(table, tuple(parse_roster(data["roster"])))
+        except (RosterError, RecursionError) as exc:
+            raise Refused(f"not a roster: {str(exc)[:120] or 'nested too deep'}") from None
     staff = data.get("staff")
-    if topic == SHARED_STAFF and isinstance(staff, dict):
-        return SharedStaff(data["table"], tuple(sorted((str(uid), str(label)) for uid, label in staff.items())))
-    return None
+    if topic == SHARED_STAFF and isinstance(staff, dict) and all(
+            isinstance(v, str) for v in staff.values()):
+        return SharedStaff(table, tuple(sorted(staff.items())))
+    listed = data.get("tables")
+    if topic == SHARED_TABLES and isinstance(listed, dict) and all(
+            keys.public_key(v) is not None for v in listed.values()):
+        return SharedTables(table, tuple(sorted(listed.items())))
+    raise Refused("not what its topic holds")
+
+
+def enrol_tables(trust: Trust, shared: SharedTables) -> None:
+    """The café's latest list of tables is whose messages count: a table left out is struck off."""
+    trust.tables = {name: keys.public_key(public) for name, public in shared.tables}
+
+
+# ---- the café's word on this table -----------------------------------------------------------
+
+def take_staff(registry: DeckRegistry, shared: SharedStaff, key: str) -> list[str]:
+    """The café's latest staff list: a staff card it named before and names no more stops
+    being one here, whether enrolled, waiting for its first tap, or added here. The labels
+    taken back."""
+    gone = Named(registry.state_dir).update("staff", {h for h, _ in shared.cards})
+    roll = StaffRoll(registry.state_dir)
+    taken = roll.drop(gone)
+    for uid, label in registry.staff().items():
+        if staff_hash(key, uid) in gone:
+            registry.remove_staff(uid)
+            taken.append(label)
+    return taken
+
+
+def revoked_staff(registry: DeckRegistry, key: str, uid: str) -> bool:
+    """True for a tag the café's staff list named once and names no more."""
+    return staff_hash(key, uid) in Named(registry.state_dir).gone("staff", set())
 
 
 def new_staff(registry: DeckRegistry, shared: SharedStaff, key: str) -> dict[str, str]:
@@ -150,44 +191,89 @@ def enrol_tapped(registry: DeckRegistry, key: str, uid: str) -> str | None:
     return label
 
 
-class Inbox:
-    """What the tables share, as heard on the broker (paho's thread writes, the game reads)."""
+def merge_roster(registry: DeckRegistry, shared: SharedRoster) -> list[str]:
+    """The café's roster into this table's (device/players/roster.py `merge`): the players and
+    player cards it named before and names no more are taken back first; a tag of a deck or a
+    staff card here is no player card."""
+    named = Named(registry.state_dir)
+    roster = Roster(registry.state_dir)
+    gone_cards = named.update("cards", {uid for p in shared.players for uid in p.cards})
+    gone_players = named.update("players", {p.name for p in shared.players})
+    taken = roster.take_back(gone_cards, gone_players)
+    added = roster.merge(list(shared.players), taken=lambda uid: registry.lookup(uid) is not None)
+    return sorted(set(taken) | set(added))
 
-    def __init__(self, key: str | None) -> None:
-        self.key = key
+
+# ---- as heard on a running table ---------------------------------------------------------------
+
+class Inbox:
+    """What the café shares, as heard on the broker (paho's thread writes, the game reads)."""
+
+    def __init__(self, trust: Trust, key: str | None) -> None:
+        self.trust, self.key = trust, key        # `key`: the café's tag key (staff hashes)
         self._lock = threading.Lock()
         self._heard: dict[str, Shared] = {}
         self._dismissed: set[str] = set()
+        self._news: dict[str, Shared] = {}       # new staff lists and rosters, to take
+        self._taken: set[str] = set()
         self.refused = 0                  # shared messages that did not check (the log is hushed)
-        self._last: dict[str, bytes] = {}  # topic -> digest of the last message heard there
+        self._last: dict[str, tuple[bytes, str | None]] = {}  # topic -> (digest, refused by)
 
-    def receive(self, topic: str, payload: bytes) -> None:
-        """Check a shared message; one heard just before on its topic keeps its verdict
-        unchecked (a flood repeats one message: parsing and checking each costs the table's
-        loop its processor)."""
+    def receive(self, topic: str, payload: bytes) -> str | None:
+        """Check a shared message: None when it is taken (or a repeat of one), else who sent
+        the refused message (UNKNOWN when nothing says), for the floodgate to count. A message
+        heard just before on its topic keeps its verdict unchecked (a flood repeats one message:
+        checking each costs the table's loop its processor)."""
         digest = hashlib.blake2b(payload, digest_size=16).digest()
         with self._lock:
-            if self._last.get(topic) == digest:
-                self.refused += bool(payload) and topic not in self._heard
-                return
-        shared = read_shared(topic, payload, self.key)
+            last = self._last.get(topic)
+            if last is not None and last[0] == digest:
+                self.refused += last[1] is not None
+                return last[1]
+        refused_by = self._check(topic, payload)
         with self._lock:
-            self.refused += bool(payload) and shared is None
-            if shared is None:
-                self._heard.pop(topic, None)
-            else:
-                self._heard[topic] = shared
             if topic not in self._last and len(self._last) >= REMEMBERED:
                 self._last.pop(next(iter(self._last)))
-            self._last[topic] = digest
+            self._last[topic] = (digest, refused_by)
+        return refused_by
+
+    def _check(self, topic: str, payload: bytes) -> str | None:
+        if not payload:
+            with self._lock:
+                self._heard.pop(topic, None)      # withdrawn: no longer offered
+            return UNKNOWN
+        try:
+            shared, verdict = read_shared(topic, payload, self.trust)
+        except (Refused, RecursionError) as exc:
+            with self._lock:
+                self.refused += 1
+            # counted; the log's Hush (device/cli/logs.py) writes a few such lines a minute
+            log.warning("fleet: refused the shared data on %.80s: %s", topic,
+                        str(exc) or "nested too deep")
+            return getattr(exc, "publisher", None) or UNKNOWN
+        with self._lock:
+            self._heard[topic] = shared
+            # the latest list, new or heard again: taken once a run (taking it is idempotent)
+            if isinstance(shared, (SharedStaff, SharedRoster)) and _key(shared) not in self._taken:
+                self._taken.add(_key(shared))
+                self._news[topic] = shared
+        if isinstance(shared, SharedTables):
+            enrol_tables(self.trust, shared)
+        return None
+
+    def news(self) -> list[Shared]:
+        """The staff lists and rosters newly taken, once each (for the table's thread)."""
+        with self._lock:
+            news, self._news = list(self._news.values()), {}
+        return news
 
     def next_offer(self, registry: DeckRegistry, table: str) -> SharedDeck | SharedStaff | None:
-        """A deck or staff list another table shares, that this table lacks and did not decline."""
+        """A deck or staff list the café shares, that this table lacks and did not decline."""
         with self._lock:
             heard = list(self._heard.values())
         installed = {info.name for info in registry.decks()}
         for shared in heard:
-            if shared.table == table or _key(shared) in self._dismissed:
+            if _key(shared) in self._dismissed:
                 continue
             if isinstance(shared, SharedDeck) and shared.name not in installed:
                 return shared
@@ -199,23 +285,6 @@ class Inbox:
     def dismiss(self, shared: Shared) -> None:
         """Offer it no more (until it changes)."""
         self._dismissed.add(_key(shared))
-
-    def new_roster(self, table: str) -> SharedRoster | None:
-        """The roster another table shares, once each time it changes."""
-        with self._lock:
-            shared = self._heard.get(SHARED_PLAYERS)
-        if not isinstance(shared, SharedRoster) or shared.table == table \
-                or _key(shared) in self._dismissed:
-            return None
-        self.dismiss(shared)
-        return shared
-
-
-def merge_roster(registry: DeckRegistry, shared: SharedRoster) -> list[str]:
-    """Another table's roster into this one's (device/players/roster.py `merge`): a tag of a
-    deck or a staff card here is no player card."""
-    return Roster(registry.state_dir).merge(list(shared.players),
-                                            taken=lambda uid: registry.lookup(uid) is not None)
 
 
 def _key(shared: Shared) -> str:

@@ -1,11 +1,9 @@
-"""The café's fleet key: what makes shared decks and staff lists authentic.
+"""The café's tag key: staff tags travel as keyed hashes of their UIDs.
 
-Any client of the broker can publish, so a shared deck or staff list counts only when it
-carries `sig`, an HMAC-SHA256 made with the fleet key (`fleet.key` in each table's config,
-never published) over the canonical JSON of the rest of the payload: keys sorted, no
-spaces, UTF-8. Staff tags travel as keyed hashes of their UIDs, so a broker reader learns
-no tag it could copy; a table that imports the list enrols a tag when it is first tapped
-(`StaffRoll`).
+A broker reader learns no staff tag it could copy: the staff list names each card by the
+HMAC-SHA256 of `staff:<UID>` under the tag key (`fleet.key`, the same in every table's config,
+never published). It signs nothing: the café's admin key does (envelope.py). A table that
+imports the list enrols a tag when it is first tapped (`StaffRoll`).
 """
 from __future__ import annotations
 
@@ -21,38 +19,6 @@ from device.storage import quarantine
 log = logging.getLogger(__name__)
 
 ROLL_FILE = "fleet-staff.json"
-
-
-def canonical(data: dict) -> bytes:
-    # a lone surrogate (JSON can escape one) is no UTF-8: kept as is, so any text has one form
-    return json.dumps(data, sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False).encode("utf-8", "surrogatepass")
-
-
-def signature(data: dict, key: str) -> str:
-    unsigned = {k: v for k, v in data.items() if k != "sig"}
-    return hmac.new(key.encode(), canonical(unsigned), hashlib.sha256).hexdigest()
-
-
-def sign(data: dict, key: str | None) -> dict:
-    if not key:
-        raise ValueError("sharing needs the café's fleet key: set fleet.key in the config")
-    return {**data, "sig": signature(data, key)}
-
-
-def authentic(data: dict, key: str | None, topic: str) -> bool:
-    """True when `data` is signed with `key`; otherwise False, logged in one line."""
-    given = data.get("sig")
-    if not key:
-        why = "this table has no fleet key (fleet.key)"
-    elif not isinstance(given, str):
-        why = "unsigned"
-    elif not hmac.compare_digest(given, signature(data, key)):
-        why = "badly signed"
-    else:
-        return True
-    log.warning("fleet: refused the shared data on %.80s: %s", topic, why)
-    return False
 
 
 def staff_hash(key: str, uid: str) -> str:
@@ -103,6 +69,22 @@ class StaffRoll:
         label = pending.pop(staff_hash(key, uid), None)
         if label is not None:
             self._write(pending, {**enrolled, uid.upper(): label})
+        return label
+
+    def drop(self, hashes: set[str]) -> list[str]:
+        """Take these hashes off the roll, waiting or enrolled from it; the labels taken."""
+        pending, enrolled = self._read()
+        taken = [label for h, label in pending.items() if h in hashes]
+        if taken:
+            self._write({h: label for h, label in pending.items() if h not in hashes}, enrolled)
+        return taken
+
+    def forget(self, key: str, uid: str) -> str | None:
+        """`deck staff remove` of a tag waiting for its first tap: its label, or None."""
+        pending, enrolled = self._read()
+        label = pending.pop(staff_hash(key, uid), None)
+        if label is not None:
+            self._write(pending, enrolled)
         return label
 
 

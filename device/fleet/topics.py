@@ -8,18 +8,17 @@
     tabletop/<table>/finished        JSON per finished game
     tabletop/shared/decks/<name>     retained  JSON: a deck file shared by a table
     tabletop/shared/staff            retained  JSON: staff cards shared by a table
-    tabletop/shared/players          retained  JSON: the café's roster, shared by a table
+    tabletop/shared/players          retained  JSON: the café's roster
+    tabletop/shared/tables           retained  JSON: the enrolled tables and their public keys
     tabletop/sync/<client>           a tool's own marker (see `fetch_retained`)
 
-Every JSON payload carries `schema` (this module's SCHEMA) and `table`; a table with the
-café's fleet key signs its own messages (`sig`), as shared decks are signed.
+Every JSON payload carries `schema` (this module's SCHEMA) and `table`; a signed one also
+its publisher, its topic and its counter (envelope.py).
 """
 from __future__ import annotations
 
 import json
 import logging
-
-from .signing import signature
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +30,7 @@ TABLE_FILTERS = tuple(f"{ROOT}/+/{kind}" for kind in KINDS)
 SHARED_FILTER = f"{ROOT}/{SHARED}/#"
 SHARED_STAFF = f"{ROOT}/{SHARED}/staff"
 SHARED_PLAYERS = f"{ROOT}/{SHARED}/players"
+SHARED_TABLES = f"{ROOT}/{SHARED}/tables"
 
 
 def table_topic(table: str, kind: str) -> str:
@@ -61,9 +61,14 @@ def shared_deck_of(topic: str) -> str | None:
     return name if topic.startswith(prefix) and name and "/" not in name else None
 
 
+def online_data(table: str, up: bool, since: str | None) -> dict:
+    """The `online` payload's fields: up or not, and since when (None: not known)."""
+    return {"table": table, "online": up, "since": since}
+
+
 def online_message(table: str, up: bool, since: str | None) -> bytes:
-    """The `online` payload: up or not, and since when (None: not known, as in the last will)."""
-    return encode({"table": table, "online": up, "since": since})
+    """The `online` payload unsigned: the last will, whose time is not known."""
+    return encode(online_data(table, up, since))
 
 
 def online_of(payload: bytes) -> tuple[bool, str | None] | None:
@@ -79,11 +84,9 @@ def online_of(payload: bytes) -> tuple[bool, str | None] | None:
     return data["online"], since if isinstance(since, str) and len(since) <= 40 else None
 
 
-def encode(payload: dict, key: str | None = None) -> bytes:
-    """The message as sent; with the café's fleet key, signed (`sig`: device/fleet/signing.py)."""
+def encode(payload: dict) -> bytes:
+    """The message as sent unsigned (a signed one: envelope.Signer.seal)."""
     payload = {"schema": SCHEMA, **payload}
-    if key:
-        payload["sig"] = signature(payload, key)
     return json.dumps(payload, ensure_ascii=False, sort_keys=True).encode()
 
 

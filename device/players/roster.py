@@ -237,6 +237,22 @@ class Roster:
             self._save(players)
         return changed
 
+    def take_back(self, cards: set[str], names: set[str]) -> list[str]:
+        """The café's roster no longer names these players and cards: they go. The names
+        of the players that lost a card or left."""
+        players, kept, changed = self.players(), [], []
+        for player in players:
+            if player.name in names:
+                changed.append(player.name)
+                continue
+            left = tuple(uid for uid in player.cards if uid not in cards)
+            if left != player.cards:
+                changed.append(player.name)
+            kept.append(replace(player, cards=left))
+        if changed:
+            self._save(kept)
+        return changed
+
     def seated(self, names: tuple[str, ...]) -> None:
         """A game seated these names: theirs move to the top of the offer, in seat order."""
         players = self.players()

@@ -307,6 +307,19 @@ TEXT: dict[str, Template] = {
                                     "total"),
     "cli.check_game.failed": plural("{game}: {n} of {total} check failed",
                                     "{game}: {n} of {total} checks failed", "total"),
+    "cli.config.not_public_key": "{value} is not a public key (64 hex digits: tabletop fleet "
+                                 "keys shows them)",
+    "cli.help.fleet_keys": "make this table's signing key if it has none, and show its public half",
+    "cli.help.fleet_keys_admin": "the café's admin key instead (on the café's machine only)",
+    "cli.help.fleet_enrol": "let a table sign its own messages: its name and public key",
+    "cli.help.fleet_strike": "strike a table off: its key counts no more anywhere",
+    "cli.fleet.key_table": "Table {table}: {public}",
+    "cli.fleet.key_admin": "Café admin: {public} (fleet.admin_key on every table)",
+    "cli.fleet.enrolled": plural("Enrolled {table}: {n} table in the café's list, shared",
+                                 "Enrolled {table}: {n} tables in the café's list, shared"),
+    "cli.fleet.struck": plural("Struck off {table}: {n} table left in the café's list, shared",
+                               "Struck off {table}: {n} tables left in the café's list, shared"),
+    "cli.fleet.staff_taken": "Taken back by the café: {names}",
 }
 
 add_catalog("en", TEXT)

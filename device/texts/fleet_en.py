@@ -45,6 +45,7 @@ TEXT: dict[str, Template] = {
     "dash.waiting": "Waiting for the\nbroker",
     "dash.leaderboard": "Wins today",
     "dash.wins": plural("{n} win", "{n} wins"),
+    "fleet.staff_revoked": "Staff card\n{label}\ntaken back by\nthe café",
 }
 
 add_catalog("en", TEXT)

@@ -48,4 +48,5 @@ TEXT = typeset({
     "dash.waiting": "En attente du\nserveur MQTT",
     "dash.leaderboard": "Victoires du jour",
     "dash.wins": plural("{n} victoire", "{n} victoires"),
+    "fleet.staff_revoked": "Carte du personnel\n{label}\nretirée par\nle café",
 })

@@ -7,6 +7,7 @@ lines a player would type for it (a tap, or the presses that reach a menu entry)
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import random
 import threading
@@ -20,8 +21,11 @@ from device.config import FleetConfig
 from device.decks.deck_file import Deck, deck_text, families
 from device.decks.registry import DeckRegistry
 from device.decks.simulated import SimDecks, sim_uid
-from device.fleet import schema
+from device.fleet import keys, schema
+from device.fleet.counter import Counter
+from device.fleet.envelope import ADMIN, Signer, Trust
 from device.fleet.floodgate import Floodgate
+from device.fleet.freshness import Freshness
 from device.fleet.journal_feed import JournalFeed
 from device.fleet.link import Link
 from device.fleet.plugin import FleetPlugin
@@ -37,15 +41,93 @@ from device.ui.playing import CONFIRM_KEY
 from engine import Accepted, Cancel, Choose, Confirm, Session, Tap, make_config, step
 from engine.core.step import candidate_events
 
-FLEET_KEY = "cafe-fleet-key-1"
+FLEET_KEY = "cafe-tag-key-of-32-characters-001"   # hides staff UIDs; signs nothing
+ADMIN_PRIVATE = bytes(range(1, 33))          # the café's admin key, fixed for the tests
+
+
+def admin_private():
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    return Ed25519PrivateKey.from_private_bytes(ADMIN_PRIVATE)
+
+
+ADMIN_KEY = keys.public_text(admin_private())
+
+
+def admin_signer(folder: Path) -> Signer:
+    """The café's signer, its counter in `folder` (the café's machine)."""
+    return Signer(admin_private(), ADMIN, Counter(folder))
+
+
+def cafe_admin(state_dir: Path) -> Signer:
+    """The café's machine: the admin key in its state dir, as `fleet keys --admin` keeps it."""
+    folder = Path(state_dir) / keys.FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / keys.ADMIN).write_text(ADMIN_PRIVATE.hex() + "\n")
+    return Signer.admin(Path(state_dir))
 SETTLE = "wait 10"        # longer than any message's pages and the tap debounce
 PAST = datetime.timedelta(hours=2)
+
+
+def cafe_inbox(folder: Path, key: str | None = FLEET_KEY) -> Inbox:
+    """A table's inbox: it takes what the café's admin key signed, newer than what it took."""
+    return Inbox(Trust.of(ADMIN_KEY, Freshness.at(folder)), key)
+
+
+class Count:
+    """A publisher's counter in memory: one that only grows, for tests without a state dir."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def next(self) -> int:
+        self.n += 1
+        return self.n
+
+
+_COUNT = Count()
+
+
+def table_signer(name: str, key: str = "") -> Signer:
+    """Table `name`'s signer with a key made from its name (and `key`: another one for a
+    forger), so a test's board knows it without a state dir."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    seed = hashlib.sha256(f"{key}/{name}".encode("utf-8", "surrogatepass")).digest()
+    return Signer(Ed25519PrivateKey.from_private_bytes(seed), name, _COUNT)   # type: ignore[arg-type]
+
+
+class AnyTable(dict):
+    """The café's list of tables as a test's board sees it: every name enrolled with the key
+    `table_signer` gives it."""
+
+    def get(self, name, default=None):
+        return keys.public_key(keys.public_text(table_signer(name).private))
+
+
+def table_key(folder: Path, name: str) -> str:
+    """A table's public key, made in its state dir before it starts (as `fleet keys` does)."""
+    return keys.public_text(Signer.table(folder, name).private)
+
+
+def keyed_board(every_table: bool = False, **given):
+    """A dashboard with the café's admin key: only the tables the café enrols count (with
+    `every_table`, any name, signed by `table_signer`)."""
+    from device.fleet.dashboard.board import Board
+    trust = Trust.of(ADMIN_KEY, Freshness(None))
+    if every_table:
+        trust.tables = AnyTable()
+    return Board(trust=trust, **given)
+
+
+def enrolment(tables: dict[str, str], folder: Path) -> tuple[str, bytes]:
+    """The café's signed list of tables (name -> public key), as `fleet enrol` shares it."""
+    from device.fleet.shared import tables_message
+    return tables_message(tables, "cafe", "now", admin_signer(folder))
 
 
 def settings_for(broker, **changes) -> FleetConfig:
     from tests.device.mosquitto import PASSWORD, USER
     base = dict(enabled=True, host=broker.host, port=broker.port, username=USER, password=PASSWORD,
-                key=FLEET_KEY)
+                key=FLEET_KEY, admin_key=ADMIN_KEY)
     return FleetConfig(**{**base, **changes})
 
 
@@ -65,19 +147,27 @@ class Table:
         self.complaints: list[str] = []
         self.plugin = None
         if settings is not None:
-            self.inbox, self.heard = Inbox(settings.key), threading.Event()
+            self.signer = Signer.table(folder, name)
+            self.inbox = Inbox(Trust.of(settings.admin_key, Freshness.at(folder)), settings.key)
+            self.heard = threading.Event()
             link = Link(settings, f"tabletop-{name}", online_topic=table_topic(name, "online"),
                         subscriptions=(SHARED_FILTER,), on_message=self._heard,
                         on_up=lambda _link: self.feed.poke(),
-                        floodgate=Floodgate(self.clock.monotonic))
-            self.feed = JournalFeed(link, name, folder, self.clock.wall, settings.key)
+                        floodgate=Floodgate(self.clock.monotonic), seal=self.signer.seal)
+            self.feed = JournalFeed(link, name, folder, self.clock.wall, self.signer)
             self.plugin = FleetPlugin(link.start(), name, self.clock.wall, self.inbox, self.registry,
-                                      self.feed.start())
+                                      self.feed.start(), self.signer)
             self.app.attach(self.plugin)
 
-    def _heard(self, topic: str, payload: bytes) -> None:
-        self.inbox.receive(topic, payload)
-        self.heard.set()
+    @property
+    def public_key(self) -> str:
+        return keys.public_text(self.signer.private)
+
+    def _heard(self, topic: str, payload: bytes) -> str | None:
+        try:
+            return self.inbox.receive(topic, payload)
+        finally:
+            self.heard.set()
 
     @property
     def link(self) -> Link:

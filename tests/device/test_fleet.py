@@ -30,10 +30,12 @@ from device.fleet.topics import decode, online_of, table_topic
 from device.inputs import PartStatus, ReaderOffline
 from tests.device.chromium import Chromium
 from tests.device.fleet_tables import (
+    ADMIN_KEY,
     FLEET_KEY,
     SETTLE,
     Table,
     a_deck,
+    cafe_admin,
     plain,
     random_game_lines,
     settings_for,
@@ -238,12 +240,13 @@ def config_file(folder: Path, broker, table: str) -> Path:
     path = folder / f"{table}.toml"
     path.write_text(f'[fleet]\nenabled = true\nhost = "{broker.host}"\nport = {broker.port}\n'
                     f'username = "{USER}"\npassword = "{PASSWORD}"\ntable = "{table}"\n'
-                    f'key = "{FLEET_KEY}"\n')
+                    f'key = "{FLEET_KEY}"\nadmin_key = "{ADMIN_KEY}"\n')
     return path
 
 
 def test_a_shared_deck_is_offered_at_idle_and_a_staff_card_imports_it(tmp_path, broker, capsys):
     a_deck(DeckRegistry(tmp_path / "a"), "cafe2")
+    cafe_admin(tmp_path / "a")                               # the café's machine
     table_a = ["--config", str(config_file(tmp_path, broker, "table-a")),
                "--state-dir", str(tmp_path / "a")]
     assert main(["deck", "publish", "cafe2", *table_a]) == 0
@@ -266,6 +269,7 @@ def test_fleet_commands_share_and_import(tmp_path, broker, capsys):
     here = DeckRegistry(tmp_path / "a")
     a_deck(here, "cafe3")
     here.add_staff("04AABBCCDDEEFF", "Morgane")
+    cafe_admin(tmp_path / "a")
     config = str(config_file(tmp_path, broker, "table-a"))
     table_a, other = (["--config", config, "--state-dir", str(tmp_path / d)] for d in "ac")
     assert main(["deck", "staff", "publish", *table_a]) == 0

@@ -20,14 +20,13 @@ from device.fleet.dashboard.board import MAX_FINISHED, MAX_TABLES, Board
 from device.fleet.dashboard.page import page
 from device.fleet.dashboard.server import DashboardServer
 from device.fleet.schema import MESSAGE_KEY, Drops
-from device.fleet.signing import signature
 from device.fleet.topics import encode, table_topic
 from engine.core.spec import resolve_options
 from engine.core.text import catalog
-from tests.device.fleet_tables import random_game_lines
+from tests.device.fleet_tables import keyed_board, random_game_lines, table_signer
 from tests.device.test_fleet_parts import fake_table
 
-KEY = "cafe-fleet-key-1"
+KEY = "cafe"                  # signed by the table's own key, enrolled by the café
 EVENING = datetime.datetime(2030, 1, 2, 20, 15, tzinfo=datetime.timezone(datetime.timedelta(hours=1)))
 
 
@@ -47,7 +46,17 @@ class Clocks:
         return self.mono
 
     def board(self, key: str | None = None) -> Board:
-        return Board(day=self.day, clock=self.clock, key=key, monotonic=self.monotonic)
+        if key:
+            return keyed_board(True, day=self.day, clock=self.clock, monotonic=self.monotonic)
+        return Board(day=self.day, clock=self.clock, monotonic=self.monotonic)
+
+
+def signed(kind: str, data: dict, key: str | None) -> bytes:
+    """Unsigned (key None), signed by the table's enrolled key (KEY), or by another key."""
+    if not key:
+        return encode(data)
+    signer = table_signer(data["table"], "" if key == KEY else key)
+    return signer.seal(table_topic(data["table"], kind), data)
 
 
 def iso(when: datetime.datetime) -> str:
@@ -65,17 +74,19 @@ def game(**changes) -> dict:
 
 def state(table: str, key: str | None = KEY, *, at: datetime.datetime = EVENING,
           times: dict | None = None, **changes) -> bytes:
-    return encode({"table": table, "at": iso(at), "activity": "playing", "display": "normal",
-                   "faults": {}, "game": game(), "times": times or {
-                       "seated": iso(at), "started": iso(at), "ended": None}, **changes}, key)
+    return signed("state", {"table": table, "at": iso(at), "activity": "playing",
+                            "display": "normal", "faults": {}, "game": game(), "times": times or {
+                                "seated": iso(at), "started": iso(at), "ended": None}, **changes},
+                  key)
 
 
 def finished(table: str, key: str | None = KEY, *, at: datetime.datetime = EVENING,
              winners: tuple[str, ...] = ("Ann",), names: tuple[str, ...] = ("Ann", "Bob"),
              **changes) -> bytes:
-    return encode({"table": table, "at": iso(at), "game": "palourde", "title": "Palourde",
-                   "players": [{"name": n, "score": 1, "out": False} for n in names],
-                   "winners": list(winners), "headline": None, **changes}, key)
+    return signed("finished", {"table": table, "at": iso(at), "game": "palourde",
+                               "title": "Palourde",
+                               "players": [{"name": n, "score": 1, "out": False} for n in names],
+                               "winners": list(winners), "headline": None, **changes}, key)
 
 
 def shown(board: Board) -> dict:
@@ -159,7 +170,8 @@ def test_unsigned_forged_and_moved_table_messages_are_dropped_with_a_key(caplog)
     board.receive(table_topic("t1", "state"), state("t1"))
     forged = [("state", state("t1", None)), ("state", state("t1", "not-the-cafe-key")),
               ("finished", finished("t1", None)),
-              ("events", encode({"table": "t1", "game_id": "g1", "seq": 1}, "not-the-cafe-key"))]
+              ("events", signed("events", {"table": "t1", "game_id": "g1", "seq": 1},
+                                "not-the-cafe-key"))]
     caplog.set_level(logging.WARNING)
     for kind, payload in forged:
         board.receive(table_topic("t1", kind), payload)
@@ -304,9 +316,12 @@ def hostile(draw) -> tuple[str, bytes]:
         if isinstance(game_part, dict):
             game_part.update(draw(st.dictionaries(FIELDS, JSON, max_size=3)))
         if draw(st.booleans()):
-            base = {k: v for k, v in base.items() if k != "sig"}
-            base["sig"] = signature(base, KEY)
-        payload = json.dumps(base, allow_nan=True).encode()
+            try:
+                payload = table_signer(name).seal(f"tabletop/{name}/{kind}", base)
+            except ValueError:                  # NaN, or a lone surrogate: no JSON to sign
+                payload = json.dumps(base, allow_nan=True).encode()
+        else:
+            payload = json.dumps(base, allow_nan=True).encode()
     elif what == 1:
         payload = json.dumps(draw(JSON), allow_nan=True).encode()
     else:

@@ -20,10 +20,24 @@ from device.cli import main
 from device.decks.registry import DeckRegistry
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import subscribe
+from device.fleet.envelope import Signer
 from device.fleet.link import fetch_retained, send_retained
 from device.fleet.shared import deck_message, staff_message
 from device.fleet.topics import SCHEMA, encode, table_topic
-from tests.device.fleet_tables import FLEET_KEY, Table, a_deck, random_game_lines, settings_for, settle, shows
+from tests.device.fleet_tables import (
+    FLEET_KEY,
+    Table,
+    a_deck,
+    admin_signer,
+    cafe_inbox,
+    enrolment,
+    keyed_board,
+    random_game_lines,
+    settings_for,
+    settle,
+    shows,
+    table_key,
+)
 from tests.device.mosquitto import PASSWORD, USER, Broker, running_broker
 from tests.device.test_fleet import WAIT_S, dashboard_feed
 
@@ -63,7 +77,7 @@ def test_nested_messages_on_every_topic_leave_tables_and_dashboard_working(tmp_p
     here = DeckRegistry(tmp_path / "here")                    # the tables still hear the café
     a_deck(here, "cafe8")
     tables[0].heard.clear()
-    send_retained(settings, [deck_message(here, "cafe8", "t9", "now", FLEET_KEY)])
+    send_retained(settings, [deck_message(here, "cafe8", "t9", "now", admin_signer(tmp_path))])
     assert tables[0].heard.wait(WAIT_S)
     assert tables[0].inbox.next_offer(tables[0].registry, "t1").name == "cafe8"
     for table in tables:
@@ -75,9 +89,11 @@ def test_a_forged_staff_list_is_refused(tmp_path, broker, caplog):
     settings = settings_for(broker)
     forger = DeckRegistry(tmp_path / "forger")
     forger.add_staff("04DEADBEEF0001", "Mallory")
-    forged = [staff_message(forger, "t9", "now", "not-the-cafe-key")]
-    topic, signed = staff_message(forger, "t9", "now", FLEET_KEY)
-    unsigned = {k: v for k, v in json.loads(signed).items() if k != "sig"}
+    a_table = Signer.table(tmp_path / "t9", "t9")            # a stolen table's key: not the café's
+    forged = [staff_message(forger, "t9", "now", FLEET_KEY, a_table)]
+    topic, signed = staff_message(forger, "t9", "now", FLEET_KEY, admin_signer(tmp_path))
+    unsigned = {k: v for k, v in json.loads(signed).items()
+                if k not in ("sig", "publisher", "counter", "topic")}
     table = Table(tmp_path / "t1", "t1", settings)
     assert table.link.wait_up(WAIT_S)
     for message in (forged[0], (topic, json.dumps(unsigned).encode())):
@@ -88,7 +104,8 @@ def test_a_forged_staff_list_is_refused(tmp_path, broker, caplog):
     table.play(["wait 1"])
     assert table.screens[-1].header == "TABLETOP" and not table.registry.staff()
     refusals = [r.message for r in caplog.records if "refused the shared data" in r.message]
-    assert refusals == ["fleet: refused the shared data on tabletop/shared/staff: badly signed",
+    assert refusals == ["fleet: refused the shared data on tabletop/shared/staff: shared data "
+                        "not signed by the café's admin key",
                         "fleet: refused the shared data on tabletop/shared/staff: unsigned"]
     table.link.close(flush_s=0)
 
@@ -150,27 +167,31 @@ def test_under_the_generated_acl_each_table_writes_only_its_own_topics(tmp_path,
     assert main(["fleet", "acl", "table-1", "table-2"]) == 0
     broker.use_acl(capsys.readouterr().out)
     broker.start()
-    board = Board(key=FLEET_KEY)
+    board = keyed_board()
     try:
         def account(user: str):
             return settings_for(broker, username=user)
         feed = subscribe(account("dashboard"), board, "tabletop-dashboard-acl")
         assert feed.wait_up(WAIT_S)
+        send_retained(account("cafe-admin"), [
+            enrolment({"table-1": table_key(tmp_path / "t1", "table-1")}, tmp_path)])
         table = Table(tmp_path / "t1", "table-1", account("table-1"))
+        cafe = admin_signer(tmp_path)
         table.start("palourde", ["Ann", "Bob"])
         table.play(["tap clam#1", "tap clam#2", "wait 1"])
         settle(board, lambda view: shows(view, table), WAIT_S, broker)
         retained = fetch_retained(account("cafe-admin"), "tabletop/#")
         forger = DeckRegistry(tmp_path / "forger")
         forger.add_staff("04DEADBEEF0001", "Mallory")
-        forged_state = encode({"table": "table-1", "at": "now", "activity": "idle", "faults": {},
-                               "game": None}, FLEET_KEY)
+        forged_state = Signer.table(tmp_path / "t2", "table-2").seal(
+            table_topic("table-1", "state"),
+            {"table": "table-1", "at": "now", "activity": "idle", "faults": {}, "game": None})
         send_retained(account("table-2"), [
             (table_topic("table-1", "state"), forged_state), (table_topic("table-1", "online"), b"false"),
-            staff_message(forger, "table-2", "now", FLEET_KEY)])
+            staff_message(forger, "table-2", "now", FLEET_KEY, cafe)])
         send_retained(account("dashboard"), [(table_topic("table-9", "state"), forged_state)])
         assert fetch_retained(account("cafe-admin"), "tabletop/#") == retained
-        send_retained(account("cafe-admin"), [staff_message(forger, "table-1", "now", FLEET_KEY)])
+        send_retained(account("cafe-admin"), [staff_message(forger, "table-1", "now", FLEET_KEY, cafe)])
         assert "tabletop/shared/staff" in fetch_retained(account("table-2"), "tabletop/shared/#")
         (shown,) = board.view()["tables"]
         assert shown["name"] == "table-1" and shown["online"] is True and shows(board.view(), table)
@@ -181,22 +202,28 @@ def test_under_the_generated_acl_each_table_writes_only_its_own_topics(tmp_path,
 
 
 def test_with_the_key_the_dashboard_keeps_a_table_whose_state_is_forged_on_the_broker(tmp_path, broker):
-    """No access list: anyone overwrites table t1's retained state; unsigned, it changes nothing."""
-    board = Board(key=FLEET_KEY)
+    """No access list: anyone overwrites table t1's retained state; unsigned, signed by another
+    key or replayed, it changes nothing."""
+    board = keyed_board()
     feed = dashboard_feed(broker, board)
+    send_retained(settings_for(broker), [enrolment({"t1": table_key(tmp_path / "t1", "t1")},
+                                                   tmp_path)])
     table = Table(tmp_path / "t1", "t1", settings_for(broker))
     table.start("palourde", ["Ann", "Bob"])
     table.play(["tap clam#1", "tap clam#2", "wait 1"])
     settle(board, lambda view: shows(view, table), WAIT_S, broker)
     forged = {"table": "t1", "at": "2030-01-02T20:15:00+01:00", "activity": "idle", "faults": {},
               "game": None}
-    version = board.view()["version"]
-    send_retained(settings_for(broker), [(table_topic("t1", "state"), encode(forged)),
-                                         (table_topic("t1", "state"), encode(forged, "guessed")),
+    version, refused = board.view()["version"], board.drops.count
+    guessed = Signer.table(tmp_path / "t9", "t1")             # a key the café never enrolled
+    send_retained(settings_for(broker), [(table_topic("t1", "state"), encode(forged))])
+    send_retained(settings_for(broker), [(table_topic("t1", "state"),
+                                          guessed.seal(table_topic("t1", "state"), forged)),
                                          (table_topic("t9", "state"), encode(forged))])
-    table.play(["wait 1"])
-    send_retained(settings_for(broker), [(table_topic("t1", "online"), b"true")])  # a last message
-    settle(board, lambda view: view["version"] > version, WAIT_S, broker)
+    send_retained(settings_for(broker), [(table_topic("t1", "online"), b"true")])  # unsigned
+    table.play(["tap clam#3", "tap clam#4", "wait 1"])      # the table's own, after them all
+    settle(board, lambda view: shows(view, table), WAIT_S, broker)
+    assert board.drops.count == refused + 4 and board.view()["version"] > version
     assert [t["name"] for t in board.view()["tables"]] == ["t1"] and shows(board.view(), table)
     table.link.close(flush_s=0)
     feed.close(flush_s=0)
@@ -208,21 +235,20 @@ def test_the_acl_refuses_names_it_cannot_hold(capsys):
         assert capsys.readouterr().err.count("\n") == 1
 
 
-def test_a_flood_of_refused_shared_messages_is_counted_and_logged_a_few_lines_a_minute():
+def test_a_flood_of_refused_shared_messages_is_counted_and_logged_a_few_lines_a_minute(tmp_path):
     """10,000 forged staff lists: each counted, the table's log written at most HUSH_LINES
     times in a minute, and the next minute's first line says how many were held back."""
     import io
     import logging
 
     from device.cli.logs import HUSH_LINES, Hush
-    from device.fleet.shared import Inbox
     now = [0.0]
     out = io.StringIO()
     handler = logging.StreamHandler(out)
     handler.addFilter(Hush(clock=lambda: now[0]))
     logging.getLogger().addHandler(handler)
     try:
-        inbox = Inbox(FLEET_KEY)
+        inbox = cafe_inbox(tmp_path)
 
         def forged(n: int) -> bytes:                        # each one different
             return json.dumps({"schema": SCHEMA, "table": "t9", "staff": {f"{n:x}": "Mallory"},

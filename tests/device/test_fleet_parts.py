@@ -13,15 +13,25 @@ from device.config import ConfigFileError, FleetConfig, example_config, parse_co
 from device.decks.registry import DeckRegistry
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import DashboardServer
+from device.fleet.envelope import Refused, Signer
 from device.fleet.journal_feed import JournalFeed, journals, pending
 from device.fleet.link import FleetUnavailable
 from device.fleet.outbox import Outbox
 from device.fleet.plugin import FleetPlugin, open_fleet
-from device.fleet.shared import Inbox, deck_message, read_shared, staff_message
+from device.fleet.shared import deck_message, read_shared, staff_message
 from device.fleet.topics import decode, encode, shared_deck_of, table_of, table_topic
 from device.inputs import Tapped
 from device.kiosk.plugin import Attract
-from tests.device.fleet_tables import FLEET_KEY, SETTLE, Table, a_deck, random_game_lines
+from tests.device.fleet_tables import (
+    FLEET_KEY,
+    SETTLE,
+    Table,
+    a_deck,
+    admin_signer,
+    cafe_inbox,
+    random_game_lines,
+    table_signer,
+)
 from tests.device.mosquitto import free_port
 
 
@@ -56,9 +66,9 @@ class FakeLink:
 
 def fake_table(tmp_path, name="t1") -> tuple[Table, FakeLink]:
     table, link = Table(tmp_path / name, name, None), FakeLink()
-    table.inbox = Inbox(FLEET_KEY)
+    table.inbox = cafe_inbox(tmp_path / name)
     table.plugin = FleetPlugin(link, name, lambda: "2030-01-02T20:15:00+01:00", table.inbox,
-                               table.registry)
+                               table.registry, signer=table_signer(name))
     table.app.attach(table.plugin)
     return table, link
 
@@ -201,16 +211,18 @@ def test_a_table_plays_the_same_with_the_broker_gone(tmp_path):
 
 # ---- shared decks and staff cards on the table ---------------------------------------------------
 
-def test_offers_come_at_idle_once_and_only_from_other_tables(tmp_path):
+def test_offers_come_at_idle_once_and_only_what_the_table_lacks(tmp_path):
     table, _ = fake_table(tmp_path)
+    cafe = admin_signer(tmp_path / "cafe")
     elsewhere = DeckRegistry(tmp_path / "elsewhere")
     a_deck(elsewhere, "cafe4")
     elsewhere.add_staff("04AABBCCDD0011", "Morgane")
-    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t1", "now", FLEET_KEY))        # our own: no offer
+    a_deck(table.registry, "cafe3")
+    table.inbox.receive(*deck_message(table.registry, "cafe3", "t2", "now", cafe))  # it has it
     table.play(["wait 1"])
     assert table.screens[-1].header == "TABLETOP"
-    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t2", "now", FLEET_KEY))
-    table.inbox.receive(*staff_message(elsewhere, "t2", "now", FLEET_KEY))
+    table.inbox.receive(*deck_message(elsewhere, "cafe4", "t2", "now", cafe))
+    table.inbox.receive(*staff_message(elsewhere, "t2", "now", FLEET_KEY, cafe))
     table.play(["wait 1"])
     assert "New deck cafe4 (59 cards) from t2" in " ".join(table.screens[-1].lines)
     table.play(["press back", "wait 1"])                      # not now: the staff list comes next
@@ -223,34 +235,43 @@ def test_offers_come_at_idle_once_and_only_from_other_tables(tmp_path):
     assert table.screens[-1].header == "TABLETOP"             # the declined deck stays declined
 
 
-def test_shared_payloads_that_do_not_check_are_ignored():
-    nonsense = encode({"table": "t", "text": "nonsense ["})
-    assert read_shared("tabletop/shared/decks/x", nonsense, FLEET_KEY) is None
-    assert read_shared("tabletop/shared/staff", encode({"table": "t", "staff": []}),
-                       FLEET_KEY) is None
-    assert read_shared("tabletop/shared/staff", b"", FLEET_KEY) is None
+def test_shared_payloads_that_do_not_check_are_refused(tmp_path):
+    trust = cafe_inbox(tmp_path).trust
+    cafe = admin_signer(tmp_path / "cafe")
+    for topic, payload in (("tabletop/shared/decks/x", cafe.seal("tabletop/shared/decks/x", {
+            "table": "t", "deck": "x", "text": "nonsense ["})),
+            ("tabletop/shared/staff", cafe.seal("tabletop/shared/staff", {"table": "t", "staff": []})),
+            ("tabletop/shared/staff", b"")):
+        with pytest.raises(Refused):
+            read_shared(topic, payload, trust)
 
 
-def test_shared_data_counts_only_when_signed_with_the_fleet_key(tmp_path, caplog):
+def test_shared_data_counts_only_when_signed_with_the_cafes_admin_key(tmp_path):
     here = DeckRegistry(tmp_path / "here")
     here.add_staff("04AABBCCDD0011", "Morgane")
     a_deck(here, "cafe5")
-    topic, payload = staff_message(here, "t2", "now", FLEET_KEY)
+    cafe = admin_signer(tmp_path / "cafe")
+    trust = cafe_inbox(tmp_path / "t1").trust
+    topic, payload = staff_message(here, "t2", "now", FLEET_KEY, cafe)
     assert b"04AABBCCDD0011" not in payload                    # keyed hashes, never raw UIDs
-    assert read_shared(topic, payload, FLEET_KEY).cards[0][1] == "Morgane"
+    assert read_shared(topic, payload, trust)[0].cards[0][1] == "Morgane"
+    table = Signer.table(tmp_path / "t2", "t2")                # a table's own key: not the café's
     forged = {**decode(payload), "staff": {"00": "Mallory"}}
     unsigned = {k: v for k, v in decode(payload).items() if k != "sig"}
-    for data in (forged, unsigned):
-        assert read_shared(topic, json.dumps(data).encode(), FLEET_KEY) is None
-    assert read_shared(topic, payload, "another-cafe") is None
-    assert read_shared(topic, payload, None) is None
-    deck_topic, deck = deck_message(here, "cafe5", "t2", "now", FLEET_KEY)
-    assert read_shared(deck_topic, deck, FLEET_KEY).name == "cafe5"
-    assert read_shared(deck_topic, deck.replace(b"cafe5", b"cafe6"), FLEET_KEY) is None
-    assert [r.message for r in caplog.records].count(
-        "fleet: refused the shared data on tabletop/shared/staff: badly signed") == 2
-    with pytest.raises(ValueError, match="fleet key"):
-        staff_message(here, "t2", "now", None)
+    for made, why in ((json.dumps(forged).encode(), "badly signed"),
+                      (json.dumps(unsigned).encode(), "badly signed"),
+                      (table.seal(topic, {"table": "t2", "staff": {"00": "Mallory"}}),
+                       "not signed by the café's admin key")):
+        with pytest.raises(Refused, match=why):
+            read_shared(topic, made, trust)
+    with pytest.raises(Refused, match="no admin key"):
+        read_shared(topic, payload, cafe_inbox(tmp_path / "t3").trust.__class__(None))
+    deck_topic, deck = deck_message(here, "cafe5", "t2", "now", cafe)
+    assert read_shared(deck_topic, deck, trust)[0].name == "cafe5"
+    with pytest.raises(Refused, match="another topic"):
+        read_shared("tabletop/shared/decks/evil", deck, trust)
+    with pytest.raises(ValueError, match="tag key"):
+        staff_message(here, "t2", "now", None, cafe)
 
 
 def test_open_fleet_only_when_enabled_and_paho_present(tmp_path, monkeypatch):

@@ -11,18 +11,30 @@ from hypothesis import strategies as st
 
 from device.cli import main
 from device.decks.registry import DeckRegistry
+from device.fleet.envelope import ADMIN, Refused, Signer, Trust
 from device.fleet.link import send_retained
 from device.fleet.shared import SharedRoster, read_shared, roster_message
-from device.fleet.signing import sign
-from device.fleet.topics import SCHEMA, SHARED_PLAYERS, encode
+from device.fleet.topics import SHARED_PLAYERS
 from device.players.roster import FILE, Player, Roster, new_player
-from tests.device.fleet_tables import FLEET_KEY, Table, settings_for
+from tests.device.fleet_tables import (
+    ADMIN_KEY,
+    Table,
+    admin_private,
+    admin_signer,
+    cafe_admin,
+    settings_for,
+    table_signer,
+)
 from tests.device.mosquitto import running_broker
 
 from .test_fleet import config_file
 from .test_players import CARD, cafe
 
 WAIT_S = 30.0
+
+
+def admin_signer_in_memory() -> Signer:
+    return Signer(admin_private(), ADMIN, table_signer("-").counter)
 
 
 @pytest.fixture
@@ -49,8 +61,8 @@ def test_a_shared_roster_adds_only_what_this_table_lacks(tmp_path):
     assert here.merge(shared, taken) == []                    # heard again: nothing new
 
 
-def roster_payload(text: str, key: str = FLEET_KEY) -> bytes:
-    return encode(sign({"schema": SCHEMA, "table": "t9", "at": "now", "roster": text}, key))
+def roster_payload(text: str, signer) -> bytes:
+    return signer.seal(SHARED_PLAYERS, {"table": "t9", "at": "now", "roster": text})
 
 
 @settings(max_examples=40, deadline=None)
@@ -58,13 +70,19 @@ def roster_payload(text: str, key: str = FLEET_KEY) -> bytes:
     '[[player]]\nname = "Ann"\n', '[[player]]\nname = "a b"\n', '[[player]]\nname = "P1"\n',
     '[[player]]\nname = "Ann"\n[[player]]\nname = "ann"\n', 'player = 3\n']))
 def test_any_shared_roster_reads_or_is_refused(text):
-    found = read_shared(SHARED_PLAYERS, roster_payload(text), FLEET_KEY)
+    trust = Trust.of(ADMIN_KEY, None)
+    try:
+        found, _ = read_shared(SHARED_PLAYERS, roster_payload(text, admin_signer_in_memory()), trust)
+    except Refused:
+        found = None
     assert found is None or isinstance(found, SharedRoster)
-    assert read_shared(SHARED_PLAYERS, roster_payload(text, "not-the-key"), FLEET_KEY) is None
+    with pytest.raises(Refused):
+        read_shared(SHARED_PLAYERS, roster_payload(text, table_signer("t9")), trust)
 
 
-def test_a_roster_published_by_one_table_is_merged_by_another(tmp_path, broker, capsys):
+def test_a_roster_published_by_the_cafe_is_merged_by_a_table(tmp_path, broker, capsys):
     cafe(tmp_path / "a")
+    cafe_admin(tmp_path / "a")
     table_a = ["--config", str(config_file(tmp_path, broker, "table-a")),
                "--state-dir", str(tmp_path / "a")]
     assert main(["players", "publish", *table_a]) == 0
@@ -83,11 +101,12 @@ def test_a_forged_roster_changes_nothing(tmp_path, broker, caplog):
     forger = Roster(tmp_path / "forger")
     forger.add(new_player("Mallory"))
     settings_ = settings_for(broker)
-    topic, signed = roster_message(forger, "t9", "now", FLEET_KEY)
-    unsigned = {k: v for k, v in json.loads(signed).items() if k != "sig"}
+    topic, signed = roster_message(forger, "t9", "now", admin_signer(tmp_path))
+    unsigned = {k: v for k, v in json.loads(signed).items()
+                if k not in ("sig", "publisher", "topic", "counter")}
     table = Table(tmp_path / "t1", "t1", settings_)
     assert table.link.wait_up(WAIT_S)
-    for message in (roster_message(forger, "t9", "now", "not-the-cafe-key"),
+    for message in (roster_message(forger, "t9", "now", table_signer("t9")),
                     (topic, json.dumps(unsigned).encode())):
         table.heard.clear()
         send_retained(settings_, [message])
@@ -95,19 +114,19 @@ def test_a_forged_roster_changes_nothing(tmp_path, broker, caplog):
         table.play(["wait 1"])
     assert not (tmp_path / "t1" / FILE).exists()
     refusals = [r.message for r in caplog.records if "refused the shared data" in r.message]
-    assert refusals == ["fleet: refused the shared data on tabletop/shared/players: badly signed",
+    assert refusals == ["fleet: refused the shared data on tabletop/shared/players: shared data "
+                        "not signed by the café's admin key",
                         "fleet: refused the shared data on tabletop/shared/players: unsigned"]
     table.link.close(flush_s=0)
 
 
-def test_publishing_no_roster_or_without_the_key_is_one_line(tmp_path, broker, capsys):
+def test_publishing_no_roster_or_away_from_the_cafes_machine_is_one_line(tmp_path, broker, capsys):
     config = config_file(tmp_path, broker, "table-a")
     args = ["--config", str(config), "--state-dir", str(tmp_path / "a")]
     assert main(["players", "publish", *args]) == 2
     assert "no players here" in capsys.readouterr().err
-    cafe(tmp_path / "a")
-    config.write_text(config.read_text().replace(f'key = "{FLEET_KEY}"\n', ""))
+    cafe(tmp_path / "a")                                       # a table: no admin key
     assert main(["players", "publish", *args]) == 2
     err = capsys.readouterr().err
-    assert len(err.splitlines()) == 1 and "needs the café's fleet key" in err
+    assert len(err.splitlines()) == 1 and "no admin key" in err and "fleet keys --admin" in err
 

@@ -8,8 +8,9 @@ from device.cli import main
 from device.decks.registry import DeckRegistry
 from device.fleet.shared import enrol_tapped, import_staff, read_shared, staff_message
 from device.fleet.signing import ROLL_FILE, StaffRoll, staff_hash
+from tests.device.fleet_tables import FLEET_KEY as KEY
+from tests.device.fleet_tables import admin_signer, cafe_inbox
 
-KEY = "cafe-fleet-key-1"
 HERE, SAM, KIM = "04A1B2C3D4E5F6", "04000000000001", "04000000000002"
 
 
@@ -18,7 +19,8 @@ def cafe(tmp_path):
     other = DeckRegistry(tmp_path / "other")
     other.add_staff(SAM, "Sam")
     other.add_staff(KIM, "Kim")
-    shared = read_shared(*staff_message(other, "table-2", "now", KEY), KEY)
+    message = staff_message(other, "table-2", "now", KEY, admin_signer(tmp_path / "cafe"))
+    shared, _ = read_shared(*message, cafe_inbox(tmp_path / "here").trust)
     here = DeckRegistry(tmp_path / "here")
     here.add_staff(HERE, "Manager")
     assert import_staff(here, shared, KEY) == 2

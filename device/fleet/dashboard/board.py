@@ -28,7 +28,11 @@ import time
 from collections.abc import Callable
 
 from device.fleet import schema
-from device.fleet.topics import table_of
+from device.fleet.envelope import Trust
+from device.fleet.shared import SharedTables, enrol_tables, read_shared
+from device.fleet.topics import SHARED_TABLES, table_of
+
+from .counted import CountedGames
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +51,14 @@ MAX_FINISHED = 200            # finished games kept (the page shows today's)
 
 class Board:
     def __init__(self, day: Callable[[], str] = today, clock: Callable[[], str] = now,
-                 key: str | None = None, monotonic: Callable[[], float] = time.monotonic) -> None:
-        self.day, self.clock, self.key, self.monotonic = day, clock, key or None, monotonic
+                 trust: Trust | None = None, monotonic: Callable[[], float] = time.monotonic,
+                 counted: CountedGames | None = None) -> None:
+        """With `trust` (the café's admin key), only the messages of the tables the café's
+        signed list enrols count; `counted` keeps the finished games' ids across restarts."""
+        self.day, self.clock, self.monotonic = day, clock, monotonic
+        self.trust = trust if trust is not None and trust.admin is not None else None
+        self.key = self.trust                      # a keyed board: only signed tables count
+        self.counted = counted if counted is not None else CountedGames(None)
         self.version = 0
         self.broker = {"up": False, "since": clock()}
         self.drops = schema.Drops(monotonic)
@@ -59,6 +69,9 @@ class Board:
         self.closed = False
 
     def receive(self, topic: str, payload: bytes) -> None:
+        if topic == SHARED_TABLES:
+            self._enrol(payload)
+            return
         where = table_of(topic)
         if where is None:
             return
@@ -66,8 +79,8 @@ class Board:
         try:
             schema.table_name(name)
             now = datetime.datetime.fromisoformat(self.clock())
-            data = schema.online(payload, now) if kind == "online" else schema.message(
-                kind, name, payload, self.key, now)
+            data = schema.online(payload, now, self.trust, name) if kind == "online" else \
+                schema.message(kind, name, payload, self.trust, now)
         except schema.Refused as refused:
             self.drops.drop(topic, str(refused))
             return
@@ -85,6 +98,18 @@ class Board:
                 self._apply(table, kind, data)
             self.version += 1
             self._changed.notify_all()
+
+    def _enrol(self, payload: bytes) -> None:
+        """The café's signed list of tables: whose messages count from now on."""
+        if self.trust is None or not payload:
+            return
+        try:
+            shared, _ = read_shared(SHARED_TABLES, payload, self.trust)
+        except schema.Refused as refused:
+            self.drops.drop(SHARED_TABLES, str(refused))
+            return
+        if isinstance(shared, SharedTables):
+            enrol_tables(self.trust, shared)
 
     def _table(self, name: str, real: bool) -> dict | None:
         """The table's entry; a new one if there is room, or if a real table takes the place
@@ -142,6 +167,9 @@ class Board:
         key = (table["name"], json.dumps(data, sort_keys=True))
         if key in self._finished:
             return                              # the same game again (QoS 1)
+        if data["game_id"] is not None and not self.counted.first(
+                table["name"], data["game_id"], self.clock()):
+            return                              # counted before, maybe before a restart
         self._received += 1
         self._finished[key] = {**data, "table": table["name"], "real": table["real"],
                                "day": self.day(), "received": self.clock(), "n": self._received}

@@ -42,7 +42,7 @@ from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
 from device.fleet.link import Link
-from device.fleet.topics import TABLE_FILTERS, table_of
+from device.fleet.topics import SHARED_TABLES, TABLE_FILTERS, table_of
 
 from .board import Board
 from .page import FINISHED, labels, language_of, page
@@ -360,6 +360,7 @@ def bounded(receive):
 
 def subscribe(settings, board: Board, client_id: str) -> Link:
     """The board's feed: the tables' topics, in a session the broker keeps while we are away."""
-    return Link(settings, client_id, subscriptions=TABLE_FILTERS, on_message=bounded(board.receive),
+    return Link(settings, client_id, subscriptions=(SHARED_TABLES, *TABLE_FILTERS),
+                on_message=bounded(board.receive),
                 on_up=lambda _link: board.broker_link(True),
                 on_down=lambda: board.broker_link(False), clean=False).start()
