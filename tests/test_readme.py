@@ -50,3 +50,22 @@ def test_every_help_points_to_the_rules_and_the_card_ids_an_installed_table_carr
         for parser in completion.command_paths(build_parser(language)).values():
             text = " ".join(parser.format_help().split())
             assert "tabletop guide rules" in text and "tabletop guide cards" in text, parser.prog
+
+
+def test_the_simulators_terminal_sizes_are_the_ones_the_readme_gives():
+    from device.sim.terminal import BELOW, BESIDE, layout
+    from hardware.sim_display import braille, halfblocks, quadrants
+
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    assert "From 40 rows the screen's text goes below the picture" in readme
+    # each "from" size is the least that gets it: a column or a row fewer gets something else
+    least = {"half blocks from 130 columns": ((130, 40), halfblocks, BELOW),
+             "quadrants from 66": ((66, 40), quadrants, BELOW),
+             "beside them from 90x35": ((90, 35), quadrants, BESIDE)}
+    for words, (size, picture, feedback) in least.items():
+        assert words in readme, words
+        assert layout((128, 64), size) == (picture, feedback), words
+        smaller = (size[0] - 1, size[1]), (size[0], size[1] - 1)
+        assert all(layout((128, 64), other) != (picture, feedback) for other in smaller), words
+    assert "ordinary 80x24 gets braille with the text below" in readme
+    assert layout((128, 64), (80, 24)) == (braille, BELOW)

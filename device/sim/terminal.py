@@ -1,14 +1,17 @@
-"""The simulator on a terminal: the 128x64 frame as large as the terminal allows, the
-screen's text when the picture's letters are too small to read, the LED and the tones.
+"""The simulator on a terminal: the 128x64 frame as large as the terminal allows with the
+LED, the tones and what a person may type always in view, and the screen's text where the
+picture's letters are too small to read.
 
-The picture is the largest drawing whose framed box fits the terminal's width: half
-blocks (1x2 pixels a cell, 130 columns), quadrants (2x2, 66 columns) or braille (2x4,
-66 columns and 18 rows). Braille's letters are a dot pattern nobody reads, so the
-screen's header and four lines follow the picture as plain text, the LED colour and the
-tones beside them, or while no tone sounds what a person may type: an ordinary 80x24
-terminal holds picture, text, input help and a line to type on.
-A terminal too small for any picture gets the text alone. The size is asked at every
-frame and on a resize, so a resized terminal gets a new rendering at once.
+The picture is the largest drawing whose framed box fits the terminal with that feedback:
+half blocks (1x2 pixels a cell: 130 columns, 34 rows), quadrants (2x2: 66 columns, 34
+rows) or braille (2x4: 66 columns, 18 rows). Below the picture go the screen's header and
+four lines as plain text, the LED colour and the tones beside them, or while no tone sounds
+what a person may type (40 rows for half blocks and quadrants, 24 for braille: an ordinary
+80x24 terminal holds picture, text, input help and a line to type on). Where the rows are
+too few for that but the columns are many, the feedback goes beside a picture whose letters
+read (quadrants from 90x35). Braille's letters are a dot pattern nobody reads: it always has
+the text. A terminal too small for any of these gets the text alone. The size is asked at
+every frame and on a resize, so a resized terminal gets a new rendering at once.
 
 The text is the display's own layout (device/ui/layout.py), not the screen's source
 strings: a line the display cuts is cut here too, so the text never shows more than the
@@ -32,23 +35,27 @@ PICTURES = ((1, 2, halfblocks, True), (2, 2, quadrants, True), (2, 4, braille, F
 TEXT_ROWS = 5             # the screen as text: the header and four body lines
 TEXT_WIDTH = 26           # the widest text line ("> " + 20 + " ^") and a gap before the LED
 TYPING_ROWS = 1           # the line the person types on
+GAP = 2                   # between the picture and the feedback beside it
+SIDE_WIDTH = 24           # the least room beside the picture: "LED amber: your turn" and more
 UNKNOWN_SIZE = (80, 24)   # when the terminal does not say: the ordinary one
+BELOW, BESIDE = "below", "beside"     # where the feedback goes
 
 
-def layout(image_size: tuple[int, int], terminal: tuple[int, int]) -> tuple[Callable | None, bool]:
-    """(the picture's drawing or None, whether the text goes with it) for a terminal of
-    (columns, rows): the largest picture that fits, with the text when it fits too, and
-    with it in any case where the picture's letters cannot be read."""
+def layout(image_size: tuple[int, int], terminal: tuple[int, int]) -> tuple[Callable | None, str]:
+    """(the picture's drawing or None, where the feedback goes) for a terminal of (columns,
+    rows): the largest picture with the text, the LED, the tones and the input help below
+    it, or with the LED, tones and input help beside it where its letters read; else no
+    picture, the text alone."""
     columns, rows = terminal
     for width, height, draw, readable in PICTURES:
-        box_rows = -(-image_size[1] // height) + 2
-        if image_size[0] // width + 2 > columns:
+        box_columns, box_rows = image_size[0] // width + 2, -(-image_size[1] // height) + 2
+        if box_columns > columns:
             continue
         if box_rows + TEXT_ROWS + TYPING_ROWS <= rows:
-            return draw, True
-        if readable and box_rows + TYPING_ROWS <= rows:
-            return draw, False
-    return None, True
+            return draw, BELOW
+        if readable and box_rows + TYPING_ROWS <= rows and columns - box_columns >= SIDE_WIDTH:
+            return draw, BESIDE
+    return None, BELOW
 
 
 def terminal_size(stream: TextIO) -> tuple[int, int]:
@@ -116,27 +123,33 @@ class SimTerminal:
 
     def _draw(self, image: Any, screen: Screen) -> None:
         columns, rows = self._size()
-        draw, with_text = layout(image.size, (columns, rows))
-        out = [] if with_text else list(self.fresh)     # no text to sit beside: above
-        if not with_text and self._drawn is None:
-            out[:0] = self.typing                       # ... and the input help, once
+        draw, place = layout(image.size, (columns, rows))
+        out: list[str] = []
         if draw is not None:
             lines = draw(image).split("\n")
             width = len(lines[0])
             out += [f"\u250c{'─' * width}\u2510", *(f"\u2502{line}\u2502" for line in lines),
                     f"\u2514{'─' * width}\u2518"]
-        if with_text:
+        if place == BESIDE:          # from the picture's first row, as the text's rows below
+            side = self._feedback(len(out) - 2)
+            out[1:1 + len(side)] = [(row + " " * GAP + note).rstrip()[:columns]
+                                    for row, note in zip(out[1:], side)]
+        else:
             out += self._text(screen, columns)
         self.stream.write("".join(f"{line}\n" for line in out))
         self.stream.flush()
         self.fresh = []
 
+    def _feedback(self, rows: int) -> list[str]:
+        """The LED, then the latest tones or, while none sounds, the input help: in view on
+        the first screen, whatever came before it scrolled away. `rows` lines at most."""
+        tones = [line for line in self.fresh if not line.startswith("LED ")]
+        return [self.led, *(tones[-(rows - 1):] or self.typing[:rows - 1])][:rows]
+
     def _text(self, screen: Screen, columns: int) -> list[str]:
-        """The screen's rows as text, the LED and the latest tones beside them; without tones,
-        the input help: in view on the first screen, whatever came before it scrolled away."""
+        """The screen's rows as text, the feedback beside them."""
         text = oled_layout(screen).text().split("\n")[:TEXT_ROWS]
         text += [""] * (TEXT_ROWS - len(text))
-        tones = [line for line in self.fresh if not line.startswith("LED ")]
-        side = [self.led, *(tones[-(TEXT_ROWS - 1):] or self.typing[:TEXT_ROWS - 1])]
+        side = self._feedback(TEXT_ROWS)
         side += [""] * (TEXT_ROWS - len(side))
         return [(row.ljust(TEXT_WIDTH) + note).rstrip()[:columns] for row, note in zip(text, side)]

@@ -58,8 +58,12 @@ def test_a_resized_window_gets_the_largest_picture_that_fits_at_once(tmp_path, o
     # half blocks, and the text below them
     sim.resize((140, 40), lambda rows: frame_box(rows) == (0, 33, 130)
                and rows[34].startswith(HEADER))
-    # quadrants, whose letters read, without the text there is no room for
-    sim.resize((100, 36), lambda rows: frame_box(rows) == (1, 34, 66) and rows[35] == "")
+    # quadrants, whose letters read, without the text there is no room for: the LED beside
+    sim.resize((100, 36), lambda rows: frame_box(rows) == (1, 34, 66) and rows[35] == ""
+               and rows[2].endswith("  LED green: ready"))
+    # 130x35: half blocks would leave the LED and the tones no row; quadrants have them beside
+    sim.resize((130, 35), lambda rows: frame_box(rows) == (0, 33, 66)
+               and rows[1].endswith("  LED green: ready"))
     # no picture fits: the text alone
     sim.resize((60, 20), lambda rows: rows[14].startswith(HEADER) and rows[-1] == ""
                and "\u2502" not in rows[-2])

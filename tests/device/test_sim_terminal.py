@@ -1,12 +1,13 @@
-"""The simulator's terminal: the largest picture of the frame that fits, the screen's text
-where the picture's letters cannot be read, the LED and tones beside it, a resize drawn anew."""
+"""The simulator's terminal: the largest picture of the frame that fits with the LED, the tones
+and the input help in view (below it with the screen's text, or beside it where its letters
+read), the text always where the picture's letters cannot be read, a resize drawn anew."""
 from __future__ import annotations
 
 import io
 
 import pytest
 
-from device.sim.terminal import SimTerminal, layout
+from device.sim.terminal import BELOW, BESIDE, SimTerminal, layout
 from device.ui.render import render
 from device.ui.screen import Screen
 from hardware.sim_display import braille, halfblocks, quadrants
@@ -15,22 +16,26 @@ SCREEN = Screen("TAMALOU", "R1", ("Ann: draw or knock", "Draw", "Knock"), highli
                 menu=(1, 3))
 
 
-@pytest.mark.parametrize("terminal, picture, text", [
-    ((200, 50), halfblocks, True),          # room for all
-    ((130, 35), halfblocks, False),         # half blocks read without the text
-    ((100, 40), quadrants, True),
-    ((100, 36), quadrants, False),          # so do quadrants
-    ((80, 24), braille, True),              # an ordinary terminal: braille and the text
-    ((80, 23), None, True),                 # braille alone would not be read: the text alone
-    ((40, 50), None, True),
+@pytest.mark.parametrize("terminal, picture, feedback", [
+    ((200, 50), halfblocks, BELOW),         # room for all
+    ((130, 40), halfblocks, BELOW),
+    ((130, 35), quadrants, BESIDE),         # half blocks would leave the LED no room
+    ((100, 40), quadrants, BELOW),
+    ((100, 36), quadrants, BESIDE),         # quadrants read without the text
+    ((90, 35), quadrants, BESIDE),
+    ((89, 35), braille, BELOW),             # too narrow for the LED beside quadrants
+    ((66, 35), braille, BELOW),
+    ((80, 24), braille, BELOW),             # an ordinary terminal: braille and the text
+    ((80, 23), None, BELOW),                # braille alone would not be read: the text alone
+    ((40, 50), None, BELOW),
 ])
-def test_the_largest_picture_that_fits_and_the_text_where_it_is_needed(terminal, picture, text):
-    assert layout((128, 64), terminal) == (picture, text)
+def test_the_largest_picture_that_fits_with_the_feedback_in_view(terminal, picture, feedback):
+    assert layout((128, 64), terminal) == (picture, feedback)
 
 
-def drawn(size, *feedback: str, screen: Screen = SCREEN) -> list[str]:
+def drawn(size, *feedback: str, screen: Screen = SCREEN, typing: tuple[str, ...] = ()) -> list[str]:
     stream = io.StringIO()
-    terminal = SimTerminal(stream, size=lambda: size)
+    terminal = SimTerminal(stream, size=lambda: size, typing=typing)
     for line in feedback:
         print(line, file=terminal, flush=True)
     terminal(render(screen), screen)
@@ -49,9 +54,15 @@ def test_an_80x24_terminal_gets_the_picture_and_the_screens_text_in_23_rows():
         ""]
 
 
-def test_a_picture_without_its_text_has_the_feedback_above_it():
-    rows = drawn((130, 35), "\u266a turn")
-    assert rows[0] == "\u266a turn" and len(rows) == 1 + 34 and len(rows[1]) == 130
+def test_a_picture_without_its_text_has_the_feedback_beside_it():
+    rows = drawn((130, 35), "LED green: ready", "\u266a turn")
+    assert len(rows) == 34 and len(rows[0]) == 66 == len(rows[-1])    # quadrants, in 35 rows
+    assert rows[1][66:] == "  LED green: ready" and rows[2][66:] == "  \u266a turn"
+    assert {len(row) for row in rows[3:]} == {66}
+    help_lines = ("Type a line and Enter:", "tap CARD (tap clam#3), press up|down|select|back,")
+    rows = drawn((100, 35), "LED green: ready", typing=help_lines)   # no tone yet: the help
+    assert [row[68:] for row in rows[1:4]] == ["LED green: ready", "Type a line and Enter:",
+                                               "tap CARD (tap clam#3), press up|"]
 
 
 def test_a_frame_is_drawn_again_only_when_something_changed_or_the_terminal_was_resized():
