@@ -101,7 +101,8 @@ def test_check_game_passes_it(site):
     assert done.returncode == 0, done.stdout
     lines = done.stdout.splitlines()
     assert lines[-1] == f"highcard: all {len(lines) - 1} checks passed"
-    assert {line.split()[1] for line in lines[:-1]} == {"metadata", "deck", "texts", "playout", "demo"}
+    assert {line.split()[1] for line in lines[:-1]} == {"metadata", "deck", "texts", "screen", "playout",
+                                                         "demo"}
 
 
 def test_check_game_fails_a_demo_that_is_refused(tmp_path):
