@@ -28,6 +28,10 @@ class Mode(Protocol):
 
     def tap(self, app, uid: str, ref) -> Actions: ...
 
+    def deadline(self, app) -> float | None: ...
+
+    def knows(self, uid: str) -> bool: ...
+
 
 @dataclass(frozen=True)
 class Show:

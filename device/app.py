@@ -18,12 +18,12 @@ from device.clock import Clock
 from device.storage.store import GameStore
 from device.texts.language import next_language, remember_language
 from device.ui.game_select import GameSelect
-from device.ui.overlay import Block, Overlay, Recall, names
-from device.ui.playing import GameOver, Playing
-from device.ui.screen import Screen, wrap
-from engine import Accepted, Info, Prompt, Rejected, Session, Tally
+from device.ui.overlay import Block, Overlay, Recall, names, repeats
+from device.ui.playing import GameOver, Playing, header
+from device.ui.screen import Screen, beside
+from engine import Accepted, Confirm, Info, Prompt, Rejected, Session, Tally
 from engine.core.session import Op
-from engine.core.text import Msg, msg, render
+from engine.core.text import Msg, catalog, msg, render
 
 from .actions import (
     MESSAGE_SECONDS,
@@ -159,7 +159,9 @@ class Companion:
             self.tick()
         elif isinstance(event, (ButtonPressed, ButtonHeld)):
             self.notice = None
-            if self.overlay is not None and self.overlay.names(event.name):
+            if self.overlay is not None and isinstance(event, ButtonHeld):
+                self.overlay = None            # a hold opens its menu or its undo over anything
+            elif self.overlay is not None and self.overlay.names(event.name):
                 self.overlay = None            # the message asked for this button: it does it
             elif self.overlay is not None and self._headline_over(event):
                 self.overlay = None            # the prompt under it asked for this button
@@ -182,9 +184,12 @@ class Companion:
     def _headline_over(self, event: Input) -> bool:
         """Is a message that only informs shown over a mode whose own screen asks for this
         press ("SELECT when done")? A headline never hides such a prompt: the press is the
-        prompt's. An instruction is read first: its pages take the presses."""
+        prompt's. An instruction is read first: its pages take the presses. UP and DOWN only
+        clear it: a menu's highlight or a number under it does not move unseen. Nor does a
+        game's result go unseen: SELECT on its last message shows it."""
         assert self.overlay is not None
-        return (isinstance(event, ButtonPressed) and not self.overlay.instructs()
+        return (isinstance(event, ButtonPressed) and event.name.lower() in ("select", "back")
+                and not self.overlay.instructs() and not isinstance(self.mode, GameOver)
                 and names(self.mode.screen(self).lines, event.name))
 
     def tick(self) -> None:
@@ -199,6 +204,7 @@ class Companion:
     def next_deadline(self) -> float | None:
         deadlines = [p.deadline(self) for p in self._plugins]
         deadlines.append(self.overlay.until if self.overlay else None)
+        deadlines.append(self.mode.deadline(self))       # a long text's next page
         deadlines.append(self._disk_retry)
         due = [d for d in deadlines if d is not None]
         return min(due) if due else None
@@ -255,12 +261,13 @@ class Companion:
         screen = self.mode.screen(self)
         if self.overlay is not None:
             left, right = self.overlay.header or (screen.header, screen.header_right)
-            screen = Screen(left, right, tuple(self.overlay.lines))
-        if self.faults:
-            fault = next(iter(self.faults.values()))
-            screen = replace(screen, header_right=self.t(fault))
-        elif self.notice is not None:
-            screen = replace(screen, header_right=self.t(self.notice))
+            screen = Screen(left, right, tuple(self.overlay.lines), below=self.overlay.more)
+        note = next(iter(self.faults.values())) if self.faults else self.notice
+        if note is not None:
+            short = msg(f"{note.key}.short") if f"{note.key}.short" in catalog(self.language) \
+                else note
+            screen = replace(screen, header_right=beside(screen.header, self.t(note),
+                                                         self.t(short)))
         for plugin in self._plugins:
             screen = plugin.screen(self, screen)
         return screen
@@ -268,9 +275,9 @@ class Companion:
     def show(self, *messages: Msg, seconds: float = MESSAGE_SECONDS,
              header: tuple[str, str] | None = None) -> None:
         """Show messages for a while (or until a button), over the current mode; under `header`
-        (name, badge) where they belong to a step the game has since left."""
+        (name, badge) where the mode's own would not agree with them."""
         instructions = self.session.spec.instructions if self.session else frozenset()
-        blocks = [Block(wrap(self.t(message)), message.key in instructions)
+        blocks = [Block(self.t(message), message.key in instructions)
                   for message in messages]
         self.overlay = Overlay.of(blocks, self.clock.monotonic(), seconds, header) or self.overlay
 
@@ -328,7 +335,6 @@ class Companion:
         disk refuses is refused on screen, the game stays as it was, and the player repeats it."""
         session = self.game()
         before = session.state
-        shown = self.mode.screen(self)        # its header is the step the answer's messages belong to
         answer = session.propose(op)
         if isinstance(answer, Accepted):
             error = self.store.record(op.kind, op.event, answer.state, self.input_no)
@@ -337,10 +343,9 @@ class Companion:
                 answer = Rejected(E_NOT_SAVED, msg("ui.not_saved"))
             else:
                 session.commit(op, answer)
-        self._after(Outcome(op.kind, op.event, answer, before, session.state), then,
-                    (shown.header, shown.header_right))
+        self._after(Outcome(op.kind, op.event, answer, before, session.state), then)
 
-    def _after(self, outcome: Outcome, then: Mode | None, header: tuple[str, str]) -> None:
+    def _after(self, outcome: Outcome, then: Mode | None) -> None:
         answer = outcome.answer
         for plugin in self._plugins:
             plugin.on_outcome(self, outcome)
@@ -351,11 +356,18 @@ class Companion:
         if outcome.op == "undo":
             self.recall = Recall()             # what it asked is taken back with it
         else:
-            self.recall.note(spec.tally(outcome.before).current, answer.effects, spec.instructions)
+            asked = spec.prompt(outcome.before)
+            done = asked.text if isinstance(outcome.event, Confirm) and not asked.options else None
+            self.recall.note(spec.tally(outcome.before).current, answer.effects, spec.instructions,
+                             done)
         over = spec.result(outcome.after) is not None
         self.set_mode(GameOver() if over else (then or Playing()))
         self.overlay = None                    # an older message never hangs over a new event
-        self.show(*answer.effects, header=None if over else header)    # once over: GAME OVER
+        # The header agrees with the messages: the game as it is now. A game's last messages
+        # (a round's closing steps) keep its own header; GAME OVER comes once they are read.
+        prompt = "" if over else self.t(self.view()[0].text)
+        self.show(*(m for m in answer.effects if not repeats(self.t(m), prompt)),
+                  header=header(self) if over else None)
 
     def check_disk(self) -> None:
         """Try the disk now (a header still waiting, else a probe write)."""

@@ -100,7 +100,7 @@ class Feedback(Plugin):
         elif isinstance(event, ButtonStuck):
             (self._stuck.add if event.stuck else self._stuck.discard)(event.name)
         self._light()
-        if isinstance(event, Tapped) and event.ref is None:
+        if isinstance(event, Tapped) and event.ref is None and not app.mode.knows(event.uid):
             self._sound("rejected")
 
     def on_outcome(self, app, outcome: Outcome) -> None:

@@ -6,6 +6,7 @@ too (engine.core.script, docs/scripts.md):
     lift                              take it off
     press up|down|select|back         a short press
     hold select|back                  a long press
+    hold up|down [SECONDS]            held down (2 s unless said): it repeats, faster and faster
     wait SECONDS                      virtual time passes; due timers fire
     choose ID | select | back         the prompt answered as it is, as a script does
     undo | redo
@@ -23,10 +24,13 @@ from typing import BinaryIO, TextIO
 from device.actions import Play, Redo, Undo
 from device.inputs import ButtonHeld, ButtonPressed
 from engine.core.script import InputError, InputLine, input_line, line_words
+from hardware.buttons import FIRST_GAP, REPEAT_S, SPEED_UP
 from hardware.presence import Presence
 from hardware.sim import SimReader
 
 LONGEST = 200                      # characters in a line: card ids and UIDs are short
+HELD_SECONDS = 2.0                 # `hold up` with no time: long enough to see the repeats
+REPEATING = ("up", "down")         # the buttons that repeat while held (hardware.buttons)
 SHOWN = 40                         # characters of a refused word a complaint repeats
 
 
@@ -76,6 +80,19 @@ def shown(word: str) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN - 1] + "…"
 
 
+def held(button: str, seconds: float) -> list:
+    """UP or DOWN held for `seconds`: its press, then its repeats as the buttons make them
+    (the first after REPEAT_S[0], each next one sooner down to REPEAT_S[1]), time passing
+    between them."""
+    events: list = [ButtonPressed(button)]
+    wait, gap, spent = REPEAT_S[0], FIRST_GAP, 0.0
+    while spent + wait <= seconds:
+        events += [Wait(wait), ButtonPressed(button)]
+        spent += wait
+        wait, gap = gap, max(gap * SPEED_UP, REPEAT_S[1])
+    return events + ([Wait(seconds - spent)] if seconds > spent else [])
+
+
 class SimReaderField:
     """The simulated reader and what lies on it, read through the real presence tracker.
 
@@ -103,6 +120,9 @@ class SimReaderField:
             raise SimInputError(f"a line has at most {LONGEST} characters")
         try:
             words = line_words(line)
+            if len(words) in (2, 3) and words[0] == "hold" and words[1].lower() in REPEATING:
+                return held(words[1].upper(), input_line(["wait", *words[2:3]]).seconds
+                            if len(words) == 3 else HELD_SECONDS)
             return self.act(input_line(words)) if words else []
         except InputError as exc:
             raise SimInputError(str(exc)) from None

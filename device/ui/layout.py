@@ -59,6 +59,8 @@ def layout(screen: Screen) -> Layout:
     marks = {first: "^"} if screen.above else {}
     if screen.below:
         marks.setdefault(stop - 1, "v")
+    if screen.more is not None:        # a text's page, above a menu: more of it comes
+        marks[screen.more] = "v"
     placed = []
     rows = []
     for n, line in enumerate(screen.lines):

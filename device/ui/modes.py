@@ -5,12 +5,15 @@ returns what is to be done as actions (device/actions.py): it never changes the 
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from device.actions import NOTHING, Actions, Show, Switch
 from device.decks.registry import CardRef
 from engine.core.spec import GameSpec
 from engine.core.text import Msg, msg
 
 from .menu import Menu
+from .paging import Pager
 from .screen import BODY_LINES, Screen, wrap
 
 
@@ -28,8 +31,28 @@ def refusal(ref, spec: GameSpec | None = None, deck: str | None = None) -> Msg |
 
 
 class Mode:
+    pager: Pager | None = None          # a text longer than its place, shown a page at a time
+
     def screen(self, app) -> Screen:
         raise NotImplementedError
+
+    def paged(self, app, text: str, room: int) -> tuple[list[str], bool]:
+        """The page of `text` shown now in `room` lines, and whether more of it follows."""
+        if self.pager is None:
+            self.pager = Pager()
+        return self.pager.page(text, room, app.clock.monotonic())
+
+    def turn_page(self, app) -> bool:
+        """DOWN on a paged text: its next page; False when none follows."""
+        return self.pager is not None and self.pager.turn(app.clock.monotonic())
+
+    def knows(self, uid: str) -> bool:
+        """Is this tag, unknown to every deck, one this mode takes (a player's card)?"""
+        return False
+
+    def deadline(self, app) -> float | None:
+        """When the screen changes by itself: a paged text's next page."""
+        return None if self.pager is None else self.pager.deadline(app.clock.monotonic())
 
     def button(self, app, name: str, held: bool) -> Actions:
         """Buttons do nothing unless a mode says otherwise."""
@@ -72,6 +95,23 @@ class Page(Mode):
         return [Switch(self.back_to), *self.back_to.tap(app, uid, ref)]
 
 
+TEXT_ROOM = BODY_LINES - 1       # a text above a menu: the menu keeps a line at least
+PAGED_ROOM = BODY_LINES - 2      # ... and two while the text turns its pages
+
+
+def above_menu(mode: Mode, app, screen: Screen, text: str, menu: Menu,
+               room: int = TEXT_ROOM) -> Screen:
+    """`text` over `menu`: whole in up to `room` lines, else a page at a time in fewer, the
+    page's last line marked while more follows; the menu scrolls in the lines left."""
+    if not text:
+        return menu.on_screen(screen, [], BODY_LINES)
+    if len(wrap(text)) > room:
+        room = min(room, PAGED_ROOM)
+    top, more = mode.paged(app, text, room)
+    shown = menu.on_screen(screen, top, BODY_LINES - len(top))
+    return replace(shown, more=len(top) - 1) if more else shown
+
+
 class MenuMode(Mode):
     """A mode that is a titled menu: UP/DOWN move, SELECT takes, BACK leaves."""
 
@@ -87,9 +127,8 @@ class MenuMode(Mode):
         return app.t(self.title_key), ""
 
     def screen(self, app) -> Screen:
-        top = wrap(self.prompt)[:BODY_LINES - 1] if self.prompt else []
         left, right = self.header(app)
-        return self.menu.on_screen(Screen(left, right), top, BODY_LINES - len(top))
+        return above_menu(self, app, Screen(left, right), self.prompt, self.menu)
 
     def button(self, app, name: str, held: bool) -> Actions:
         if name == "up":

@@ -1,9 +1,10 @@
 """Playing a game: the engine's prompt on screen, menus, scores, undo, the result.
 
 SELECT answers the prompt (the highlighted option, or "done"); BACK cancels a
-sub-prompt; DOWN on a prompt without a menu pages to the scores, UP shows the turn's
-instructions again (what to do with the cards and tokens); hold SELECT
-opens the global menu; hold BACK asks to undo the last input. A prompt that
+sub-prompt; DOWN on a prompt without a menu turns its pages (a prompt longer than the
+screen), then goes to the scores; UP shows the turn's instructions again (what to do
+with the cards and tokens), on a menu from its first item, and the global menu has them
+too; hold SELECT opens the global menu; hold BACK asks to undo the last input. A prompt that
 sets a number (+1/-1) takes UP and DOWN as its steps; a prompt whose answers are
 the numbers of a range (a Flouk white number) is a number picker: tens, then units.
 """
@@ -28,7 +29,7 @@ from engine.core.text import Msg, msg
 from .game_view import badge, header_name, ranking
 from .house_rules import option_line
 from .menu import Menu
-from .modes import MenuMode, Mode, Page, refusal
+from .modes import MenuMode, Mode, Page, above_menu, refusal
 from .number import DONE, LEFT, NumberPicker
 from .screen import BODY_LINES, COLUMNS, Screen, wrap
 from .statistics import Statistics
@@ -116,6 +117,11 @@ def undo_question(app, event: Event) -> Msg:
     return msg(f"ui.undo.{kind}_by" if name else f"ui.undo.{kind}", **args)
 
 
+def instructions_again(app) -> Actions:
+    """UP on the play screen: the turn's last instructions again, or that there are none."""
+    return [Show.of(*app.recall.said) if app.recall.said else Show.of(msg("ui.no_instructions"))]
+
+
 def ask_undo(app, back_to: Mode) -> Actions:
     """Hold BACK: "Undo <last input>?" — or say there is nothing to undo."""
     last = app.game().last_event()
@@ -158,22 +164,25 @@ class Playing(Mode):
         self._for_seq, self._prompt_id = state.seq, prompt.id
 
     def screen(self, app) -> Screen:
+        """The prompt's words first, a page at a time where they are longer than their place;
+        under them the menu, the number, or the scores and the reminder."""
         self._refresh_menu(app)
         spec, state = app.game().spec, app.game().state
-        text = wrap(app.t(app.view()[0].text))
+        text = app.t(app.view()[0].text)
         left, right = header(app)
         if self.menu is not None:
-            # The prompt's words first: the menu scrolls in the lines they leave.
-            top = text[:BODY_LINES - 1]
-            return self.menu.on_screen(Screen(left, right), top, BODY_LINES - len(top))
-        if self.picker is not None:
-            return Screen(left, right, tuple(text[:BODY_LINES - 1]) + (self.picker.shown(),))
-        lines = text[:BODY_LINES]
+            return above_menu(self, app, Screen(left, right), text, self.menu)
         note = spec.reminder(state) if spec.reminder else None
-        lines += scores_lines(app, BODY_LINES - len(lines) - (note is not None))
+        room = BODY_LINES - (self.picker is not None or note is not None)
+        lines, more = self.paged(app, text, room)
+        mark = len(lines) - 1 if more else None
+        if self.picker is not None:
+            lines = lines + [self.picker.shown()]
+        elif not more:
+            lines = lines + scores_lines(app, room - len(lines))
         if note is not None:
-            lines = lines[:BODY_LINES - 1] + [app.t(note)]
-        return Screen(left, right, tuple(lines))
+            lines = lines + [app.t(note)]
+        return Screen(left, right, tuple(lines), more=mark)
 
     def button(self, app, name: str, held: bool) -> Actions:
         self._refresh_menu(app)
@@ -185,12 +194,16 @@ class Playing(Mode):
             return [Play(Choose(STEPPER[0 if name == "up" else 1]))]
         if self.picker is not None:
             return self._pick(name)
+        if name == "up" and self.menu is not None and self.menu.index == 0:
+            return instructions_again(app)      # nothing above the first item: read again
         if name in ("up", "down") and self.menu is not None:
             self.menu.move(-1 if name == "up" else 1)
+        elif name == "down" and self.turn_page(app):
+            return NOTHING
         elif name == "down":
             return [Switch(Scores(self))]
         elif name == "up":
-            return [Show.of(*app.recall.said) if app.recall.said else Show.of(msg("ui.no_instructions"))]
+            return instructions_again(app)
         elif name == "select":
             return self._select(self.menu.key if self.menu is not None else CONFIRM_KEY)
         elif name == "back":
@@ -216,7 +229,19 @@ class Playing(Mode):
 
     def tap(self, app, uid: str, ref) -> Actions:
         why = refusal(ref, app.game().spec, app.deck)
-        return [Show.of(why)] if why is not None else [Play(Tap(ref.card))]
+        if why is not None:
+            return [Show.of(why)]
+        if self._dealing(app):              # a card after the deal: the table has dealt
+            return [Play(Confirm()), Play(Tap(ref.card))]
+        return [Play(Tap(ref.card))]
+
+    def _dealing(self, app) -> bool:
+        """Is the game's own deal step shown (Palourde's, after its players joined by taps),
+        where SELECT says the table has dealt and a card is the first one played?"""
+        spec, state = app.game().spec, app.game().state
+        deal = spec.look.deal
+        return (deal is not None and app.view()[0].text.key == deal.key
+                and Tap not in spec.allowed(state) and Confirm in spec.allowed(state))
 
 
 class Scores(Page):
@@ -234,7 +259,7 @@ class Scores(Page):
 
 class GlobalMenu(MenuMode):
     """Hold SELECT: Scores, Undo last, House rules, Sound (with a buzzer), Statistics, Language,
-    Abort game."""
+    Last instructions (UP's, where a menu takes UP), Abort game."""
 
     title_key = "ui.menu"
 
@@ -249,6 +274,7 @@ class GlobalMenu(MenuMode):
             labels["sound"] = "ui.sound_on" if switch.sound_on else "ui.sound_off"
         labels["stats"] = "ui.statistics"
         labels["language"] = "ui.language"
+        labels["again"] = "ui.instructions_again"
         labels["abort"] = "ui.abort"
         self.menu.items = [(k, app.t(label)) for k, label in labels.items()
                            if k not in app.staff_only]     # in kiosk mode: the admin menu's
@@ -257,6 +283,8 @@ class GlobalMenu(MenuMode):
     def take(self, app, key: str) -> Actions:
         back_to = self.back_to
         assert back_to is not None            # opened from the game, always
+        if key == "again":
+            return [Switch(back_to), *instructions_again(app)]
         if key == "scores":
             return [Switch(Scores(back_to))]
         if key == "undo":
@@ -298,7 +326,8 @@ class Confirmation(Mode):
 
     def screen(self, app) -> Screen:
         left, right = header(app)
-        return Screen(left, right, tuple(wrap(app.t(self.question))))   # the layout names any line past the last row
+        lines, more = self.paged(app, app.t(self.question), BODY_LINES)
+        return Screen(left, right, tuple(lines), more=len(lines) - 1 if more else None)
 
     def confirmed(self) -> Actions:
         """What SELECT does, after going back."""
@@ -307,6 +336,8 @@ class Confirmation(Mode):
     def button(self, app, name: str, held: bool) -> Actions:
         if name == "select":
             return [Switch(self.back_to), *self.confirmed()]
+        if name == "down":
+            self.turn_page(app)
         return [Switch(self.back_to)] if name == "back" else NOTHING
 
 

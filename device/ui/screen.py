@@ -22,12 +22,19 @@ class Screen:
     above: bool = False               # a list hides lines above its first one shown
     below: bool = False               # ... or below its last one shown
     footer: int = 0                   # last lines that stay put under a list (what a button does)
+    more: int | None = None           # the body line ending a page of a text that goes on
     blank: bool = False               # screensaver off / night
     drift: tuple[int, int] | None = None   # screensaver: only the lines, at this pixel (x, y)
 
     def scrolled(self, first: int, shown: int, total: int) -> Screen:
         """This screen, marked for a list showing lines first..first+shown of total."""
         return replace(self, above=first > 0, below=first + shown < total)
+
+
+def beside(left: str, note: str, short: str) -> str:
+    """A header note beside the header's `left` text: whole where both fit, else its short
+    form, so the game's name stays whole."""
+    return note if len(left) + 1 + len(note) <= COLUMNS else short
 
 
 def fit(text: str, width: int = COLUMNS) -> str:

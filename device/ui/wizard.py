@@ -20,15 +20,15 @@ from device.storage.card_data import game_data
 from engine import Session, Tap, make_config
 from engine.core.options import OptionSpec
 from engine.core.spec import GameConfig, GameSpec
-from engine.core.text import msg
+from engine.core.text import Msg, msg
 
 from .game_view import header_name
 from .house_rules import option_line
 from .menu import Menu
 from .modes import MenuMode, Mode, refusal
-from .number import NumberPicker
+from .number import LEFT, NumberPicker
 from .playing import Playing
-from .screen import Screen, wrap
+from .screen import BODY_LINES, Screen
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,7 @@ class Setup:
     first: str | None = None
     roster: tuple[Player, ...] = ()                          # the names offered, recent first
     seated: dict[int, str] = field(default_factory=dict)     # seat (from 1) -> a roster name
+    note: Msg | None = None         # a player card just seated someone: the next step says so
 
     def names(self) -> tuple[str, ...]:
         return tuple(self.seated.get(n, f"P{n}") for n in range(1, self.players + 1))
@@ -71,14 +72,31 @@ def begin_setup(app, spec: GameSpec, deck: str | None = None) -> Actions:
     return next_step(app, setup, DeckChoice)
 
 
+def steps() -> list[type[Step] | type[Instruction]]:
+    return [DeckChoice, HouseRules, PlayerCount, Seats, FirstPlayer, Instruction]
+
+
 def next_step(app, setup: Setup, after: type) -> Actions:
     """The first step after `after` that this game needs; after the last, the game."""
-    steps: list[type[Step] | type[Instruction]] = [DeckChoice, HouseRules, PlayerCount, Seats,
-                                                   FirstPlayer, Instruction]
-    for step in steps[steps.index(after) + 1:]:
+    order = steps()
+    for step in order[order.index(after) + 1:]:
         if step.needed(setup):
             return [Switch(step(setup))]
     return start(app, setup)
+
+
+def step_before(app, setup: Setup, before: type) -> Actions:
+    """BACK: the step before `before` that this game asked, its choice kept; before the
+    first, the game select."""
+    order = steps()
+    for step in reversed(order[:order.index(before)]):
+        if step is DeckChoice:
+            decks = decks_for(app.registry, setup.spec)
+            if len(decks) > 1:
+                return [Switch(DeckChoice(setup, decks))]
+        elif step.needed(setup):
+            return [Switch(step(setup))]
+    return [Home()]
 
 
 def start(app, setup: Setup) -> Actions:
@@ -129,8 +147,17 @@ class Step(MenuMode):
     def header(self, app):
         return app.t(header_name(self.setup.spec)), ""
 
+    def screen(self, app) -> Screen:
+        if self.setup.note is not None:        # above the step's own question
+            self.prompt = f"{app.t(self.setup.note)}\n{self.prompt}"
+        return super().screen(app)
+
+    def button(self, app, name: str, held: bool) -> Actions:
+        self.setup.note = None
+        return super().button(app, name, held)
+
     def leave(self, app) -> Actions:
-        return [Home()]
+        return step_before(app, self.setup, type(self))
 
     def done(self, app) -> Actions:
         return next_step(app, self.setup, type(self))
@@ -153,6 +180,7 @@ class PlayerCount(Step):
     def __init__(self, setup: Setup) -> None:
         low, high = setup.player_range()
         super().__init__(setup, [(str(n), "") for n in range(low, high + 1)])
+        self.menu.select_key(str(setup.players))      # back from the seats: the count taken
 
     @staticmethod
     def needed(setup: Setup) -> bool:
@@ -171,19 +199,21 @@ class PlayerCount(Step):
 class HouseRules(Step):
     """Each option shows its name and value; "Start game" goes on. SELECT cycles an on/off or
     a choice; on a number it opens the number for UP/DOWN (tens, then units), and SELECT
-    after the last digit or BACK leaves it with the value shown."""
+    after the last digit sets it; BACK goes back to the tens, and from the tens leaves the
+    number as it was."""
 
     def __init__(self, setup: Setup) -> None:
         super().__init__(setup, [("__start__", "")] + [(o.key, "") for o in setup.spec.options])
-        self.values = {o.key: o.default for o in setup.spec.options}
+        self.values = setup.house_rules()         # back from a later step: the choices kept
         self.editing: tuple[str, NumberPicker] | None = None
+        self.was: object = None                   # the number being edited, as it was
 
     @staticmethod
     def needed(setup: Setup) -> bool:
         return bool(setup.spec.options)
 
     def screen(self, app) -> Screen:
-        self.prompt = app.t("ui.house_rules")
+        self.prompt = app.t("ui.house_rules" if self.editing is None else "ui.set_number")
         shown = dict(self.values)
         if self.editing is not None:
             shown[self.editing[0]] = self.editing[1].shown()
@@ -195,9 +225,10 @@ class HouseRules(Step):
         if self.editing is None:
             return super().button(app, name, held)
         key, picker = self.editing
-        if picker.press(name) is not None:       # set, or left: the value shown stays
+        done = picker.press(name)
+        self.values[key] = self.was if done == LEFT else picker.value
+        if done is not None:                     # set, or given up as it was
             self.editing = None
-        self.values[key] = picker.value
         return NOTHING
 
     def take(self, app, key: str) -> Actions:
@@ -207,6 +238,7 @@ class HouseRules(Step):
         numbers = option_numbers(option)
         if numbers is not None:
             self.editing = key, NumberPicker(numbers, int(str(self.values[key])))
+            self.was = self.values[key]
             return NOTHING
         values = option.menu_values()
         current = values.index(self.values[key]) if self.values[key] in values else 0
@@ -278,13 +310,21 @@ class Seats(Step):
         self.offer()
         return NOTHING
 
+    def knows(self, uid: str) -> bool:
+        return card_holder(self.setup.roster, uid) is not None
+
     def tap(self, app, uid: str, ref) -> Actions:
         holder = None if ref is not None else card_holder(self.setup.roster, uid)
         if holder is None:
             return super().tap(app, uid, ref)
         if holder.short in self.setup.seated.values():
             return [Show.of(msg("ui.seated_already", name=holder.short))]
-        return self.take(app, holder.short)
+        seated = msg("ui.seated", name=holder.short, seat=self.seat)
+        taken = self.take(app, holder.short)
+        if all(isinstance(a, Switch) and isinstance(a.mode, Step) for a in taken):
+            self.setup.note = seated           # the next seat's screen (or step's) says it
+            return taken
+        return [*taken, Show.of(seated)]       # the deal, or the game: a message over it
 
 
 UNNAMED = "no one"             # a menu key no name can be: names are one word
@@ -320,7 +360,7 @@ def deal_first(setup: Setup) -> Actions:
 
 class Instruction(Mode):
     """The deal instruction: SELECT when done. From the setup menus the game begins then and
-    BACK goes back to the game select; a game begun from the command line is already on, so
+    BACK goes back to the step before; a game begun from the command line is already on, so
     SELECT only leads to its first prompt. Where the first prompt asks for a card, a card
     tapped here is that card: the table has dealt and plays on."""
 
@@ -338,15 +378,20 @@ class Instruction(Mode):
         deal = self.setup.spec.look.deal
         assert deal is not None               # needed() says so
         # The instruction may quote a house rule ("Give {start_tokens} tokens each").
-        lines = wrap(app.t(deal.key, **self.setup.house_rules()))
-        return Screen(app.t(header_name(self.setup.spec)), "", tuple(lines[:4]))
+        text = app.t(deal.key, **self.setup.house_rules())
+        lines, more = self.paged(app, text, BODY_LINES)
+        return Screen(app.t(header_name(self.setup.spec)), "", tuple(lines),
+                      more=len(lines) - 1 if more else None)
 
     def button(self, app, name: str, held: bool) -> Actions:
+        if name == "down":
+            self.turn_page(app)
         if name == "select" and self.begun:
             return [Switch(Playing())]
         if name == "select":
             return start(app, self.setup)
-        return [Home()] if name == "back" and not self.begun else NOTHING
+        return step_before(app, self.setup, Instruction) if name == "back" and not self.begun \
+            else NOTHING
 
     def tap(self, app, uid: str, ref) -> Actions:
         spec = self.setup.spec

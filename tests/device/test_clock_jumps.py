@@ -167,7 +167,7 @@ def test_the_last_snaps_count_down_through_a_jump(tmp_path, jump_s):
         table.run("wait 2")
         seen.append(table.screen.header_right)
         table.clock.jump(-jump_s)
-    assert seen == ["3 s left", "1 s left", "R1"]      # "Snaps are over" under the snaps' header
+    assert seen == ["3 s left", "1 s left", "Reveal 1/3"]   # "Snaps are over": the game as it is now
 
 
 # ---- the fleet's messages -------------------------------------------------------------------------

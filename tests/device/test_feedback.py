@@ -56,7 +56,11 @@ class Spec:
 
 def table(state: dict, known: bool = True) -> SimpleNamespace:
     return SimpleNamespace(session=SimpleNamespace(spec=Spec, state=state),
-                           registry=SimpleNamespace(lookup=lambda uid: object() if known else None))
+                           registry=SimpleNamespace(lookup=lambda uid: object() if known else None),
+                           mode=SimpleNamespace(knows=lambda uid: uid == PLAYER_CARD))
+
+
+PLAYER_CARD = "04C0FFEE"           # a player's card, which the setup's seats take
 
 
 def accept(plugin: Feedback, app, **details) -> None:
@@ -111,6 +115,13 @@ def test_a_tag_no_deck_knows_is_refused_with_a_tone():
     app.registry.lookup = lambda uid: None
     plugin.on_input(app, placed(app, "DEADBEEF"))
     assert tones.asked == ["rejected"]
+
+
+def test_a_player_card_the_screen_takes_is_no_refusal():
+    plugin, tones, _, app = plugin_on({"current": "Ann"})
+    app.registry.lookup = lambda uid: None
+    plugin.on_input(app, placed(app, PLAYER_CARD))
+    assert "rejected" not in tones.asked
 
 
 def test_the_led_tells_reader_card_and_turn():

@@ -87,7 +87,7 @@ def test_flouks_header_names_no_turn_on_its_deal(tmp_path):
 
 def test_history_records_who_started_a_palourde_game(tmp_path, monkeypatch, capsys):
     # the players join by their Baskets and P2's Basket names the youngest
-    lines = test_sim_palourde.SETUP + test_sim_palourde.PLAY + "press select\n"
+    lines = test_sim_palourde.SETUP + test_sim_palourde.PLAY + "press select\n" * 2   # result, end
     assert sim(tmp_path, lines, monkeypatch=monkeypatch, capsys=capsys) == 0
     with closing(open_history(tmp_path)) as history:
         [game] = history.games()

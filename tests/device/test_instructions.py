@@ -72,18 +72,41 @@ def test_a_wrong_snap_names_who_takes_the_card_back(tmp_path):
     assert table.screen.lines == ("Bob: wrong! Take", "it back + draw 1", "penalty card")
 
 
-def test_storms_select_works_on_its_first_press(tmp_path):
+STORM = ("Storm! Discard it,", "shuffle the Beach;", "High Tides stay up", "SELECT when done")
+
+
+def test_storms_instruction_shows_at_once_and_select_works_on_its_first_press(tmp_path):
     table = Table(tmp_path).start(*PALOURDE).run("tap storm_warning")
-    assert table.screen.lines == ("Storm!",)          # the headline, over the Storm prompt
+    assert table.screen.lines == STORM     # no "Storm!" alone over it: the prompt says it
     table.run("press select")
     assert table.app.session.state.phase == "flip1"
     assert table.screen.lines[0] == "Bob: flip 2 cards,"
 
 
-def test_a_press_the_prompt_does_not_ask_for_only_clears_the_headline(tmp_path):
-    table = Table(tmp_path).start(*PALOURDE).run("tap storm_warning\npress down")
-    assert table.app.session.state.phase == "storm"
-    assert table.screen.lines[-1] == "SELECT when done"
+def test_up_shows_the_storms_instruction_again_once_it_is_done(tmp_path):
+    table = Table(tmp_path).start(*PALOURDE).run("tap storm_warning\npress select\npress up")
+    assert table.screen.lines == STORM
+    assert table.app.session.state.phase == "flip1"
+
+
+def test_up_on_a_menus_first_item_reads_the_instructions_again(tmp_path):
+    victim = THEFT.rsplit("\n", 1)[0]                 # Bob's Crab pair: whom does he rob?
+    table = Table(tmp_path).start(*PALOURDE).run(victim)
+    assert table.screen.menu is not None and table.screen.highlight == table.screen.menu[0]
+    table.run("press up")
+    assert table.screen.lines == ("Crab + Crab!", "Bob: discard both", "Crabs")
+    table.run("press back\npress down\npress up")    # elsewhere in the menu UP moves
+    assert table.screen.highlight == table.screen.menu[0]
+
+
+def test_the_hold_select_menu_reads_the_instructions_again(tmp_path):
+    table = Table(tmp_path).start(*PALOURDE).run(THEFT + "\npress back\nhold select")
+    for _ in range(8):                                 # down the menu to its item
+        if table.screen.lines[table.screen.highlight] == "Last instructions":
+            break
+        table.run("press down")
+    table.run("press select")
+    assert table.screen.lines == ("Crab + Crab!", "Bob: discard both", "Crabs")
 
 
 @pytest.mark.parametrize("spec", engine.all_specs(), ids=lambda spec: spec.id)

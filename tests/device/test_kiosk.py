@@ -74,7 +74,7 @@ def test_new_game_on_the_attract_screen_ends_the_paused_game(kiosk):
 
 
 def test_a_finished_game_goes_back_to_the_game_select(kiosk):
-    kiosk.run(SETUP + PLAY)
+    kiosk.run(SETUP + PLAY + "press back")        # the game's last message read
     assert kiosk.screen.header == "GAME OVER"
     kiosk.run(f"wait {ATTRACT_S}")
     assert kiosk.screen.header == "TABLETOP" and archived(kiosk) == ["finished.jsonl"]

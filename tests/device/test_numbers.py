@@ -1,7 +1,7 @@
 """Numbers set with the buttons: tens, then units, UP/DOWN on each digit, so a Flouk white
 number from 0 to 99 is never more than 12 presses away; a house rule's number the same way,
-one with no top in the rules (Tamalou's failed-call penalty) up to 99, and BACK leaves it with
-the value shown."""
+one with no top in the rules (Tamalou's failed-call penalty) up to 99, with a line saying which
+buttons do what; BACK from the tens leaves it as it was, as BACK cancels in every menu."""
 from __future__ import annotations
 
 import pytest
@@ -95,28 +95,38 @@ def row(name: str, value: str) -> str:
     return name + value.rjust(OPTION_COLUMNS - len(name))
 
 
+def rule(table: Table, name: str) -> str:
+    """The house rule's line on screen, wherever the menu scrolled it."""
+    found = [line for line in table.screen.lines if line.startswith(name)]
+    assert found, table.text
+    return found[0]
+
+
 def house_rules(tmp_path) -> Table:
     """A tribord!'s house rules, the start tokens (10) open for UP/DOWN."""
     table = Table(tmp_path).run(TRIBORD + "press down\npress select")
-    assert table.screen.lines[2] == row("Start tokens", "[1]0")
+    assert rule(table, "Start tokens") == row("Start tokens", "[1]0")
     return table
 
 
 def test_nine_start_tokens_are_four_presses(tmp_path):
     table = house_rules(tmp_path).run("press down\npress select\npress down\npress select")
-    assert table.screen.lines[2] == row("Start tokens", "9")
+    assert rule(table, "Start tokens") == row("Start tokens", "9")
     table.run("press up\npress select\npress select\npress select")    # Start game, 3 players
     assert table.screen.lines[:2] == ("Give 9 tokens", "each. SELECT")
 
 
-def test_back_keeps_the_number_shown(tmp_path):
-    table = house_rules(tmp_path).run("press up\npress up\npress select\npress up\npress back")
-    assert table.screen.lines[2] == row("Start tokens", "[3]1")     # back to the tens
+def test_back_from_the_tens_cancels_the_edit(tmp_path):
+    table = house_rules(tmp_path)
+    assert table.screen.lines[:2] == ("UP/DOWN: the digit", "SELECT, BACK=cancel")
+    table.run("press up\npress up\npress select\npress up\npress back")
+    assert rule(table, "Start tokens") == row("Start tokens", "[3]1")     # back to the tens
     table.run("press back")
-    assert table.screen.lines[2] == row("Start tokens", "31")
+    assert rule(table, "Start tokens") == row("Start tokens", "10")      # as it was
+    assert table.screen.lines[0] == "House rules"
     table.run("press down\npress select")                   # the rows move again; on/off cycles
-    assert table.screen.lines[3] == row("First pair", "redeal")
-    assert table.screen.lines[2] == row("Start tokens", "31")
+    assert rule(table, "First pair") == row("First pair", "redeal")
+    assert rule(table, "Start tokens") == row("Start tokens", "10")
 
 
 NUMBERS = [(spec.id, option) for spec in all_specs() for option in spec.options
@@ -135,36 +145,36 @@ def test_every_house_rule_number_takes_up_down_within_its_range(game, option):
 def failed_call_rule(tmp_path) -> Table:
     """A Tamalou's house rules, the failed-call penalty (0, no top in the rules) open."""
     table = Table(tmp_path).run(TAMALOU + "press down\n" * 7 + "press select")
-    assert table.screen.lines[3] == row("Failed call +", "[0]0")
+    assert rule(table, "Failed call +") == row("Failed call +", "[0]0")
     return table
 
 
 def test_a_failed_call_penalty_is_set_tens_then_units_and_reaches_the_game(tmp_path):
     table = failed_call_rule(tmp_path).run("press up\npress select\npress up\npress up\n"
                                            "press up\npress up\npress up")
-    assert table.screen.lines[3] == row("Failed call +", "1[5]")
+    assert rule(table, "Failed call +") == row("Failed call +", "1[5]")
     table.run("press select")
-    assert table.screen.lines[3] == row("Failed call +", "15")
+    assert rule(table, "Failed call +") == row("Failed call +", "15")
     table.run("press up\n" * 7 + "press select\n" * 4)     # Start game, 2 players, P1, dealt
     assert dict(table.app.session.state.options)["caller_fail_penalty"] == 15
 
 
 def test_a_failed_call_penalty_never_goes_below_nothing(tmp_path):
     table = failed_call_rule(tmp_path).run("press down")      # the tens go round: 9, never -1
-    assert table.screen.lines[3] == row("Failed call +", "[9]0")
+    assert rule(table, "Failed call +") == row("Failed call +", "[9]0")
     table.run("press select\n" + "press up\n" * 9)           # nine held-UP repeats: 99 is the top
-    assert table.screen.lines[3] == row("Failed call +", "9[9]")
+    assert rule(table, "Failed call +") == row("Failed call +", "9[9]")
     table.run("press up")
-    assert table.screen.lines[3] == row("Failed call +", "9[0]")
+    assert rule(table, "Failed call +") == row("Failed call +", "9[0]")
 
 
-def test_back_keeps_the_failed_call_penalty_shown(tmp_path):
+def test_back_leaves_the_failed_call_penalty_as_it_was(tmp_path):
     table = failed_call_rule(tmp_path).run("press up\npress up\npress back")
-    assert table.screen.lines[3] == row("Failed call +", "20")
+    assert rule(table, "Failed call +") == row("Failed call +", "0")
     table.run("press down")                                 # the rows move again
-    assert table.screen.lines[2] == row("Failed call +", "20")
+    assert rule(table, "Failed call +") == row("Failed call +", "0")
     table.run("press up\n" * 8 + "press select\n" * 4)
-    assert dict(table.app.session.state.options)["caller_fail_penalty"] == 20
+    assert dict(table.app.session.state.options).get("caller_fail_penalty", 0) == 0
 
 
 def shown_numbers(lines: tuple[str, ...]) -> list[int]:

@@ -166,6 +166,8 @@ def test_seats_offer_the_roster_most_recent_first_then_the_seat_number(tmp_path)
 def test_a_player_card_seats_its_player_once(tmp_path):
     cafe(tmp_path)
     table = Table(tmp_path).run(TAMALOU_3 + f"tap uid:{CARD}")
+    assert table.screen.lines == ("Bob: seat 1", "Seat 2/3: who?", "Anna", "Cy")   # it says so
+    table.run("press down\npress down")               # (and the next press clears the note)
     assert table.screen.lines == ("Seat 2/3: who?", "Anna", "Cy", "P2")
     table.run(f"tap uid:{CARD}")
     assert table.screen.lines == ("Bob is seated", "already")

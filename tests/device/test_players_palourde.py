@@ -25,7 +25,7 @@ def test_each_basket_is_offered_the_roster_then_its_number(tmp_path):
     table = Table(tmp_path).run(COUNTED)
     assert table.screen.lines == ("Basket 1/3: who?", "Anna", "Cy", "Bob")
     table.run(f"press select\ntap uid:{CARD}")
-    assert table.screen.lines == ("Basket 3/3: who?", "Cy", "P3")
+    assert table.screen.lines == ("Bob: seat 2", "Basket 3/3: who?", "Cy", "P3")
     table.run("press down\npress select")
     assert table.screen.lines == ("Youngest fisherman?", "Anna", "Bob", "P3")
     assert not [line for screen in table.screens for line in too_wide(screen)]

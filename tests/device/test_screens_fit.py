@@ -33,7 +33,8 @@ DEPTH = 4                        # menus within menus: game select, setup steps,
 @pytest.mark.parametrize("game", GAMES)
 def test_no_frame_of_a_whole_game_is_cut(tmp_path, game, language):
     script = GAMES[game]
-    table = Watched(tmp_path, language).run(script.SETUP + script.PLAY)
+    # BACK: the game's last instructions read, GAME OVER shows
+    table = Watched(tmp_path, language).run(script.SETUP + script.PLAY + "press back\n")
     assert_uncut(table.seen)
     assert any(screen.header == table.app.t("ui.game_over") for screen in table.screens)
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.inputs import ButtonHeld
-from device.sim.lines import LONGEST, SimInputError, SimReaderField, read_lines
+from device.inputs import ButtonHeld, ButtonPressed
+from device.sim.lines import LONGEST, SimInputError, SimReaderField, Wait, read_lines
 from device.sim.play import LINE_SECONDS, run_sim
 
 from .table import Table
@@ -47,12 +47,32 @@ def test_line_seconds_lie_between_the_readers_debounce_and_a_message(tmp_path):
     assert ReaderConfig().debounce_ms / 1000 < LINE_SECONDS < MESSAGE_SECONDS
 
 
-@pytest.mark.parametrize("button", ["up", "down", "UP"])
-def test_a_hold_of_a_button_without_a_long_press_says_so(button):
+def test_a_held_up_repeats_as_the_buttons_do():
+    """0.5 s to the first repeat, then 0.3 s, each next wait a quarter shorter down to 0.05 s."""
+    events = SimReaderField(lambda card: None).parse("hold up")
+    waits = [e.seconds for e in events if isinstance(e, Wait)]
+    presses = [e for e in events if isinstance(e, ButtonPressed)]
+    assert presses == [ButtonPressed("UP")] * len(presses)
+    assert waits[:3] == pytest.approx([0.5, 0.3, 0.225])
+    assert min(waits[:len(presses) - 1]) == pytest.approx(0.05)
+    assert sum(waits) == pytest.approx(2.0)
+    assert len(presses) - 1 in (len(waits), len(waits) - 1)     # the rest of the hold
+    longer = SimReaderField(lambda card: None).parse("hold DOWN 4")
+    assert len([e for e in longer if e == ButtonPressed("DOWN")]) > len(presses) + 30
+
+
+def test_a_held_up_runs_a_number_on(tmp_path):
+    table = Table(tmp_path).start("flouk", "Ann,Bob,Cy").run(
+        "press select\nwait 3\ntap chief_faar#1\ntap chief_napil#1\ntap mouta#1\npress back")
+    assert table.screen.lines[-1] == "[0]0"
+    table.run("hold up 1")                              # a press and two repeats
+    assert table.screen.lines[-1] == "[3]0"
+
+
+@pytest.mark.parametrize("line", ["hold up x", "hold down -1", "hold up 1 2"])
+def test_a_hold_of_up_with_no_time_says_so(line):
     with pytest.raises(SimInputError) as refused:
-        SimReaderField(lambda card: None).parse(f"hold {button}")
-    assert str(refused.value) == (f"{button.lower()} has no long press: hold select or back, "
-                                  f"or press {button.lower()}")
+        SimReaderField(lambda card: None).parse(line)
     assert "\n" not in str(refused.value)
 
 
@@ -66,7 +86,7 @@ def test_select_and_back_have_their_hold():
 
 NAMED = [b"\x00", b"tap clam#1\x00", b"tap \xff\xfe", b"\xc3\x28", b"press \x1b[2Jselect",
          b"wait inf", b"wait nan", b"wait -1", b"wait 1e309", b"wait -inf", b"wait 86401",
-         b"wait 0x10", b"hold up", b"press", b"tap", b"tap uid:ZZ", b"\x7f", b"lift now",
+         b"wait 0x10", b"hold up x", b"press", b"tap", b"tap uid:ZZ", b"\x7f", b"lift now",
          b"tap clam#1 clam#2", b"x" * 100_000, b"tap " + b"a" * (LONGEST + 1), b"\r\x0b",
          "tap é\u2028".encode()]
 CONTROL = st.characters(codec="utf-8", categories=("Cc",)).filter(lambda c: c not in "\n\r\t")

@@ -1,0 +1,96 @@
+"""A text longer than its place, a page at a time: no word is ever dropped.
+
+`pages` breaks a text into pages of at most `room` lines, between phrases where it can (after
+a full stop, a comma, a colon...), so a page ends where a reader may pause; a phrase longer
+than a page goes on over the next one. Every page but the last keeps its last column free
+for the mark that says more follows. `Pager` shows one page of a text at a time: a page turns
+by itself every few seconds, round to the first again, and on the press its screen gives it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .screen import COLUMNS, wrap
+
+PAGE_SECONDS = 4.0          # long enough to read four lines at arm's length
+# A phrase ends after punctuation and a space: a page may end there. Not at a colon: what
+# follows it ("Ann: tap your card") is what it announces.
+PHRASE_END = re.compile(r"(?<=[.,;!?)]) +")
+
+
+def phrases(text: str) -> list[str]:
+    return [phrase for phrase in PHRASE_END.split(text) if phrase]
+
+
+def pages(text: str, room: int, width: int = COLUMNS) -> list[list[str]]:
+    """`text` in pages of at most `room` lines of `width` characters: one page when it fits
+    (its own line breaks given up if that is what it takes), else pages of whole phrases,
+    each but the last with a column left for the mark."""
+    whole = wrap(text, width)
+    if len(whole) <= room or room < 1:
+        return [whole]
+    # A catalog breaks its lines for names of a few letters: longer ones flow over them.
+    text = text.replace("\n", " ")
+    whole = wrap(text, width)
+    if len(whole) <= room:
+        return [whole]
+    narrow = width - 1
+    found: list[list[str]] = []
+    page = ""
+    for phrase in phrases(text):
+        candidate = f"{page} {phrase}" if page else phrase
+        if len(wrap(candidate, narrow)) <= room:
+            page = candidate
+            continue
+        if page and 2 * len(wrap(page, narrow)) >= room:
+            found.append(wrap(page, narrow))
+            lines = wrap(phrase, narrow)
+        else:                                  # a short page would be lost room: fill it
+            lines = wrap(candidate, narrow)
+        while len(lines) > room:               # a phrase longer than a page: its lines go on
+            found.append(lines[:room])
+            lines = wrap(" ".join(lines[room:]), narrow)
+        page = " ".join(lines)
+    if page:
+        found.append(wrap(page, narrow))
+    return found
+
+
+@dataclass
+class Pager:
+    """One page of a text at a time. The first page shows first whenever the text changes;
+    then a page turns every PAGE_SECONDS, round to the first, or at `turn` (DOWN)."""
+
+    text: str = ""
+    count: int = 1
+    first: int = 0
+    since: float = 0.0
+
+    def page(self, text: str, room: int, now: float) -> tuple[list[str], bool]:
+        """The page of `text` shown at `now` in `room` lines, and whether more follows it."""
+        found = pages(text, room)
+        if text != self.text:
+            self.text, self.first, self.since = text, 0, now
+        self.count = len(found)
+        shown = self.shown(now)
+        return found[shown], shown < self.count - 1
+
+    def shown(self, now: float) -> int:
+        if self.count < 2:
+            return 0
+        return (self.first + int((now - self.since) // PAGE_SECONDS)) % self.count
+
+    def turn(self, now: float) -> bool:
+        """DOWN: the next page, from now on; False on the last page (or the only one)."""
+        shown = self.shown(now)
+        if shown >= self.count - 1:
+            return False
+        self.first, self.since = shown + 1, now
+        return True
+
+    def deadline(self, now: float) -> float | None:
+        """When the page shown turns by itself; None for a text of one page."""
+        if self.count < 2:
+            return None
+        return self.since + PAGE_SECONDS * (int((now - self.since) // PAGE_SECONDS) + 1)
