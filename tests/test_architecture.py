@@ -1,4 +1,4 @@
-"""The dependency rules and the purity of the engine (§3)."""
+"""The dependency rules, and the purity of the engine: no I/O, clock, randomness or logging."""
 from __future__ import annotations
 
 import ast

@@ -31,6 +31,7 @@ from engine.core.text import msg, render  # noqa: E402
 CARDS = ROOT / "docs" / "cards.md"
 RULES = ROOT / "docs" / "rules.md"
 GAMES_MARK = "<!-- games -->\n"
+GAMES_END = "<!-- /games -->\n"           # what follows is written by hand, and kept
 HOUSE_RULES_MARK = "<!-- house rules"
 MEANING_LINE = re.compile(r"^- `(\w+)`: (.+)$")
 
@@ -168,10 +169,11 @@ def game_section(spec: GameSpec) -> str:
 
 
 def rules_markdown(text: str) -> str:
-    head, mark, _ = text.partition(GAMES_MARK)
+    head, mark, rest = text.partition(GAMES_MARK)
     if not mark:
         raise SystemExit(f"docs/rules.md: no `{GAMES_MARK.strip()}` line to write the games below")
-    return head + mark + "\n" + "\n".join(game_section(spec) for spec in built_in())
+    tail = rest.partition(GAMES_END)[2]
+    return head + mark + "\n" + "\n".join(game_section(spec) for spec in built_in()) + GAMES_END + tail
 
 
 def wanted() -> dict[Path, str]:
