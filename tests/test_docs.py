@@ -3,6 +3,7 @@ the generator makes of the code today, and every game has its section and its ta
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import engine
@@ -58,3 +59,20 @@ def test_the_rules_page_says_what_the_table_does():
     assert [match.parse(text) for text in ("rounds:7", "threshold:33")] == ["rounds:7", "threshold:33"]
     assert "`rounds:N`" in rules and "`threshold:T`" in rules and "any N or T from 1" in rules
     assert "counts again" not in rules and "choose the number of players, then" not in rules
+
+
+def test_every_reference_the_code_makes_is_in_the_rules():
+    """An open question's id (AMB-TA8) and a section of a game's rules (§4.5), wherever the
+    code cites one, are listed at the end of docs/rules.md. The drivers' § numbers name their
+    datasheets' sections, which the drivers name."""
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    code = [path for room in ("engine", "device", "tabletop_kit", "tests", "tools")
+            for path in (ROOT / room).rglob("*.py") if "hardware" not in path.parts]
+    cited: dict[str, str] = {}
+    for path in code:
+        text = path.read_text(encoding="utf-8")
+        for ref in re.findall(r"AMB-[A-Z]+\d+|§\d+(?:\.\d+)*", text):
+            cited.setdefault(ref, str(path.relative_to(ROOT)))
+    assert len(cited) > 50
+    missing = {ref: where for ref, where in cited.items() if f"| {ref} |" not in rules}
+    assert not missing
