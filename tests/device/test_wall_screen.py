@@ -13,7 +13,7 @@ from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.server import DashboardServer
 from device.fleet.topics import encode, table_topic
 from device.fleet.words import to_plain
-from engine.core.text import msg
+from engine.core.text import msg, render
 from tests.device.chromium import Chromium
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,12 +59,14 @@ def table_state(name: str, elapsed_min: float, *, seated_min: float, activity: s
                 game: dict | None = None, last: list | None = None, headline: dict | None = None,
                 faults: dict | None = None) -> bytes:
     return encode({"table": name, "at": at(0), "activity": activity, "display": "normal",
-                   "faults": faults or {}, "game": game,
+                   "faults": {part: render(msg(key), "en") for part, key in (faults or {}).items()},
+                   "game": game,
                    "times": {"seated": at(seated_min), "started": at(elapsed_min),
                              "ended": at(0) if activity == "over" else None,
                              "elapsed": int(elapsed_min * 60)} if game else
                             {"seated": None, "started": None, "ended": None, "elapsed": None},
-                   "said": {"prompt": None, "headline": headline, "last": last or []}})
+                   "said": {"prompt": None, "headline": headline, "last": last or [],
+                            "faults": {part: said(key) for part, key in (faults or {}).items()}}})
 
 
 GAMES = {"Palourde": "palourde", "L'Auberge des pirates": "auberge", "A tribord!": "tribord",
@@ -143,7 +145,7 @@ def evening() -> Board:
     board.receive(table_topic("table-9", "state"), table_state(
         "table-9", 14, seated_min=20, game=game_of("Tamalou", seats(
             ("Lou", None, False), ("Mia", None, False)), "Mia"),
-        faults={"reader": "Reader offline"}))
+        faults={"reader": "ui.reader_offline"}))
     for minutes_ago, name, title, length, players, winners, result in FINISHED:
         board.receive(table_topic(name, "finished"), encode({
             "table": name, "at": at(minutes_ago), "started": at(minutes_ago + length),
@@ -185,8 +187,9 @@ return {cut, broken, below: root.scrollHeight - innerHeight, right: root.scrollW
 """
 
 
-WORDS = {"en": ("Largest village:", "at the table 1 h 15", "offline since"),
-         "fr": ("Plus grand village", "à table depuis 1 h 15", "hors ligne depuis")}
+WORDS = {"en": ("Largest village:", "at the table 1 h 15", "offline since", "Reader offline"),
+         "fr": ("Plus grand village", "à table depuis 1 h 15", "hors ligne depuis",
+                "Lecteur HS")}
 
 
 def test_the_evening_fits_every_wall_screen_without_a_cut(tmp_path, update_goldens):
@@ -216,8 +219,7 @@ def test_the_evening_fits_every_wall_screen_without_a_cut(tmp_path, update_golde
         # the newest finished games, whole: "21:32 · table-6 · 38 min · Palourde"
         assert len(page["finished"]) >= 3
         assert page["finished"][0] == "21:32 · table-6 · 38 min · Palourde", page["finished"]
-        for words in ("Maximilian", "L'Auberge des pirates", "48 min", "1 h 01", "Reader offline",
-                      *WORDS[language]):
+        for words in ("Maximilian", "L'Auberge des pirates", "48 min", "1 h 01", *WORDS[language]):
             assert words in page["text"], (size, language, words)
     assert picture.startswith(b"\x89PNG")
     (tmp_path / "dashboard.png").write_bytes(picture)
