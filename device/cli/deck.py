@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from device.decks.deck_file import DeckError
+from device.decks.deck_file import DeckError, normalize_uid
 from device.decks.learning import Enrollment, learn
 from device.decks.registry import DeckRegistry
 from device.fleet.signing import StaffRoll
@@ -51,8 +51,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     add = staff_actions.add_parser("add", parents=[where], help="cli.help.staff_add")
     add.add_argument("uid")
     add.add_argument("label")
-    staff_actions.add_parser("remove", parents=[where],
-                             help="cli.help.staff_remove").add_argument("uid")
+    remove = staff_actions.add_parser("remove", parents=[where], help="cli.help.staff_remove")
+    remove.add_argument("uid")
+    remove.add_argument("--config", type=Path, help="cli.help.fleet_config")
     staff_actions.add_parser("list", parents=[where], help="cli.help.staff_list").add_argument(
         "--json", action="store_true", help="cli.help.json")
     staff_actions.add_parser("publish", parents=[broker_options()],
@@ -168,13 +169,28 @@ def _staff(registry: DeckRegistry, args: argparse.Namespace) -> int:
         registry.add_staff(args.uid, args.label)
         print(say(args.language, "cli.staff.added", label=args.label))
     elif args.staff_command == "remove":
-        registry.remove_staff(args.uid)
-        print(say(args.language, "cli.staff.removed", uid=args.uid))
+        _remove_staff(registry, args)
     elif args.staff_command == "publish":
         return publish(registry, args, deck=None)
     else:
         return _staff_list(registry, args)
     return 2 if registry.problems else 0
+
+
+def _remove_staff(registry: DeckRegistry, args: argparse.Namespace) -> None:
+    """Any staff card this table knows: its own, or one imported from the fleet, tapped or
+    still waiting for its first tap (found by its keyed hash, with the config's fleet.key)."""
+    if normalize_uid(args.uid) in registry.staff():
+        registry.remove_staff(args.uid)
+    else:
+        from device.config import ConfigFileError, config_path, load_config
+        try:
+            key = load_config(config_path(args.config)).fleet.key
+        except ConfigFileError:
+            key = None
+        if not key or StaffRoll(registry.state_dir).forget(key, normalize_uid(args.uid)) is None:
+            registry.remove_staff(args.uid)           # says it is no staff card here
+    print(say(args.language, "cli.staff.removed", uid=args.uid))
 
 
 def _staff_list(registry: DeckRegistry, args: argparse.Namespace) -> int:

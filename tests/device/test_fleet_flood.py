@@ -27,9 +27,9 @@ from device.fleet.floodgate import (
     Floodgate,
 )
 from device.fleet.link import mqtt_client, send_retained, unique_id
-from device.fleet.shared import deck_message
+from device.fleet.shared import deck_message, staff_message
 from device.fleet.topics import SCHEMA, SHARED_STAFF, sync_topic
-from tests.device.fleet_tables import Table, a_deck, admin_signer, settings_for
+from tests.device.fleet_tables import FLEET_KEY, Table, a_deck, admin_signer, settings_for
 from tests.device.mosquitto import PASSWORD, USER, running_broker
 
 WAIT_S = 30.0                 # bounds a failure only
@@ -126,8 +126,9 @@ class Flooder:
     """A broker client publishing forged staff lists as fast as the broker takes them
     (QoS 0, each hundredth at QoS 1 and waited for: `taken` is what the broker has)."""
 
-    def __init__(self, broker) -> None:
+    def __init__(self, broker, payload: bytes = FORGED) -> None:
         mqtt = mqtt_client()
+        self.payload = payload
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=unique_id("flooder"))
         self.client.username_pw_set(USER, PASSWORD)
         self.client.connect(broker.host, broker.port)
@@ -141,8 +142,8 @@ class Flooder:
     def _flood(self) -> None:
         while not self._stop.is_set():
             for _ in range(99):
-                self.client.publish(SHARED_STAFF, FORGED, qos=0)
-            self.client.publish(SHARED_STAFF, FORGED, qos=1).wait_for_publish(WAIT_S)
+                self.client.publish(SHARED_STAFF, self.payload, qos=0)
+            self.client.publish(SHARED_STAFF, self.payload, qos=1).wait_for_publish(WAIT_S)
             with self.counted:
                 self.taken += 100
                 self.counted.notify_all()
@@ -241,3 +242,97 @@ def test_the_shared_decks_a_cafe_keeps_on_its_broker_are_no_flood(tmp_path, brok
         table.play(["wait 1"])
         assert "New deck cafe" in " ".join(table.screens[-1].lines)
         table.link.close(flush_s=0)
+
+
+# ---- the patterns of an attacker, each against a real staff list --------------------------------
+
+MOST_S = 60                   # the longest a valid shared message may wait, in virtual seconds
+
+
+def staff_list(folder, *labels: str) -> tuple[str, bytes]:
+    """The café's staff list naming `labels`, signed with its admin key."""
+    registry = DeckRegistry(folder / ("staff-" + "-".join(labels)))
+    for n, label in enumerate(labels, 1):
+        registry.add_staff(f"04{n:012X}", label)
+    return staff_message(registry, "cafe", "now", FLEET_KEY, admin_signer(folder))
+
+
+def heard_staff(table: Table) -> int:
+    """How many cards the latest staff list the table took names (-1: none yet)."""
+    with table.inbox._lock:                    # paho's thread writes it
+        shared = table.inbox._heard.get(SHARED_STAFF)
+    return -1 if shared is None else len(shared.cards)
+
+
+def virtual_wait(table: Table, taken) -> int:
+    """Virtual seconds until `taken()`: the table's clock moves a second at a time while its
+    gate is closed; while it listens, the retained messages come first, before the flood can
+    close the gate again."""
+    waited = 0
+    while not taken():
+        gate = table.link.floodgate
+        if gate.closed:
+            table.play(["wait 1"])
+            waited += 1
+            assert waited <= MOST_S, f"a valid staff list waited {waited} s"
+            continue
+        assert wait_link(table, lambda link: link.listening or link.floodgate.closed)
+        assert wait_heard(table, lambda: taken() or table.link.floodgate.closed)
+    return waited
+
+
+def test_junk_retained_on_600_topics_never_closes_the_gate(tmp_path, broker):
+    """`{}` retained once on tabletop/shared/decks/j000..j599: what a subscription brings,
+    not a rate. A real staff list retained after them is taken at once, at every
+    subscription."""
+    settings = settings_for(broker)
+    send_retained(settings, [(f"tabletop/shared/decks/j{n:03d}", b"{}") for n in range(600)])
+    send_retained(settings, [staff_list(tmp_path, "Sam", "Kim")])
+    for name in ("t1", "t2"):                        # two subscriptions, two tables
+        table = Table(tmp_path / name, name, settings)
+        assert virtual_wait(table, lambda table=table: heard_staff(table) == 2) == 0
+        assert not table.link.floodgate.closed and table.inbox.refused >= 600
+        table.link.close(flush_s=0)
+
+
+def test_a_sustained_flood_delays_a_real_staff_list_at_most_the_longest_pause(tmp_path, broker):
+    """A flooder as fast as the broker takes it: the gate closes, opens, closes again (15, 30,
+    45, 45 s); a staff list the café shares meanwhile is taken at the next opening."""
+    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    assert wait_link(table, lambda link: link.listening)
+    flooder = Flooder(broker)
+    waits = []
+    try:
+        for labels in (("Sam",), ("Sam", "Kim"), ("Sam", "Kim", "Lou")):
+            assert wait_link(table, lambda link: link.floodgate.closed)
+            send_retained(settings_for(broker), [staff_list(tmp_path, *labels)])
+            count = len(labels)
+            waits.append(virtual_wait(table, lambda count=count: heard_staff(table) == count))
+    finally:
+        flooder.stop()
+    assert all(wait <= LONGEST + 1 for wait in waits), waits
+    print(f"sustained flood: a real staff list waited {waits} virtual seconds")
+    table.link.close(flush_s=0)
+
+
+def test_a_replayed_signed_list_floods_under_its_publisher_and_the_new_one_gets_through(
+        tmp_path, broker):
+    """The café's own old staff list, replayed live as fast as the broker takes it: signed,
+    so counted as the café's, refused as not newer; the café's next list still comes in."""
+    old = staff_list(tmp_path, "Sam")
+    send_retained(settings_for(broker), [old])
+    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    assert virtual_wait(table, lambda: heard_staff(table) == 1) == 0
+    send_retained(settings_for(broker), [staff_list(tmp_path, "Sam", "Kim")])
+    assert virtual_wait(table, lambda: heard_staff(table) == 2) == 0
+    flooder = Flooder(broker, old[1])
+    try:
+        assert wait_link(table, lambda link: link.floodgate.closed)
+        assert table.link.floodgate.by == "@admin"
+        send_retained(settings_for(broker), [staff_list(tmp_path, "Kim")])
+        waited = virtual_wait(table, lambda: heard_staff(table) == 1)
+    finally:
+        flooder.stop()
+    assert waited <= LONGEST + 1
+    print(f"replayed list flood: the new staff list waited {waited} virtual seconds")
+    table.link.close(flush_s=0)
