@@ -72,6 +72,18 @@ def test_the_finished_list_is_the_last_n_newest_first():
     assert len(page(board.view(), "en")["finished"]) == n + 3           # default: 10
 
 
+def test_unnamed_seats_of_different_games_are_no_one_on_the_leaderboard():
+    """P2 won at two tables: two different people, neither of them on the day's leaderboard."""
+    board = Board(day=lambda: "2030-01-02", clock=lambda: "2030-01-02T23:00:00+01:00")
+    for table, names, winner in (("t1", ("P1", "P2"), "P2"), ("t2", ("P1", "P2", "Ann"), "P2"),
+                                 ("t3", ("Ann", "Bob"), "Ann")):
+        board.receive(table_topic(table, "finished"), encode({
+            "table": table, "at": "2030-01-02T20:00:00+01:00", "title": "Palourde",
+            "players": [{"name": n, "score": 1} for n in names], "winners": [winner]}))
+    leaders = page(board.view(), "en")["leaders"]
+    assert [(p["name"], p["wins"], p["games"]) for p in leaders] == [("Ann", 1, 2), ("Bob", 0, 1)]
+
+
 def test_the_last_event_is_words_of_the_dashboards_language(tmp_path):
     table, link = fake_table(tmp_path)
     table.start("palourde", ["Ann", "Bob"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from device.config import LANGUAGES
 from device.fleet.words import words
+from device.players.roster import unnamed
 from engine.core.text import DEFAULT_LANGUAGE, catalog, msg, render
 
 ACTIVITIES = ("playing", "over", "idle", "attract")
@@ -52,13 +53,14 @@ def page(view: dict, language: str, finished: int = FINISHED) -> dict:
 
 def leaders(games: list[dict], language: str) -> list[dict]:
     """Wins per player name over the day's finished games: the most wins first, then the most
-    games, then by name; everyone who played is counted, winner or not."""
+    games, then by name; everyone who played is counted, winner or not. A seat nobody named
+    (P1, P2, ...) is someone else at each game: no one on the leaderboard."""
     wins: dict[str, int] = {}
     played: dict[str, int] = {}
     for game in games:
-        for name in {p["name"] for p in _players(game.get("players"))}:
+        for name in {p["name"] for p in _players(game.get("players")) if not unnamed(p["name"])}:
             played[name] = played.get(name, 0) + 1
-        for name in {w for w in _list(game.get("winners")) if isinstance(w, str)}:
+        for name in {w for w in _list(game.get("winners")) if isinstance(w, str) and not unnamed(w)}:
             wins[name] = wins.get(name, 0) + 1
     names = sorted(set(wins) | set(played),
                    key=lambda n: (-wins.get(n, 0), -played.get(n, 0), n))[:LEADERS]
