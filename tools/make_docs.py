@@ -14,43 +14,28 @@ installed from elsewhere is documented as the five of this project are:
 """
 from __future__ import annotations
 
-import re
 import sys
-from importlib import resources
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import seeds  # noqa: E402
-from engine.core.options import OptionSpec  # noqa: E402
+
+# a game's rules page, as `tabletop guide rules` prints it too
+from device.cli.rules_page import RulesPageError, options_table, rules_parts  # noqa: E402
 from engine.core.registry import built_in, decks  # noqa: E402
 from engine.core.spec import GameSpec  # noqa: E402
-from engine.core.text import msg, render  # noqa: E402
+from engine.core.text import render  # noqa: E402
 
 CARDS = ROOT / "docs" / "cards.md"
 RULES = ROOT / "docs" / "rules.md"
 GAMES_MARK = "<!-- games -->\n"
 GAMES_END = "<!-- /games -->\n"           # what follows is written by hand, and kept
-HOUSE_RULES_MARK = "<!-- house rules"
-MEANING_LINE = re.compile(r"^- `(\w+)`: (.+)$")
-
-
-def en(key: str, **args) -> str:
-    return render(msg(key, **args), "en")
-
-
-def fr(key: str, **args) -> str:
-    return render(msg(key, **args), "fr").replace("\u00a0", " ")
 
 
 def ids(cards: list[str]) -> str:
     return " ".join(f"`{card}`" for card in cards)
-
-
-def game_file(spec: GameSpec, name: str) -> str:
-    """One of the files in a game's package (rules.md, deck.toml, demo.script)."""
-    return resources.files(spec.home).joinpath(name).read_text(encoding="utf-8")
 
 
 # --- docs/cards.md --------------------------------------------------------------------------
@@ -121,46 +106,6 @@ def cards_markdown() -> str:
 
 # --- docs/rules.md --------------------------------------------------------------------------
 
-def value_text(option: OptionSpec, value) -> str:
-    if option.kind == "bool":
-        return "on" if value else "off"
-    return f"`{value}`"
-
-
-def values(option: OptionSpec) -> str:
-    """Every value the house rule takes."""
-    if option.kind == "int":
-        return f"{option.minimum} or more" if option.maximum is None else \
-            f"{option.minimum} to {option.maximum}"
-    if option.kind == "choice":
-        return ", ".join(f"`{c}`" for c in option.choices)
-    if option.kind == "bool":
-        return "on, off"
-    # a text option takes whatever its check does: the menu offers a few, `--option` any other
-    return ", ".join(f"`{p}`" for p in (option.default, *option.presets)) + \
-        " on the menu; others by `--option`"
-
-
-def options_table(spec: GameSpec, meanings: dict[str, str]) -> str:
-    lines = ["| house rule | on the screen | default | values | what it decides |",
-             "|---|---|---|---|---|"]
-    for option in spec.options:
-        meaning = meanings.get(option.key)
-        if meaning is None:     # the table never shows an option nobody explained
-            raise SystemExit(f"{spec.id}/rules.md: no line says what option {option.key} decides")
-        lines.append(f"| `{option.key}` | {en(f'opt.{option.key}')} / {fr(f'opt.{option.key}')} | "
-                     f"{value_text(option, option.default)} | {values(option)} | {meaning} |")
-    return "\n".join(lines) + "\n"
-
-
-def rules_parts(spec: GameSpec) -> tuple[str, dict[str, str]]:
-    """A game's rules.md: its prose, and what each house rule decides, by option key."""
-    prose, mark, rest = game_file(spec, "rules.md").partition(HOUSE_RULES_MARK)
-    if not mark:
-        raise SystemExit(f"{spec.id}/rules.md: no `{HOUSE_RULES_MARK}` line before the house rules")
-    return prose, dict(m.groups() for line in rest.splitlines() if (m := MEANING_LINE.match(line)))
-
-
 def game_section(spec: GameSpec) -> str:
     """The game's heading, its own rules.md, and the table of its house rules."""
     prose, meanings = rules_parts(spec)
@@ -181,13 +126,18 @@ def wanted() -> dict[Path, str]:
 
 
 def main(argv: list[str]) -> int:
-    stale = [path for path, text in wanted().items()
+    try:
+        made = wanted()
+    except RulesPageError as exc:           # a game's rules.md says too little: say what
+        print(exc, file=sys.stderr)
+        return 1
+    stale = [path for path, text in made.items()
              if not path.exists() or path.read_text(encoding="utf-8") != text]
     if "--check" in argv:
         for path in stale:
             print(f"{path.relative_to(ROOT)} is out of date: run python tools/make_docs.py")
         return 1 if stale else 0
-    for path, text in wanted().items():
+    for path, text in made.items():
         path.write_text(text, encoding="utf-8")
     return 0
 
