@@ -23,6 +23,7 @@ what they read is always the state their next line acts on.
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -131,7 +132,7 @@ class SimTerminal:
             out += [f"\u250c{'─' * width}\u2510", *(f"\u2502{line}\u2502" for line in lines),
                     f"\u2514{'─' * width}\u2518"]
         if place == BESIDE:          # from the picture's first row, as the text's rows below
-            side = self._feedback(len(out) - 2)
+            side = self._feedback(len(out) - 2, columns - len(out[0]) - GAP)
             out[1:1 + len(side)] = [(row + " " * GAP + note).rstrip()[:columns]
                                     for row, note in zip(out[1:], side)]
         else:
@@ -140,11 +141,14 @@ class SimTerminal:
         self.stream.flush()
         self.fresh = []
 
-    def _feedback(self, rows: int) -> list[str]:
+    def _feedback(self, rows: int, width: int | None = None) -> list[str]:
         """The LED, then the latest tones or, while none sounds, the input help: in view on
-        the first screen, whatever came before it scrolled away. `rows` lines at most."""
+        the first screen, whatever came before it scrolled away. `rows` lines at most; the
+        help's lines wrapped to `width` where given (beside the picture, rows are many)."""
         tones = [line for line in self.fresh if not line.startswith("LED ")]
-        return [self.led, *(tones[-(rows - 1):] or self.typing[:rows - 1])][:rows]
+        typing = self.typing if width is None else \
+            [part for line in self.typing for part in textwrap.wrap(line, width) or [""]]
+        return [self.led, *(tones[-(rows - 1):] or typing[:rows - 1])][:rows]
 
     def _text(self, screen: Screen, columns: int) -> list[str]:
         """The screen's rows as text, the feedback beside them."""

@@ -61,8 +61,9 @@ def test_a_picture_without_its_text_has_the_feedback_beside_it():
     assert {len(row) for row in rows[3:]} == {66}
     help_lines = ("Type a line and Enter:", "tap CARD (tap clam#3), press up|down|select|back,")
     rows = drawn((100, 35), "LED green: ready", typing=help_lines)   # no tone yet: the help
-    assert [row[68:] for row in rows[1:4]] == ["LED green: ready", "Type a line and Enter:",
-                                               "tap CARD (tap clam#3), press up|"]
+    assert [row[68:] for row in rows[1:5]] == ["LED green: ready", "Type a line and Enter:",
+                                               "tap CARD (tap clam#3), press",   # wrapped
+                                               "up|down|select|back,"]
 
 
 def test_a_frame_is_drawn_again_only_when_something_changed_or_the_terminal_was_resized():
