@@ -12,11 +12,14 @@ import pytest
 from device.bench import games as bench
 from device.cli.bench import QUICK
 from device.config import KioskConfig
-from device.conformance.playouts import NAMES, player_counts
+from device.conformance.playouts import player_counts
 from device.kiosk.plugin import kiosk_plugins
 from device.kiosk.system_actions import RecordedSystem
 from device.ui.game_select import games
 from device.ui.number import NumberPicker
+from device.ui.paging import pages
+from device.ui.playing import Playing
+from device.ui.screen import BODY_LINES
 from device.ui.wizard import HouseRules, Setup, option_numbers
 
 from .cuts import Seen, Watched, assert_uncut
@@ -26,6 +29,9 @@ LANGUAGES = ("en", "fr")
 GAMES = whole_games()
 SPECS = {spec.id: spec for spec in games()}
 CONFORMANCE_SEEDS = (0,)         # the seed the conformance renders every text with
+TEN_LETTERS = ("Maximilian", "Bartholome", "Christophe", "Wilhelmina", "Alexandrie",
+               "Théodorine", "Gwendoline", "Montgomery")
+TEXT_ROOMS = (2, 3, BODY_LINES)  # a prompt's room: above a paged menu, above a number, alone
 DEPTH = 4                        # menus within menus: game select, setup steps, the game's
 
 
@@ -46,6 +52,7 @@ class Played(bench.Table):
         super().__init__(state_dir, spec, bench.TableRun())
         self.chosen = players
         self.seen: list[Seen] = []
+        self.lost: list[str] = []
         self.game = f"{spec.id} with {len(players)} players, seed {seed}"
         self.frames.on_frame = self._frame
 
@@ -56,13 +63,28 @@ class Played(bench.Table):
     def _frame(self, image, screen) -> None:
         where = f"{type(self.app.mode).__name__} screen of {self.game}"
         for self.app.language in LANGUAGES:       # the same moment at a table in each language
-            self.seen.append(Seen(self.app.language, where, self.app.screen()))
+            shown = self.app.screen()
+            self.seen.append(Seen(self.app.language, where, shown))
+            self.lost += lost_words(self.app, shown, where)
+
+
+def lost_words(app, shown, where: str) -> list[str]:
+    """The play screen shows a page of its prompt's whole text (the text above a menu, a
+    number, the scores), or says what it lost."""
+    if not isinstance(app.mode, Playing) or app.overlay is not None:
+        return []
+    text = app.t(app.view()[0].text)
+    lines = list(shown.lines)
+    if any(lines[:len(page)] == page for room in TEXT_ROOMS for page in pages(text, room)):
+        return []
+    return [f"{app.language}, {where}: {lines} is no page of {text!r}"]
 
 
 def playouts(spec) -> list[tuple[tuple[str, ...], int]]:
-    """(players, seed): the conformance's fewest and most players, at the seed its texts are
-    rendered with, and the bench's table at its quick run's seed."""
-    return [(NAMES[:n], seed) for n in player_counts(spec) for seed in CONFORMANCE_SEEDS] + \
+    """(players, seed): the conformance's fewest and most players, each named with 10 letters
+    (the longest names a roster takes), at the seed its texts are rendered with, and the
+    bench's table at its quick run's seed."""
+    return [(TEN_LETTERS[:n], seed) for n in player_counts(spec) for seed in CONFORMANCE_SEEDS] + \
         [(bench_players(spec), seed) for seed in QUICK.seeds]
 
 
@@ -73,15 +95,17 @@ def bench_players(spec) -> tuple[str, ...]:
 
 
 @pytest.mark.parametrize("game", SPECS)
-def test_no_frame_of_a_random_playout_is_cut(tmp_path, monkeypatch, game):
+def test_no_frame_of_a_random_playout_is_cut_nor_loses_a_word(tmp_path, monkeypatch, game):
     # what is on the screen is the question here, not the journal's way to the disk
     monkeypatch.setattr(os, "fsync", lambda fd: None)
-    spec, seen = SPECS[game], []
+    spec, seen, lost = SPECS[game], [], []
     for n, (players, seed) in enumerate(playouts(spec)):
         table = Played(tmp_path / str(n), spec, players, seed)
         table.play(random.Random(seed))
         seen += table.seen
+        lost += table.lost
     assert_uncut(seen)
+    assert not lost, "\n".join(lost[:10])
 
 
 # ---- every menu, at every highlight ------------------------------------------------------
@@ -116,7 +140,7 @@ def kiosk(table):
 
 def in_game(game: str):
     def start(table):
-        return table.start(game, ",".join(NAMES[:3]))
+        return table.start(game, ",".join(TEN_LETTERS[:3]))
     return start
 
 
