@@ -96,19 +96,28 @@ def _peak_kib(pid: int) -> int:
 
 
 # The command line's own start-up: what every `tabletop ...` pays before it does anything,
-# beside the interpreter's (a bare `python -c pass`), each run a fresh process.
-COMMANDS = {"python": ["-c", "pass"], "version": ["--version"], "status": ["status"]}
+# beside the interpreter's (a bare `python -c pass`), each run a fresh process: `--version`,
+# `status` with no game and with a game in progress, `guide rules` (every game's rules) and
+# `history` (of the state dir with the game in progress).
+COMMANDS = {"python": ["-c", "pass"], "version": ["--version"], "status": ["status"],
+            "status_game": ["status"], "guide_rules": ["guide", "rules"], "history": ["history"]}
+IN_PROGRESS = ["--game", "palourde", "--players", "Ann,Bea"]     # `run --sim` stops at its input's end
 
 
 def command_starts(directory: Path, runs: int) -> dict[str, float]:
-    """Median milliseconds of `python -c pass`, `tabletop --version` and `tabletop status` (an
-    empty state dir), taken in turns so that a busy moment of the machine weighs on each."""
+    """Median milliseconds of `python -c pass` and of each of COMMANDS (the first `status` on an
+    empty state dir, the others on one with a game in progress), taken in turns so that a busy
+    moment of the machine weighs on each."""
     env = dict(os.environ, PYTHONPYCACHEPREFIX=str(directory / "bytecode"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    state = directory / "state"
-    lines = {"python": [sys.executable, *COMMANDS["python"]],
-             "version": [*tabletop_command(), *COMMANDS["version"]],
-             "status": [*tabletop_command(), *COMMANDS["status"], "--state-dir", str(state)]}
+    empty, playing = directory / "state", directory / "playing"
+    subprocess.run([*tabletop_command(), "run", "--sim", "--state-dir", str(playing), *IN_PROGRESS],
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                   env=env, timeout=TIMEOUT_S, check=True)
+    where = {"status": empty, "status_game": playing, "history": playing}
+    lines = {name: [sys.executable, *argv] if name == "python" else
+             [*tabletop_command(), *argv, *(["--state-dir", str(where[name])] if name in where else [])]
+             for name, argv in COMMANDS.items()}
     seconds: dict[str, list[float]] = {name: [] for name in lines}
     for turn in range(runs + 1):            # the first turn compiles the bytecode: not counted
         for name, command in lines.items():

@@ -14,7 +14,8 @@ hardware, side by side with the peers.
                                and 5 cards on the simulated MFRC522 (its clock: SPI, air, timer),
                                one poll's time, and the polls missing a card at 4% noise
     startup_to_first_frame_s   `tabletop run --sim`, spawn to first frame (median)
-    command_start_ms           `tabletop --version` and `tabletop status` beside `python -c pass`
+    command_start_ms           `tabletop --version`, `status` (no game, a game), `guide rules` and
+                               `history` beside `python -c pass`
     peak_rss_mb                the same processes' peak resident set
     resume_1000_events_ms      reading and replaying a 1,000-operation journal (best of N)
     game_end_ms                a game's end (end line, archive, history row) with 10 games in the
@@ -195,7 +196,7 @@ GOALS = [  # name, the goal as the table states it, the check
     ("startup", "<= 0.5 s", lambda r: r["startup_to_first_frame_s"] <= 0.5),
     ("peak_rss", "<= 40 MB", lambda r: r["peak_rss_mb"] <= 40),
     ("command_start", "each <= 5x python -c pass",
-     lambda r: max(r["command_start_ms"]["version"], r["command_start_ms"]["status"])
+     lambda r: max(ms for name, ms in r["command_start_ms"].items() if name != "python")
      <= 5 * r["command_start_ms"]["python"]),
     ("resume", "<= 100 ms", lambda r: r["resume_1000_events_ms"] <= 100),
 ]
@@ -211,6 +212,11 @@ def poll_rows(rates: dict, goal: str, met: str) -> list[tuple[str, str, str, str
                      f"{rate['missed_percent']:.1f}% missed at 4% noise)",
                      goal if n == "1" else "", met if n == "1" else ""))
     return rows
+
+
+# the command line's start-ups past --version, as the table names them
+COMMANDS_SAID = {"status": "status, no game", "status_game": "status, a game in progress",
+                 "guide_rules": "guide rules", "history": "history"}
 
 
 def table(r: dict, command: str) -> str:
@@ -249,8 +255,8 @@ def table(r: dict, command: str) -> str:
         ("tabletop --version", f"{starts['version']:.0f} ms (python -c pass "
          f"{starts['python']:.0f} ms, {starts['version'] / starts['python']:.1f}x)",
          goal["command_start"], met["command_start"]),
-        ("tabletop status, no game", f"{starts['status']:.0f} ms "
-         f"({starts['status'] / starts['python']:.1f}x)", "", ""),
+        *((f"tabletop {said}", f"{starts[name]:.0f} ms ({starts[name] / starts['python']:.1f}x)", "", "")
+          for name, said in COMMANDS_SAID.items()),
         ("resume 1,000 events", f"{r['resume_1000_events_ms']:.0f} ms", goal["resume"],
          met["resume"]),
         (f"game's end, {end['games'][0]} / {end['games'][1]:,} in history",

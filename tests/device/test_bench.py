@@ -17,7 +17,8 @@ FIGURES = {"tap_to_frame_ms": ("p50", "p99"), "journal_fsync_ms": ("p50", "p99")
            "idle_cpu_percent": ("ours", "mfrc522"), "startup_to_first_frame_s": None,
            "peak_rss_mb": None, "resume_1000_events_ms": None,
            "game_end_ms": ("small", "large"), "input_ms": ("first", "last"),
-           "command_start_ms": ("python", "version", "status")}
+           "command_start_ms": ("python", "version", "status", "status_game",
+                                "guide_rules", "history")}
 
 
 def is_number(value) -> bool:
