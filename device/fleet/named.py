@@ -13,6 +13,7 @@ from device.storage.quarantine import refuse
 
 FILE = "fleet-named.json"
 KINDS = ("staff", "cards", "players")
+FIELDS = (*KINDS, *(f"{kind}_gone" for kind in KINDS))     # what the latest list names; took back
 MOST = 5000                   # of each kind: a café's lists are far smaller
 
 
@@ -24,25 +25,26 @@ class Named:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            return {kind: [] for kind in KINDS}
+            return {field: [] for field in FIELDS}
         except (OSError, ValueError, RecursionError) as exc:
             refuse(self.state_dir, self.path, exc)
-            return {kind: [] for kind in KINDS}
-        if not (isinstance(data, dict) and set(data) <= set(KINDS) and all(
+            return {field: [] for field in FIELDS}
+        if not (isinstance(data, dict) and set(data) <= set(FIELDS) and all(
                 isinstance(v, list) and all(isinstance(x, str) for x in v) for v in data.values())):
             refuse(self.state_dir, self.path, "not the names the café's lists gave")
-            return {kind: [] for kind in KINDS}
-        return {kind: list(data.get(kind, [])) for kind in KINDS}
+            return {field: [] for field in FIELDS}
+        return {field: list(data.get(field, [])) for field in FIELDS}
 
     def update(self, kind: str, now: set[str]) -> set[str]:
-        """The latest list names `now`: what earlier lists named and this one does not."""
+        """The latest list names `now`: what the list before named and this one does not
+        (now taken back, until a list names it again)."""
         named = self.read()
         gone = set(named[kind]) - now
-        kept = [x for x in named[kind] if x in now] + sorted(now - set(named[kind]))
-        named[kind] = kept[-MOST:]
+        named[kind] = sorted(now)[:MOST]
+        named[f"{kind}_gone"] = sorted((set(named[f"{kind}_gone"]) | gone) - now)[-MOST:]
         write_atomic(self.path, json.dumps(named, sort_keys=True))
         return gone
 
-    def gone(self, kind: str, now: set[str]) -> set[str]:
-        """Without keeping anything: what earlier lists named and `now` does not."""
-        return set(self.read()[kind]) - now
+    def taken_back(self, kind: str) -> set[str]:
+        """Everything the café's lists named once and its latest no longer names."""
+        return set(self.read()[f"{kind}_gone"])

@@ -156,7 +156,7 @@ def take_staff(registry: DeckRegistry, shared: SharedStaff, key: str) -> list[st
 
 def revoked_staff(registry: DeckRegistry, key: str, uid: str) -> bool:
     """True for a tag the café's staff list named once and names no more."""
-    return staff_hash(key, uid) in Named(registry.state_dir).gone("staff", set())
+    return staff_hash(key, uid) in Named(registry.state_dir).taken_back("staff")
 
 
 def new_staff(registry: DeckRegistry, shared: SharedStaff, key: str) -> dict[str, str]:

@@ -109,7 +109,10 @@ class Board:
             self.drops.drop(SHARED_TABLES, str(refused))
             return
         if isinstance(shared, SharedTables):
-            enrol_tables(self.trust, shared)
+            with self._changed:
+                enrol_tables(self.trust, shared)
+                self.version += 1
+                self._changed.notify_all()
 
     def _table(self, name: str, real: bool) -> dict | None:
         """The table's entry; a new one if there is room, or if a real table takes the place
