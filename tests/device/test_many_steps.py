@@ -71,7 +71,7 @@ def test_after_a_reported_move_select_is_still_done(tmp_path):
     table.run("press down")
     table.run("press select")                    # ...to P3's village
     table.run("wait 2")
-    assert "(1/6)" in table.text
+    assert "1/6 moved" in table.text
     assert table.screen.lines[table.screen.highlight] == "Done"
     table.run("press select")
     assert table.app.view()[0].id == "reveal"
