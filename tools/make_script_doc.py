@@ -43,7 +43,7 @@ This file is written by `python tools/make_script_doc.py`; a test checks it is c
 
 | line | meaning |
 |---|---|
-| `game GAME` | the game: {games} |
+| `game GAME` | the game: {games}, or the id of a game installed from elsewhere |
 | `players NAME NAME ...` | seat order, clockwise; names are single words |
 | `first NAME` | who starts, where the table decides; default the first listed |
 | `option KEY=VALUE ...` | house rules (docs/rules.md); an unknown key is an error |
@@ -74,7 +74,8 @@ tens first, then units: UP/DOWN on a digit, SELECT to the next; `choose 47` sets
 
 `choose ID` answers the prompt on screen with one of its ids. NAME is a player's name,
 CARD a card id (docs/cards.md), FIRST..LAST any whole number between. Prompts not listed
-take taps, `select` or `back` only.
+take taps, `select` or `back` only. These are this project's games; a game installed from
+elsewhere takes the keys of its prompts' `Option(key, label)` (docs/adding-a-game.md).
 """
 
 
