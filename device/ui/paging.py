@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .screen import COLUMNS, wrap
 
 PAGE_SECONDS = 4.0          # long enough to read four lines at arm's length
+EPSILON = 1e-6
 # A phrase ends after punctuation and a space: a page may end there. Not at a colon: what
 # follows it ("Ann: tap your card") is what it announces.
 PHRASE_END = re.compile(r"(?<=[.,;!?)]) +")
@@ -79,7 +80,7 @@ class Pager:
     def shown(self, now: float) -> int:
         if self.count < 2:
             return 0
-        return (self.first + int((now - self.since) // PAGE_SECONDS)) % self.count
+        return (self.first + self._turns(now)) % self.count
 
     def turn(self, now: float) -> bool:
         """DOWN: the next page, from now on; False on the last page (or the only one)."""
@@ -93,4 +94,9 @@ class Pager:
         """When the page shown turns by itself; None for a text of one page."""
         if self.count < 2:
             return None
-        return self.since + PAGE_SECONDS * (int((now - self.since) // PAGE_SECONDS) + 1)
+        return self.since + PAGE_SECONDS * (self._turns(now) + 1)
+
+    def _turns(self, now: float) -> int:
+        """Pages turned by themselves since `since`; a turn due now counts, whatever the
+        rounding of the clock's sums (9.4 + 8 - 9.4 is a hair under 8)."""
+        return int((now - self.since + EPSILON) // PAGE_SECONDS)
