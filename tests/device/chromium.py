@@ -35,6 +35,20 @@ new MutationObserver((_, observer) => {
 """
 
 
+# A page's Date, started at a given time: `new Date()` and `Date.now()` count on from it.
+CLOCK_AT = """
+(() => {
+  const RealDate = Date, start = RealDate.parse(%s), began = performance.now();
+  const now = () => start + (performance.now() - began);
+  class ClockDate extends RealDate {
+    constructor(...args) { super(...(args.length ? args : [now()])); }
+    static now() { return Math.floor(now()); }
+  }
+  globalThis.Date = ClockDate;
+})();
+"""
+
+
 def need_chromium() -> tuple[str, str]:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
@@ -88,6 +102,12 @@ class Chromium:
         """The page's clock reads in `zone` (an IANA name), whatever the machine's."""
         self._call("POST", f"{self.session}/goog/cdp/execute", {
             "cmd": "Emulation.setTimezoneOverride", "params": {"timezoneId": zone}})
+
+    def clock_at(self, iso: str) -> None:
+        """Pages opened from now on read the time as `iso` when they start, going on from there
+        (Date and Date.now only: the page's timers still run on the machine's clock)."""
+        self._call("POST", f"{self.session}/goog/cdp/execute", {
+            "cmd": "Page.addScriptToEvaluateOnNewDocument", "params": {"source": CLOCK_AT % json.dumps(iso)}})
 
     def open(self, url: str) -> None:
         self._call("POST", f"{self.session}/url", {"url": url})

@@ -106,11 +106,13 @@ FINISHED = (
 
 
 class Clocks:
+    """The dashboard's clocks: its wall clock (minutes before 21:40) and its monotonic one."""
+
     def __init__(self) -> None:
-        self.mono = 1000.0
+        self.mono, self.minutes_ago = 1000.0, 0
 
     def board(self) -> Board:
-        return Board(day=lambda: NOW.date().isoformat(), clock=lambda: at(0),
+        return Board(day=lambda: NOW.date().isoformat(), clock=lambda: at(self.minutes_ago),
                      monotonic=lambda: self.mono)
 
 
@@ -141,7 +143,9 @@ def evening() -> Board:
                                                                 activity="idle"))
     board.receive(table_topic("table-8", "state"), table_state("table-8", 0, seated_min=0,
                                                                 activity="idle"))
+    clocks.minutes_ago = 35                      # table-8 was switched off at 21:05
     board.receive(table_topic("table-8", "online"), b"false")
+    clocks.minutes_ago = 0
     board.receive(table_topic("table-9", "state"), table_state(
         "table-9", 14, seated_min=20, game=game_of("Tamalou", seats(
             ("Lou", None, False), ("Mia", None, False)), "Mia"),
@@ -182,12 +186,13 @@ const shown = [...document.querySelectorAll("#finished li")].filter((li) => !li.
 return {cut, broken, below: root.scrollHeight - innerHeight, right: root.scrollWidth - innerWidth,
         type: parseFloat(getComputedStyle(root).fontSize), size: [innerWidth, innerHeight],
         tables: document.querySelectorAll("article.table").length,
+        clock: document.getElementById("clock").textContent,
         finished: shown.map((li) => li.querySelector(".what").textContent),
         text: document.body.innerText};
 """
 
 
-WORDS = {"en": ("Largest village:", "at the table 1 h 15", "offline since", "Reader offline"),
+WORDS = {"en": ("Largest village:", "at the table 1 h 15", "offline since 21:05", "Reader offline"),
          "fr": ("Plus grand village", "à table depuis 1 h 15", "hors ligne depuis",
                 "Lecteur HS")}
 
@@ -197,6 +202,7 @@ def test_the_evening_fits_every_wall_screen_without_a_cut(tmp_path, update_golde
     server = DashboardServer(board, "127.0.0.1", 0, token=None, language="en").start()
     browser = Chromium(tmp_path / "chromium", size=SIZES[0])
     browser.timezone("Europe/Paris")             # the café's: its tables' times read as they said
+    browser.clock_at(at(0))                       # ... and its clock the evening's
     seen, picture = {}, b""
     try:
         for size, language in (*((size, "en") for size in SIZES), (SIZES[0], "fr")):
@@ -219,6 +225,7 @@ def test_the_evening_fits_every_wall_screen_without_a_cut(tmp_path, update_golde
         # the newest finished games, whole: "21:32 · table-6 · 38 min · Palourde"
         assert len(page["finished"]) >= 3
         assert page["finished"][0] == "21:32 · table-6 · 38 min · Palourde", page["finished"]
+        assert page["clock"] == "21:40"
         for words in ("Maximilian", "L'Auberge des pirates", "48 min", "1 h 01", *WORDS[language]):
             assert words in page["text"], (size, language, words)
     assert picture.startswith(b"\x89PNG")

@@ -25,6 +25,11 @@ function el(tag, className, text) {
   return node;
 }
 
+// The tables' arrows ("Golden Clam -> Ann") kept whole: a line may break after a hyphen.
+function whole(text) {
+  return text.replace(/->/g, "-\u2060>");
+}
+
 function clockTime(iso) {
   const when = new Date(iso);
   if (Number.isNaN(when.getTime())) return "";
@@ -87,7 +92,7 @@ function tableCard(table) {
                      el("span", "length", lasted(game_s, running, started, ended))));
     card.append(playersTable(game));
     const said = game.over ? game.headline : table.last;
-    if (said) card.append(el("p", "last", said));
+    if (said) card.append(el("p", "last", whole(said)));
     if (seated && table.activity !== "offline") {
       card.append(el("p", "times", say("at_table", { time: lasted(seated_s, true, seated) })));
     }
@@ -116,7 +121,7 @@ function finishedRow(game) {
   });
   row.append(what);
   const winners = game.winners.length ? `★ ${game.winners.join(", ")}` : say("no_winner");
-  row.append(el("p", "result", game.headline || winners));
+  row.append(el("p", "result", whole(game.headline || winners)));
   return row;
 }
 
