@@ -204,7 +204,7 @@ def test_broken_state_is_reported():
 
 
 def test_every_text_fits_the_screen():
-    args = dict(name="Ann", caller="Bob", card="10H", top="10H", n=18, m=14, k=13, sum=107,
+    args = dict(name="Ann", caller="Bob", card="10H", top="10H", n=18, m=14, k=13, sum=107, i=2,
                 round=2, names="Ann, Bob", points=38, rank="10", suit="H")
     for key in catalog("en"):
         if key.startswith("tm."):
