@@ -25,6 +25,7 @@ def quick(monkeypatch):
     monkeypatch.setattr(web.Handler, "timeout", 0.5)
     monkeypatch.setattr(web, "KEEPALIVE_S", 0.1)
     monkeypatch.setattr(web, "MAX_CONNECTIONS", 4)
+    monkeypatch.setattr(web, "MAX_STREAMS", 4)
     board = Board()
     board.receive(table_topic("t1", "online"), b"true")
     server = DashboardServer(board, "127.0.0.1", 0, token="tide-3").start()
@@ -72,13 +73,48 @@ def reader(server, token: str = "tide-3") -> socket.socket:
 
 
 def test_beyond_the_cap_a_client_gets_503_and_the_rest_keep_working(quick):
-    held = [reader(quick) for _ in range(web.MAX_CONNECTIONS)]       # each holds a thread
-    for _ in range(20):                                              # a flood, bounded
-        assert ask(quick).startswith(b"HTTP/1.0 503")
+    held = [slow_client(quick) for _ in range(web.MAX_CONNECTIONS)]  # each holds a request slot
+    for client in held:
+        client.sendall(b"GET /state.json HTTP/1.0\r\n")            # headers never finished
+    assert ask(quick).startswith(b"HTTP/1.0 200")                   # takes the oldest's place
     for client in held:
         client.close()
-    assert quick.wait_connections(0, 30)             # each reader's keepalive finds it gone
+    assert quick.wait_connections(0, 30)
     assert ask(quick).startswith(b"HTTP/1.0 200")
+
+
+def slow_client(server) -> socket.socket:
+    return connect(server)
+
+
+def test_live_readers_have_slots_of_their_own_and_free_them_when_they_close(quick):
+    """As many live readers as there are stream slots, reading or not: /state.json still
+    answers; one reader more is turned away; closed, each frees its slot at once (no
+    keepalive needed: the server watches the sockets)."""
+    web.KEEPALIVE_S = 3600.0                               # only a close can free a slot now
+    held = [reader(quick) for _ in range(web.MAX_STREAMS)]
+    for _ in range(2 * web.MAX_CONNECTIONS):
+        assert ask(quick).startswith(b"HTTP/1.0 200")
+    assert ask(quick, "/events").startswith(b"HTTP/1.0 503")
+    for client in held:
+        client.close()
+    assert quick.wait_connections(0, 30)
+    held = [reader(quick) for _ in range(web.MAX_STREAMS)]   # every slot is back
+    for client in held:
+        client.close()
+    assert quick.wait_connections(0, 30)
+
+
+def test_readers_opened_and_closed_at_once_never_make_the_data_busy(quick):
+    """32 GET /events opened and closed within a moment (here the stream slots, times eight):
+    /state.json answers 200 throughout, and the slots are free again at once."""
+    web.KEEPALIVE_S = 3600.0
+    for _ in range(8):
+        for _ in range(web.MAX_STREAMS):
+            with connect(quick) as client:
+                client.sendall(b"GET /events HTTP/1.0\r\nAuthorization: Bearer tide-3\r\n\r\n")
+        assert ask(quick).startswith(b"HTTP/1.0 200")
+    assert quick.wait_connections(0, 30)
 
 
 def test_exposed_it_answers_only_to_its_names(quick):

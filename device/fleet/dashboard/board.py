@@ -211,11 +211,18 @@ class Board:
         shown["seated_s"] = None if table["sitting"] is None else int(now - table["sitting"][1])
         return shown
 
-    def wait(self, version: int, timeout: float) -> bool:
-        """Wait until the board differs from `version` (True) or `timeout` passed (False)."""
+    def wait(self, version: int, timeout: float, stop: Callable[[], bool] = lambda: False) -> bool:
+        """Wait until the board differs from `version` (True) or `timeout` passed, or `stop()`
+        holds once woken (False)."""
         with self._changed:
-            return self._changed.wait_for(lambda: self.version != version or self.closed, timeout) \
-                and not self.closed
+            return self._changed.wait_for(
+                lambda: self.version != version or self.closed or stop(), timeout) \
+                and not self.closed and not stop()
+
+    def wake(self) -> None:
+        """Wake every waiting reader to look at its own `stop` (one of them has gone)."""
+        with self._changed:
+            self._changed.notify_all()
 
     def close(self) -> None:
         """Release every waiting reader: the server is stopping."""

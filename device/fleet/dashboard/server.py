@@ -33,6 +33,7 @@ import ipaddress
 import json
 import logging
 import queue
+import selectors
 import socket
 import sys
 import threading
@@ -56,6 +57,7 @@ COALESCE_S = 0.5                       # a live reader gets at most two boards a
 FRESH_S = 1.0                          # the oldest page served for an unchanged board
 EVICT_S = 5.0                          # the longest wait for an evicted slow client's slot
 MAX_CONNECTIONS = 32                   # a café's screens and scripts, with room to spare
+MAX_STREAMS = 32                       # live readers of /events, on slots of their own
 SEND_BUFFER = 256 * 1024               # the kernel's buffer for a reader that stopped reading
 TABLE_MESSAGE_MAX = 64 * 1024          # a table's state is a few kB: beyond, a hostile one
 GONE = (ConnectionError, TimeoutError)  # reset, broken pipe, a reader that stopped reading
@@ -160,7 +162,14 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def _stream(self) -> None:
-        """Server-sent events: the whole board at first and after each change."""
+        """Server-sent events: the whole board at first and after each change. A stream
+        leaves the request slots for one of MAX_STREAMS of its own, and frees it as soon as
+        its reader closes (the server watches the socket), not at the next keepalive."""
+        gone = self.server.streaming(self.connection)
+        if gone is None:
+            self.server.turned_away()
+            self.connection.sendall(BUSY)
+            return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
@@ -170,15 +179,15 @@ class Handler(BaseHTTPRequestHandler):
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         board, sent, sent_at = self.server.board, None, 0.0
         try:
-            while not board.closed:
+            while not board.closed and not gone.is_set():
                 snapshot = self.server.snapshots.get(self.language)
                 if snapshot.version != sent:
                     self.wfile.write(snapshot.event)
                     sent, sent_at = snapshot.version, time.monotonic()
                 else:
                     self.wfile.write(b": still here\n\n")
-                if board.wait(sent, KEEPALIVE_S):       # at once, unless one just went
-                    self.server.stopping.wait(sent_at + COALESCE_S - time.monotonic())
+                if board.wait(sent, KEEPALIVE_S, gone.is_set):   # at once, unless one just went
+                    gone.wait(sent_at + COALESCE_S - time.monotonic())
         except GONE as exc:
             log.debug("%s: reader gone: %s", self.address_string(), type(exc).__name__)
 
@@ -236,6 +245,8 @@ class DashboardServer(HTTPServer):
         self.stopping = threading.Event()
         self.busy = 0                                 # clients answered 503, for the log
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._stream_slots = threading.BoundedSemaphore(MAX_STREAMS)
+        self.streams = ReaderWatch(board)             # the live readers, watched for closing
         self._heading: dict[socket.socket, None] = {}  # slots still reading headers, oldest first
         self._heading_lock = threading.Lock()
         self.connections = 0                          # taken and not yet closed
@@ -260,6 +271,21 @@ class DashboardServer(HTTPServer):
             else:
                 self._heading.pop(connection, None)
 
+    def streaming(self, connection: socket.socket) -> threading.Event | None:
+        """The connection becomes a live reader: it moves to a stream slot, freeing its
+        request slot; None when every stream slot is taken. The event is set once the
+        reader has closed."""
+        if not self._stream_slots.acquire(blocking=False):
+            return None
+        self._slots.release()
+        return self.streams.watch(connection)
+
+    def turned_away(self) -> None:
+        self.busy += 1
+        if self.busy in (1, 100, 10_000) or self.busy % 100_000 == 0:
+            log.warning("dashboard: %d clients turned away: %d connections and %d readers at "
+                        "once", self.busy, MAX_CONNECTIONS, MAX_STREAMS)
+
     def _evict_slowest(self) -> bool:
         """Close the oldest connection still sending its headers and wait for its slot."""
         with self._heading_lock:
@@ -277,10 +303,7 @@ class DashboardServer(HTTPServer):
         """Each connection to one of MAX_CONNECTIONS threads; beyond, a slow client's slot,
         else a 503 and close."""
         if not (self._slots.acquire(blocking=False) or self._evict_slowest()):
-            self.busy += 1
-            if self.busy in (1, 100, 10_000) or self.busy % 100_000 == 0:
-                log.warning("dashboard: %d clients turned away: %d connections at once",
-                            self.busy, MAX_CONNECTIONS)
+            self.turned_away()
             try:
                 request.settimeout(1.0)
                 request.sendall(BUSY)
@@ -304,7 +327,10 @@ class DashboardServer(HTTPServer):
                 self.handle_error(request, client_address)
             finally:
                 self.shutdown_request(request)
-                self._slots.release()
+                if self.streams.forget(request):
+                    self._stream_slots.release()
+                else:
+                    self._slots.release()
                 with self._served:
                     self.connections -= 1
                     self._served.notify_all()
@@ -331,8 +357,9 @@ class DashboardServer(HTTPServer):
         return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
 
     def start(self) -> DashboardServer:
-        for n in range(MAX_CONNECTIONS):
+        for n in range(MAX_CONNECTIONS + MAX_STREAMS):    # a thread for each slot of each kind
             threading.Thread(target=self._serve, name=f"dashboard-{n}", daemon=True).start()
+        self.streams.start()
         threading.Thread(target=self.serve_forever, args=(0.1,), name="dashboard",
                          daemon=True).start()
         return self
@@ -340,10 +367,73 @@ class DashboardServer(HTTPServer):
     def close(self) -> None:
         self.stopping.set()
         self.board.close()
+        self.streams.close()
         self.shutdown()
-        for _ in range(MAX_CONNECTIONS):
+        for _ in range(MAX_CONNECTIONS + MAX_STREAMS):
             self._accepted.put(None)
         self.server_close()
+
+
+class ReaderWatch:
+    """One thread watching every live reader's socket: a reader that closes (or resets) makes
+    its socket readable, and its stream is told at once, so its slot is free at once instead
+    of at the next keepalive's failed write."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self._selector = selectors.DefaultSelector()
+        self._lock = threading.Lock()
+        self._gone: dict[socket.socket, threading.Event] = {}
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._selector.register(self._wake_r, selectors.EVENT_READ)
+        self._stopping = threading.Event()
+
+    def start(self) -> None:
+        threading.Thread(target=self._run, name="dashboard-readers", daemon=True).start()
+
+    def watch(self, connection: socket.socket) -> threading.Event:
+        gone = threading.Event()
+        with self._lock:
+            self._gone[connection] = gone
+            self._selector.register(connection, selectors.EVENT_READ, gone)
+        self._wake_w.send(b"x")                 # select again, this socket included
+        return gone
+
+    def forget(self, connection: socket.socket) -> bool:
+        """True if the connection was a reader (now forgotten)."""
+        with self._lock:
+            gone = self._gone.pop(connection, None)
+            if gone is not None:
+                try:
+                    self._selector.unregister(connection)
+                except (KeyError, ValueError):
+                    pass                       # already dropped when it closed
+        return gone is not None
+
+    def close(self) -> None:
+        self._stopping.set()
+        self._wake_w.send(b"x")
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            for key, _ in self._selector.select():
+                if key.fileobj is self._wake_r:
+                    self._wake_r.recv(4096)
+                    continue
+                self._closed(key.fileobj)
+        self._selector.close()
+
+    def _closed(self, connection) -> None:
+        """Readable: the reader closed, reset, or sent bytes a reader never sends: done."""
+        with self._lock:
+            gone = self._gone.get(connection)
+            try:
+                self._selector.unregister(connection)
+            except (KeyError, ValueError):
+                pass
+        if gone is not None:
+            gone.set()
+            self.board.wake()
 
 
 def bounded(receive):
