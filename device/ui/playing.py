@@ -258,8 +258,8 @@ class Scores(Page):
 
 
 class GlobalMenu(MenuMode):
-    """Hold SELECT: Scores, Undo last, House rules, Sound (with a buzzer), Statistics, Language,
-    Last instructions (UP's, where a menu takes UP), Abort game."""
+    """Hold SELECT: Scores, Undo last, House rules, Last instructions (UP's, where a menu takes
+    UP), Sound (with a buzzer), Statistics, Language, Abort game."""
 
     title_key = "ui.menu"
 
@@ -268,13 +268,13 @@ class GlobalMenu(MenuMode):
                          back_to=back_to)
 
     def screen(self, app) -> Screen:
-        labels = {"scores": "ui.scores", "undo": "ui.undo_last", "rules": "ui.house_rules"}
+        labels = {"scores": "ui.scores", "undo": "ui.undo_last", "rules": "ui.house_rules",
+                  "again": "ui.instructions_again"}
         switch = sound_switch(app)
         if switch is not None:
             labels["sound"] = "ui.sound_on" if switch.sound_on else "ui.sound_off"
         labels["stats"] = "ui.statistics"
         labels["language"] = "ui.language"
-        labels["again"] = "ui.instructions_again"
         labels["abort"] = "ui.abort"
         self.menu.items = [(k, app.t(label)) for k, label in labels.items()
                            if k not in app.staff_only]     # in kiosk mode: the admin menu's

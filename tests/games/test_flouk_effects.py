@@ -92,7 +92,7 @@ def test_manual_effect_shows_its_text_and_runs_the_report_loop():
     assert last_messages(*lines)[-1] == "Action 5: apply\neffect by hand:\nSwap a card"
     report = play(*lines)
     assert report["prompt"] == {"id": "report", "options": ["face_down"],
-                                "text": "Action 5: by hand,\ntap each moved card\n0/6 moved SELECT=done"}
+                                "text": "Action 5: by hand,\ntap each moved card\n0/6 moved, SELECT"}
     dest = play(*lines, "tap bloup#9")
     assert dest["prompt"]["options"] == ["village:P1", "village:P2", "village:P3", "discard",
                                          "hand:P1", "hand:P2", "hand:P3", "pile"]

@@ -34,7 +34,7 @@ TEXT: dict[str, Template] = {
     "fl.prompt.pick.move_village_card": "{name}: tap the card\nto take from\n{seats}",
     "fl.prompt.pick.discard_village_card":
         "{name}: tap the card\nto discard from\n{seats}",
-    "fl.prompt.report": "{card}: by hand,\ntap each moved card\n{n}/{max} moved SELECT=done",
+    "fl.prompt.report": "{card}: by hand,\ntap each moved card\n{n}/{max} moved, SELECT",
     "fl.prompt.dest": "{card} went to?",
     "fl.prompt.from": "{card}\ncame from?",
     "fl.prompt.face_down_from": "Face-down card\ncame from?",

@@ -34,7 +34,7 @@ TEXT = typeset({
     "fl.prompt.target.steal_from_hand": "{card} : {name},\nvoler qui ?",
     "fl.prompt.pick.move_village_card": "{name} : passe la\ncarte à prendre chez\n{seats}",
     "fl.prompt.pick.discard_village_card": "{name} : passe la\ncarte à défausser\nchez {seats}",
-    "fl.prompt.report": "Passe chaque carte\nbougée par {card}\n{n}/{max} passées, SELECT",
+    "fl.prompt.report": "Passe chaque carte\nbougée par {card}\npassées : {n}/{max}",
     "fl.prompt.dest": "{card} : va où ?",
     "fl.prompt.from": "{card} :\nvient d'où ?",
     "fl.prompt.face_down_from": "Carte cachée :\nvient d'où ?",
