@@ -92,12 +92,23 @@ def test_guide_prints_its_rules_as_the_companion_s_own(game):
            "starts with |" in done.stdout.splitlines()
 
 
-def test_the_game_is_clean_under_mypy_strict_against_the_kit(game, tmp_path):
+def test_mypy_strict_passes_the_game_and_holds_a_function_to_its_state(game, tmp_path):
+    """The page's game is clean under mypy --strict against the kit; the same game handing
+    its hint (a Msg) as its prompt (a Prompt) is caught at its GameSpec, by the state's type."""
     source, _ = game
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path),
-                           "--config-file", os.devnull, "tabletop_nothanks"],
-                          cwd=source, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout
+    wrong = tmp_path / "tabletop_wrong"
+    wrong.mkdir()
+    for module in ("__init__.py", "nothanks.py", "texts_en.py", "texts_fr.py"):
+        text = (source / "tabletop_nothanks" / module).read_text(encoding="utf-8")
+        (wrong / module).write_text(text.replace("hint=hint, play=TABLE.play, prompt=prompt,",
+                                                 "hint=hint, play=TABLE.play, prompt=hint,"))
+    (tmp_path / "tabletop_nothanks").symlink_to(source / "tabletop_nothanks")
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"),
+                           "--config-file", os.devnull, "tabletop_nothanks", "tabletop_wrong"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    errors = [line for line in done.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1, done.stdout
+    assert errors[0].startswith("tabletop_wrong/nothanks.py:") and '"prompt" to "GameSpec"' in errors[0]
 
 
 def broken_copy(source: Path, where: Path, changes: dict[str, list[tuple[str, str]]]) -> Path:
