@@ -21,12 +21,22 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(language).parse_args(argv)
     args.language = language()
     args.language_asked = len(argv) < len(given)     # a valid --language was taken out
+    read_games_lightly()
     if not getattr(args, "logs_later", False):    # a command that logs on some paths only
         from . import logs  # after parsing: --help and --version need no logging
         logs.for_command(args.verbose)
     if args.command == "deck":           # on the device itself `deck learn` reads its reader
         return args.handler(args, tag_source=real_reader_tags)
     return args.handler(args)
+
+
+def read_games_lightly() -> None:
+    """The registry finds the installed games with device/cli/entry_points.py, not importlib.metadata
+    (whose imports would take about as long as the interpreter's start-up)."""
+    from engine.core import entry_source
+
+    from .entry_points import entry_points
+    entry_source.READERS[:] = [entry_points]
 
 
 def real_reader_tags():

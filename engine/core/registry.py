@@ -15,11 +15,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .. import text as _shared  # noqa: F401  (the texts every game shares, which a game may not rename)
+from . import entry_source
 from .spec import GameSpec
 from .text import LANGUAGES, add_catalog, clashes, fill_with
 
 if TYPE_CHECKING:
-    from importlib.metadata import EntryPoint
+    from .entry_source import Entry
 
 GROUP = "tabletop.games"
 
@@ -85,11 +86,14 @@ def discover() -> None:
     global _discovered
     if not _discovered:
         _discovered = True
+        if entry_source.READERS:
+            _PROBLEMS.extend(take_in(entry_source.READERS[0](GROUP)))
+            return
         from importlib.metadata import entry_points  # here: a command that lists no game starts without it
         _PROBLEMS.extend(take_in(entry_points(group=GROUP)))
 
 
-def take_in(entries: Iterable[EntryPoint]) -> list[str]:
+def take_in(entries: Iterable[Entry]) -> list[str]:
     """Register the GameSpec each entry names, in name order; one line for each one refused."""
     refused = []
     for entry in sorted(entries, key=lambda e: e.name):
