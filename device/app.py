@@ -15,8 +15,9 @@ from dataclasses import replace
 
 import device.texts  # noqa: F401  (registers the texts shown below)
 from device.clock import Clock
+from device.storage.settings import remember_language
 from device.storage.store import GameStore
-from device.texts.language import next_language, remember_language
+from device.texts.language import next_language
 from device.ui.game_select import GameSelect
 from device.ui.overlay import Block, Overlay, Recall, names, repeats
 from device.ui.playing import GameOver, Playing, header

@@ -25,9 +25,9 @@ from .paths import default_state_dir
 from .sim.clock import VirtualClock
 from .storage.card_data import LearnedCards, game_data
 from .storage.history import keep_history
+from .storage.settings import table_language
 from .storage.store import GameStore
 from .texts import say
-from .texts.language import table_language
 from .ui.prompt_timer import PromptTimer
 from .ui.set_aside import SetAsideNotice
 from .ui.wizard import Setup, deal_first, decks_for

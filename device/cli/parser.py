@@ -4,7 +4,7 @@ Help texts are written as catalog keys (`help="cli.help.replay"`); the parser
 class of a language renders them, and argparse's own words (usage, headings,
 -h), when it prints the help. A help text that is no key is shown as written.
 The language is `--language`, else the config's `language`, else the system locale
-(device.texts.language); it is worked out the first time something is said in it.
+(device/texts/locale.py); it is worked out the first time something is said in it.
 
 Every command starts by building the parser, so the parser is cheap: each command's
 arguments are added by its own module, imported only when the command is named (COMMANDS),

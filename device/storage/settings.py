@@ -1,9 +1,8 @@
-"""Which language the table speaks, and the staff's switch between them.
+"""The staff's choices kept in the state dir (`settings.toml`): today, the table's language.
 
-The choice made from a menu is kept in the state dir (`settings.toml`) and wins
-over the config, so a restart keeps it; without one, the config's `language`
-decides; left unset ("auto"), the system locale does: LC_ALL, then LC_MESSAGES,
-then LANG, the first one set, French when it starts with "fr", else English.
+The language chosen from a menu wins over the config, so a restart keeps it; without one, the
+config's `language` decides, and left unset ("auto"), the system locale does
+(device/texts/locale.py).
 """
 from __future__ import annotations
 
@@ -15,10 +14,10 @@ from pathlib import Path
 import tomli_w
 
 from device.paths import write_atomic
-from device.storage import quarantine
+from device.texts.locale import resolve_language
 from engine.core.catalog import LANGUAGES
 
-from .locale import resolve_language
+from . import quarantine
 
 log = logging.getLogger(__name__)
 
@@ -63,9 +62,3 @@ def remember_language(state_dir: Path, language: str) -> None:
         write_atomic(path, tomli_w.dumps(settings))
     except OSError as exc:
         log.error("language not saved: %s", exc)
-
-
-def next_language(language: str) -> str:
-    """The menu's Language item: the language after this one, round the list."""
-    current = LANGUAGES.index(language) if language in LANGUAGES else -1
-    return LANGUAGES[(current + 1) % len(LANGUAGES)]

@@ -1,5 +1,5 @@
 """The language a command or a table speaks when nobody chose one: the config's `language`, else
-the system locale. Apart from the staff's saved choice (device.texts.language), which reads
+the system locale. Apart from the staff's saved choice (device/storage/settings.py), which reads
 and writes files: a command that only speaks starts without that."""
 from __future__ import annotations
 

@@ -32,8 +32,8 @@ from device.storage import quarantine
 from device.storage.card_data import game_data, install, learned_details, learned_file, merge_details
 from device.storage.history import FILE as HISTORY
 from device.storage.history import open_history, update_history
+from device.storage.settings import SETTINGS_FILE, saved_language
 from device.storage.store import GameStore
-from device.texts.language import SETTINGS_FILE, saved_language
 
 from .table import Table
 from .test_crash import GAME, ROOT

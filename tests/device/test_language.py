@@ -14,7 +14,7 @@ import device
 import engine  # noqa: F401  (registers every game's texts)
 from device.cli import main
 from device.cli.parser import cli_language
-from device.texts.language import (
+from device.storage.settings import (
     SETTINGS_FILE,
     remember_language,
     saved_language,

@@ -22,8 +22,8 @@ from device.sim.play import run_sim
 from device.storage import quarantine
 from device.storage.card_data import install, merge_details
 from device.storage.history import open_history, update_history
+from device.storage.settings import remember_language
 from device.table import assemble, start_from_flags
-from device.texts.language import remember_language
 
 from .table import Table
 from .test_crash import GAME, ROOT
@@ -186,7 +186,7 @@ def test_the_fleets_own_files_are_set_aside_too(tmp_path, name, text, read):
 def test_a_bad_settings_value_is_set_aside(tmp_path):
     (tmp_path / "settings.toml").write_text('language = "klingon"\n')
     quarantine.watch(tmp_path)
-    from device.texts.language import saved_language
+    from device.storage.settings import saved_language
     assert saved_language(tmp_path) is None
     reason = (tmp_path / "unreadable" / "000001-settings.toml.reason").read_text()
     assert reason == "was: settings.toml\nwhy: language 'klingon' is not one of en, fr\n"
