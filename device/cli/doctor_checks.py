@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
-from device.cli.distribution import extra_hint
 from device.config import Config, ConfigFileError, load_config
 from device.config.pins import buses, pin_conflicts
+from device.install.distribution import extra_hint
 from hardware import board
 
 MB = 1024 * 1024

@@ -4,29 +4,38 @@ uvicorn alone has no deadline for receiving a request: a new connection that sen
 nothing is never timed out, and a client trickling its headers a byte at a time holds its
 connection as long as it likes (measured: docs/web.md). Here each connection has HEAD_S,
 from the moment it opens or its last response ended, to get its request line and headers
-in, however it trickles them; then it is closed without a word. At most MAX_CONNECTIONS are
-open: beyond, a new client takes the place of the oldest one still sending its headers (so
-slow clients never hold every place from real requests), and only when every place serves
-a request is it answered 503.
+in, however it trickles them; then it is closed without a word. At most MAX_CONNECTIONS
+hold a place: beyond, a new client takes the place of the oldest one still sending its
+headers (so slow clients never hold every place from real requests), and only when every
+place serves a request is its request answered 503 (uvicorn's own answer, and the
+connection closed), with BUSY_MAX such clients at once, past which one is closed at once.
+A client that stops reading what it is sent (a stream's reader gone quiet) is dropped once
+its buffers have been full for STALL_S.
 """
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections import OrderedDict
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEAD_S = 10.0
+STALL_S = 10.0                 # a client that takes nothing of what it is sent this long
 MAX_CONNECTIONS = 256          # a table's phones, their streams, and room for a storm
-BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
-        b"Content-Length: 21\r\nRetry-After: 5\r\nConnection: close\r\n\r\ntoo many connections\n")
+BUSY_MAX = 64                  # clients being told 503 at once
+# What a reader that stopped reading may leave unsent: the kernel's buffer, then the
+# transport's; past them a stream's send waits, and is given up (device/web/server.py).
+SEND_BUFFER = 16 * 1024
 
 
 class Guard:
-    """The open connections, oldest first, each marked while it is still sending its head."""
+    """The connections holding a place, oldest first, each marked while it is still sending
+    its request's head; and those beyond, waiting to be told 503."""
 
     def __init__(self) -> None:
         self.open: OrderedDict[GuardedH11, bool] = OrderedDict()
+        self.busy: set[GuardedH11] = set()
         self.turned_away = 0
 
     def opened(self, protocol: GuardedH11) -> bool:
@@ -47,6 +56,7 @@ class Guard:
 
     def closed(self, protocol: GuardedH11) -> None:
         self.open.pop(protocol, None)
+        self.busy.discard(protocol)
 
 
 class GuardedH11(H11Protocol):
@@ -54,13 +64,20 @@ class GuardedH11(H11Protocol):
         super().__init__(*args, **kwargs)
         self.guard = guard
         self._deadline: asyncio.TimerHandle | None = None
+        self._stalled: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        transport.set_write_buffer_limits(high=SEND_BUFFER)
         if not self.guard.opened(self):
-            transport.write(BUSY)
-            transport.close()
-            return
+            if len(self.guard.busy) >= BUSY_MAX:
+                transport.abort()
+                return
+            self.guard.busy.add(self)
+            self.limit_concurrency = 0         # its request is answered 503 (uvicorn's)
         self._arm()
 
     def handle_events(self) -> None:
@@ -75,7 +92,25 @@ class GuardedH11(H11Protocol):
             self._arm()
         super().on_response_complete()
 
+    def pause_writing(self) -> None:
+        """Its buffers are full: a client that reads nothing more for STALL_S is dropped."""
+        super().pause_writing()
+        if self._stalled is None:
+            self._stalled = self.loop.call_later(STALL_S, self._drop)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._stalled is not None:
+            self._stalled.cancel()
+            self._stalled = None
+
+    def _drop(self) -> None:
+        self._stalled = None
+        self.transport.abort()
+
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._stalled is not None:
+            self._stalled.cancel()
         self._disarm()
         self.guard.closed(self)
         super().connection_lost(exc)

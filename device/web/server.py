@@ -4,7 +4,7 @@ Everything but the page itself and its assets needs the session cookie that the 
 opens (401 without); a body is JSON of at most BODY_MAX bytes, in within BODY_S; a bad line
 is a 400 with the simulator's own words. The stream of frames (/api/events) sends each new
 view once, a comment every KEEPALIVE_S, and drops a reader that does not take what it is
-sent within IDLE_S or whose session ended with its game.
+sent (device/web/guard.py) or whose session ended with its game.
 """
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ log = logging.getLogger(__name__)
 
 BODY_MAX = 4096               # a line is at most 200 characters: 4 kB is plenty of JSON
 BODY_S = 5.0                  # the longest a body may take to come in
-IDLE_S = 10.0                 # a stream's reader that takes nothing this long is dropped
 KEEPALIVE_S = 15.0            # a stream says it is still there this often
 ASSETS = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
@@ -45,6 +44,12 @@ class Refused(Exception):
 
 def answer(status: int, body: dict[str, Any], **extra: str) -> JSONResponse:
     return JSONResponse(body, status, headers={**HEADERS, **extra})
+
+
+def refusal(exc: Refused) -> JSONResponse:
+    """A body refused unread (too long, too slow) leaves the connection unreadable: closed."""
+    unread = {"Connection": "close"} if exc.status in (408, 413) else {}
+    return answer(exc.status, {"error": exc.error}, **unread)
 
 
 class Changes:
@@ -94,7 +99,7 @@ class TablePage:
         try:
             code = (await body(request, "code"))
         except Refused as exc:
-            return answer(exc.status, {"error": exc.error})
+            return refusal(exc)
         token = self.desk.joining.join(address, code)
         if token is None:
             return answer(403, {"error": "wrong code: the table's screen shows it"})
@@ -108,7 +113,7 @@ class TablePage:
         try:
             line = await body(request, "line")
         except Refused as exc:
-            return answer(exc.status, {"error": exc.error})
+            return refusal(exc)
         problem, view = await asyncio.get_running_loop().run_in_executor(None, self.desk.take, line)
         if problem is not None:
             return answer(400, {"error": problem})
@@ -173,8 +178,6 @@ class Events:
                 (b"content-type", b"text/event-stream"), (b"cache-control", b"no-store"),
                 (b"x-content-type-options", b"nosniff")]})
             await self._stream(request, send, gone)
-        except TimeoutError:
-            log.debug("page: a stream's reader stopped reading")
         finally:
             gone.cancel()
 
@@ -187,8 +190,8 @@ class Events:
                 chunk, sent = frame.event(), frame.version
             else:
                 chunk = b": still here\n\n"
-            async with asyncio.timeout(IDLE_S):
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            # a reader that stopped reading makes this wait: device/web/guard.py drops it
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
             waiting = asyncio.ensure_future(event.wait())
             await asyncio.wait([waiting, gone], timeout=KEEPALIVE_S,
                                return_when=asyncio.FIRST_COMPLETED)

@@ -159,12 +159,13 @@ class WebPage:
         if self._stop.is_set():
             return
         await stop.wait()
-        changes.closing = True
+        changes.closing = True                   # each stream ends at its next wake
+        changes._bump()
         server.close()
         for connection in list(state.connections):
             connection.transport.abort()
-        for task in list(state.tasks):
-            task.cancel()
+        if state.tasks:
+            await asyncio.wait(list(state.tasks), timeout=1.0)
 
     def _tell(self) -> None:
         if self.state_dir is not None and self.url is not None:

@@ -1,0 +1,167 @@
+"""The table's page under misuse, on loopback, as the dashboard's server is tested: idle,
+half-sent and trickled requests, slow clients holding every place, a storm of resets,
+stream readers that never read. Bounded loops only; the deadlines are made small so no
+test waits long. (uvicorn alone keeps a silent or trickling connection open for ever:
+device/web/guard.py is what closes them.)"""
+from __future__ import annotations
+
+import logging
+import select
+import socket
+import struct
+
+import pytest
+
+from device.web import guard, server
+from tests.device.webpage import ask, connect, joined, serve
+
+
+@pytest.fixture
+def quick(tmp_path, monkeypatch):
+    """A page that gives a request's head half a second, and 8 connections at most; a stream
+    says it is there each 0.1 s and drops a reader that took nothing for half a second."""
+    monkeypatch.setattr(guard, "HEAD_S", 0.5)
+    monkeypatch.setattr(guard, "MAX_CONNECTIONS", 8)
+    monkeypatch.setattr(server, "KEEPALIVE_S", 0.1)
+    monkeypatch.setattr(guard, "STALL_S", 0.5)
+    table, web = serve(tmp_path)
+    yield web
+    web.close()
+
+
+def closed_by_server(client: socket.socket) -> bool:
+    """Everything the server sends until it closes: True if that was nothing."""
+    got = b""
+    while chunk := client.recv(4096):
+        got += chunk
+    return got == b""
+
+
+def test_idle_and_half_sent_requests_are_closed(quick):
+    silent, partial = connect(quick), connect(quick)
+    partial.sendall(b"GET /api/screen HTTP/1.1\r\nHost: 127.0.0.1\r\n")     # never finished
+    assert closed_by_server(silent) and closed_by_server(partial)
+    silent.close(), partial.close()
+    assert ask(quick, "GET", "/")[0] == 200
+
+
+def test_a_client_trickling_its_headers_is_closed_at_the_head_deadline(quick):
+    with connect(quick) as client:
+        client.sendall(b"GET /api/screen HTTP/1.1\r\n")
+        for _ in range(2000):                        # bounded: 100 s, were it never closed
+            readable, _, _ = select.select([client], [], [], 0.05)
+            if readable:
+                break
+            client.sendall(b"X")                     # a byte each 50 ms
+        assert readable and client.recv(100) == b""  # closed by the server, answered nothing
+    assert ask(quick, "GET", "/")[0] == 200
+
+
+def test_a_kept_alive_connection_gets_the_same_deadline_for_its_next_request(quick):
+    with connect(quick) as client:
+        client.sendall(b"GET /style.css HTTP/1.1\r\nHost: x\r\n\r\n")
+        got = b""
+        while b"}" not in got:                       # the first answer, whole
+            got += client.recv(65536)
+        assert closed_by_server(client)              # then silence: closed
+
+
+def test_slow_clients_holding_every_place_do_not_keep_real_requests_out(quick):
+    slow = [connect(quick) for _ in range(guard.MAX_CONNECTIONS)]
+    for client in slow:
+        client.sendall(b"GET /api/screen HTTP/1.1\r\nHost: 127.0.0.1\r\nX-a: ")
+    for _ in range(10):
+        assert ask(quick, "GET", "/")[0] == 200
+    for client in slow:
+        client.close()
+
+
+def stream(web, cookie: str, window: int | None = None) -> socket.socket:
+    client = socket.socket()
+    if window is not None:
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, window)
+    client.connect(("127.0.0.1", int(web.url.rstrip("/").rsplit(":", 1)[1])))
+    client.sendall(f"GET /api/events HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n\r\n".encode())
+    return client
+
+
+def first_event(client: socket.socket) -> None:
+    got = b""
+    while b"data: " not in got:
+        got += client.recv(65536)
+
+
+def test_beyond_the_cap_with_every_place_serving_a_client_gets_503(quick):
+    cookie = joined(quick)
+    held = [stream(quick, cookie) for _ in range(guard.MAX_CONNECTIONS)]
+    for client in held:                              # each stream's first event: it serves
+        first_event(client)
+    for _ in range(5):
+        assert ask(quick, "GET", "/")[0] == 503
+    for client in held:
+        client.close()
+    assert ask(quick, "GET", "/")[0] in (200, 503)   # places come back as streams find them gone
+    for _ in range(200):                             # bounded: each keepalive finds one gone
+        if ask(quick, "GET", "/")[0] == 200:
+            break
+    assert ask(quick, "GET", "/")[0] == 200
+
+
+RESETS = 10_000
+
+
+def reset(web) -> None:
+    """Connect and go away with a TCP reset (no FIN)."""
+    client = connect(web)
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    client.sendall(b"GET /api/scr")
+    client.close()
+
+
+def test_ten_thousand_reset_connections_write_no_traceback(quick, caplog, capfd, monkeypatch):
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers",
+                        [h for h in root.handlers if not getattr(h, "tabletop", False)])
+    caplog.set_level(logging.DEBUG)
+    for _ in range(RESETS):
+        reset(quick)
+    assert ask(quick, "GET", "/")[0] == 200
+    assert not [r for r in caplog.records if r.exc_info or r.exc_text]
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_stream_readers_that_never_read_are_dropped_and_the_table_plays_on(quick):
+    """Streams with a tiny window that never read while the screen changes: each is dropped
+    once a send waits past the idle time; presses still answer, the page still serves."""
+    cookie = joined(quick)
+    sleepers = [stream(quick, cookie, window=4096) for _ in range(guard.MAX_CONNECTIONS - 2)]
+    for client in sleepers:                          # each reads its first event, then no more
+        first_event(client)
+    for n in range(300):                             # frames enough to fill their buffers
+        assert quick.desk.take("press down" if n % 2 else "press up")[0] is None
+    for _ in range(2000):                            # bounded: each is dropped in turn
+        if not quick.guard.open:
+            break
+        assert ask(quick, "GET", "/style.css")[0] == 200
+    assert not quick.guard.open                      # every sleeper was dropped
+    for client in sleepers:
+        client.close()
+    assert ask(quick, "GET", "/api/screen", cookie=cookie)[0] == 200
+
+
+def test_two_hundred_idle_streams_leave_the_page_answering(tmp_path, monkeypatch):
+    monkeypatch.setattr(server, "KEEPALIVE_S", 0.2)
+    table, web = serve(tmp_path)
+    try:
+        cookie = joined(web)
+        idle = [stream(web, cookie) for _ in range(200)]
+        for client in idle:
+            first_event(client)
+        for _ in range(5):
+            assert ask(web, "POST", "/api/input", {"line": "press down"}, cookie)[0] == 200
+        assert ask(web, "GET", "/api/screen", cookie=cookie)[0] == 200
+        for client in idle:
+            client.close()
+    finally:
+        web.close()
