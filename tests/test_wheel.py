@@ -146,7 +146,7 @@ def test_the_installed_command_runs_doctor_replay_and_run(installed, tmp_path):
 
 
 def test_the_installed_package_knows_its_version_and_hints_its_own_pip(installed):
-    said = installed.python("-c", "from device.cli.distribution import extra_hint, version; "
+    said = installed.python("-c", "from device.install.distribution import extra_hint, version; "
                             "print(version()); print(extra_hint('fleet'))").stdout.splitlines()
     assert said == [importlib.metadata.version("tabletop-companion"),
                     f"{installed.here / 'venv' / 'bin' / 'python'} -m pip install 'tabletop-companion[fleet]'"]

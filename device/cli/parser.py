@@ -18,7 +18,7 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from functools import cache
 
-from .distribution import version
+from device.install.distribution import version
 
 TYPE_CHECKING = False               # as typing's, which costs every command's start-up to import
 if TYPE_CHECKING:

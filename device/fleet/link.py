@@ -17,8 +17,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from device.cli.distribution import extra_hint
 from device.clock import SystemClock
+from device.install.distribution import extra_hint
 
 from .failures import during_tls, failure
 from .floodgate import DROP, FLOOD, Floodgate

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import device.texts  # noqa: F401  (registers the texts shown below)
 from device.actions import NOTHING, Actions, Fault, Show, Switch
-from device.cli.distribution import extra_hint
 from device.clock import whole_seconds
 from device.decks.deck_file import DeckError
 from device.decks.registry import DeckRegistry, StaffRef
 from device.inputs import Tapped
+from device.install.distribution import extra_hint
 from device.players.roster import RosterError
 from device.plugin import Outcome, Plugin
 from device.storage.status import note_fleet

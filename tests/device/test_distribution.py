@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from device.cli import distribution
+from device.install import distribution
 
 
 def folder_with(tmp_path: Path, direct_url: str | None) -> str:
