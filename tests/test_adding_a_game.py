@@ -167,3 +167,17 @@ def test_a_prompt_of_130_characters_on_one_line_fails_the_screen_check(game, tmp
     failed = {c["check"]: c["problem"] for c in json.loads(done.stdout)["checks"] if not c["ok"]}
     assert set(failed) == {"screen 3p", "screen 5p"}
     assert "phase flip (en): a line of 125 characters takes 7 rows, a page 4" in failed["screen 3p"]
+
+
+def test_a_game_whose_player_limits_raise_fails_its_metadata_and_stops_nowhere(game, tmp_path):
+    site = broken_copy(game[0], tmp_path, {RULES: [
+        ("    result=result, invariants=invariants, max_events=2000, order=60,",
+         "    result=result, invariants=invariants, max_events=2000, order=60,\n"
+         "    player_limits=lambda options: (3, 5 // 0),")]})
+    line = (tmp_path / "src" / RULES).read_text(encoding="utf-8").splitlines().index(
+        "    player_limits=lambda options: (3, 5 // 0),") + 1
+    done = tabletop(site, "check-game", "nothanks", "--json")
+    report = json.loads(done.stdout)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert report["checks"][0] == {"check": "metadata", "ok": False, "where": f"{RULES}:{line}",
+                                   "problem": f"{RULES}:{line}: ZeroDivisionError: integer division or modulo by zero"}

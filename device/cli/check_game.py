@@ -45,10 +45,18 @@ def add_commands(subparsers) -> None:
 
 
 def checks(spec: GameSpec, seeds_run: int) -> Iterator[tuple[str, Callable[[], None]]]:
-    """(name, check) for every check of a game, in the order a reader fixes them."""
-    yield "metadata", lambda: check_metadata(spec)
+    """(name, check) for every check of a game, in the order a reader fixes them. The player
+    counts are the game's own code (its player_limits): they are read in the metadata check,
+    which runs before the next check is asked for, so a game that raises there fails it."""
+    counts: list[int] = []
+
+    def metadata() -> None:
+        check_metadata(spec)
+        counts.extend(player_counts(spec))
+
+    yield "metadata", metadata
     yield "deck", lambda: check_deck(spec)
-    for players in player_counts(spec):
+    for players in counts:
         yield f"texts {players}p", partial(check_texts, spec, players, 0)
         yield f"screen {players}p", partial(check_screen, spec, players, 0)
         for seed in range(seeds_run):
@@ -139,8 +147,11 @@ def raised_at(spec: GameSpec, exc: BaseException) -> str:
     invariant, which the engine raises, the game's `invariants` function."""
     root = game_folder(spec)
     if isinstance(exc, EngineBug):
-        code = inspect.unwrap(spec.invariants)
-        return f"{shown_path(Path(inspect.getfile(code)), root)}:{inspect.getsourcelines(code)[1]}"
+        try:
+            code = inspect.unwrap(spec.invariants)
+            return f"{shown_path(Path(inspect.getfile(code)), root)}:{inspect.getsourcelines(code)[1]}"
+        except (OSError, TypeError):        # no source to point at: where the engine found it
+            pass
     frames = traceback.extract_tb(exc.__traceback__)
     mine = [f for f in frames if root is not None and Path(f.filename).is_relative_to(root)]
     frame = (mine or frames)[-1]
