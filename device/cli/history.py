@@ -21,7 +21,6 @@ from typing import TextIO
 
 import engine
 from device.paths import default_state_dir
-from device.players.roster import Roster, RosterError, unnamed
 from device.storage.history import Game, PlayerStats, Stats, open_history
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
@@ -52,9 +51,11 @@ def run(args: argparse.Namespace) -> int:
         except KeyError as exc:
             print(say(args.language, "cli.problem", problem=exc.args[0]), file=sys.stderr)
             return 2
-    if args.player is not None and unnamed(args.player):
-        print(say(args.language, "cli.history.unnamed", name=args.player), file=sys.stderr)
-        return 2
+    if args.player is not None:
+        from device.players.roster import unnamed  # the roster (and its font) for --player only
+        if unnamed(args.player):
+            print(say(args.language, "cli.history.unnamed", name=args.player), file=sys.stderr)
+            return 2
     state_dir = args.state_dir or default_state_dir()
     try:
         with closing(open_history(state_dir)) as history:
@@ -79,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
 def seated_name(state_dir: Path, name: str) -> str:
     """The name a game seated for `name`: a roster player's short form, else `name` itself (a
     seat named on the command line, or a roster that does not read)."""
+    from device.players.roster import Roster, RosterError
     try:
         return Roster(state_dir).find(name).short
     except (RosterError, OSError):

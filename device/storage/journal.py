@@ -24,7 +24,6 @@ import math
 import os
 import signal
 import sys
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,6 +83,7 @@ def played(resumed: Resumed) -> Played:
 
 
 def header_for(session: Session, deck: str | None, started: str, source: int | None = None) -> dict:
+    import uuid  # here: reading a journal (`tabletop status`) starts without it (and platform)
     spec = session.spec
     header = {"journal": FORMAT, "id": uuid.uuid4().hex, "game": spec.id,
               "config": config_to_plain(session.config), "deck": deck,

@@ -85,6 +85,31 @@ def test_status_of_a_game_brings_the_rules_and_the_log(tmp_path):
     modules = modules_after("status", "--state-dir", str(state), tmp_path=tmp_path)
     assert {"engine.core.registry", "engine.games.palourde", "device.storage.journal",
             "device.cli.tally", "logging"} <= modules
+    # the games are found without importlib.metadata (the email package, zipfile...), and
+    # reading a journal needs no uuid (nor the platform module it brings)
+    assert "device.cli.entry_points" in modules
+    for heavy in ("importlib.metadata", "email", "zipfile", "csv", "uuid", "platform"):
+        assert heavy not in modules, heavy
+
+
+def test_guide_rules_finds_the_games_without_importlib_metadata(tmp_path):
+    modules = modules_after("guide", "rules", tmp_path=tmp_path)
+    assert {"engine.games.palourde", "device.cli.entry_points"} <= modules      # it did run
+    for heavy in ("importlib.metadata", "email", "csv"):
+        assert heavy not in modules, heavy
+
+
+def test_history_reads_the_roster_only_for_a_player(tmp_path):
+    """The roster brings the screen's font (PIL), the deck files and TOML: `history --player`
+    looks a name up in it; the other histories do not."""
+    state = str(tmp_path / "state")
+    modules = modules_after("history", "--state-dir", state, tmp_path=tmp_path)
+    assert {"device.cli.history", "device.storage.history", "sqlite3"} <= modules      # it did run
+    for heavy in ("device.players.roster", "device.ui.font", "PIL", "tomllib", "importlib.metadata",
+                  "email", "uuid"):
+        assert heavy not in modules, heavy
+    player = modules_after("history", "--player", "Ann", "--state-dir", state, tmp_path=tmp_path)
+    assert "device.players.roster" in player
 
 
 def test_run_imports_what_a_table_needs_and_no_other_command(tmp_path):
