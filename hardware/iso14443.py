@@ -5,6 +5,7 @@ same way whatever chip carried it.
 """
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 # Short frames (7 bits). WUPA also wakes a card that was halted, so a card left
@@ -58,6 +59,16 @@ def crc_ok(frame: bytes) -> bool:
 def uid_hex(uid: bytes) -> str:
     """The canonical form: uppercase hex, no separators (8, 14 or 20 digits)."""
     return uid.hex().upper()
+
+
+def uid_of_text(text: str) -> str:
+    """A UID as people write it (04:A1:B2:C3, 04a1b2c3, spaced or dashed) in the canonical
+    form; ValueError saying why unless it is 4, 7 or 10 bytes of hex: a tag typed or read
+    from a file then matches the tag a reader reads."""
+    uid = re.sub(r"[\s:-]", "", str(text)).upper()
+    if len(uid) not in [2 * n for n in UID_LENGTHS] or not re.fullmatch(r"[0-9A-F]+", uid):
+        raise ValueError(f"{text!r} is not a tag UID (8, 14 or 20 hex digits)")
+    return uid
 
 
 Bits = tuple[int, ...]

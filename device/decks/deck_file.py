@@ -19,8 +19,8 @@ import tomli_w
 import engine
 from device.storage import quarantine
 from engine.core.registry import canonical_card, decks_of
+from hardware.iso14443 import uid_of_text
 
-UID_DIGITS = (8, 14)                 # 4- and 7-byte UIDs, uppercase hex
 SIM_PREFIX = "sim-"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 
@@ -81,11 +81,11 @@ def card_in(family: str, card: str) -> str | None:
 
 
 def normalize_uid(text: str) -> str:
-    """A UID as uppercase hex (8 or 14 digits); byte separators (04:A1:..) are dropped."""
-    uid = re.sub(r"[\s:-]", "", str(text)).upper()
-    if len(uid) not in UID_DIGITS or not re.fullmatch(r"[0-9A-F]+", uid):
-        raise DeckError(f"{text!r} is not a tag UID (8 or 14 hex digits)")
-    return uid
+    """A UID as uppercase hex (hardware/iso14443.py); DeckError if it is not one."""
+    try:
+        return uid_of_text(text)
+    except ValueError as exc:
+        raise DeckError(str(exc)) from None
 
 
 def check_name(name: str) -> str:

@@ -20,9 +20,8 @@ from pathlib import Path
 
 import tomli_w
 
-from device.decks.deck_file import DeckError, normalize_uid
 from device.paths import write_atomic
-from device.ui.font import covers
+from hardware.iso14443 import uid_of_text
 
 FILE = "players.toml"
 NAME_MAX = 32           # characters a name may have at all
@@ -42,6 +41,16 @@ class Player:
     cards: tuple[str, ...] = ()      # player cards' UIDs: a tap at setup seats them
 
 
+def drawn(char: str) -> bool:
+    """True for a character of the screen's font: its glyphs are Windows-1252's (tools/
+    make_font.py), which tests/device/test_players.py holds to the font itself."""
+    try:
+        char.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def unnamed(seat: str) -> bool:
     """True for the name a seat nobody named gets (P1, P2, ...): it is no one in particular."""
     return bool(_SEAT.fullmatch(seat))
@@ -57,7 +66,7 @@ def check_name(name: object, what: str = "a player's name", most: int = NAME_MAX
     if len(name) > most:
         raise RosterError(f"{what} {name[:most]!r}... is longer than {most} characters")
     # `#` starts a comment in replay and simulator scripts, where names are typed too
-    bad = next((ch for ch in name if ch.isspace() or not ch.isprintable() or not covers(ch)
+    bad = next((ch for ch in name if ch.isspace() or not ch.isprintable() or not drawn(ch)
                 or ch == "#"), None)
     if bad is not None:
         raise RosterError(f"{what} {name!r} has {bad!r}: one word of letters the screen can show")
@@ -115,8 +124,8 @@ def _entry(entry: object) -> Player:
     if not isinstance(cards, list) or not all(isinstance(uid, str) for uid in cards):
         raise RosterError(f"{name}: cards must be a list of tag UIDs")
     try:
-        return Player(name, short, tuple(normalize_uid(uid) for uid in cards))
-    except DeckError as exc:
+        return Player(name, short, tuple(uid_of_text(uid) for uid in cards))
+    except ValueError as exc:
         raise RosterError(f"{name}: {exc}") from None
 
 
@@ -137,8 +146,8 @@ def _check_unique(players: list[Player]) -> None:
 def card_holder(players: Iterable[Player], uid: str) -> Player | None:
     """Whose player card the tag is, if anyone's."""
     try:
-        uid = normalize_uid(uid)
-    except DeckError:
+        uid = uid_of_text(uid)
+    except ValueError:
         return None
     return next((p for p in players if uid in p.cards), None)
 
@@ -201,8 +210,8 @@ class Roster:
     def give_card(self, uid: str, name: str) -> Player:
         """Make the tag `name`'s player card (refused if it is someone else's)."""
         try:
-            uid = normalize_uid(uid)
-        except DeckError as exc:
+            uid = uid_of_text(uid)
+        except ValueError as exc:
             raise RosterError(str(exc)) from None
         player, holder = self.find(name), self.holder(uid)
         if holder is not None and holder.name != player.name:

@@ -182,6 +182,11 @@ def test_malformed_uids_are_refused(text):
         normalize_uid(text)
 
 
+@pytest.mark.parametrize("text", ["04:a1:b2:c3", "04 A1 B2 C3 D4 E5 F6", "04-A1-B2-C3-D4-E5-F6-07-08-09"])
+def test_a_uid_is_written_as_the_reader_reads_it_at_every_length(text):
+    assert normalize_uid(text) == text.replace(":", "").replace(" ", "").replace("-", "").upper()
+
+
 def test_a_broken_file_is_reported_and_the_others_still_work(tmp_path):
     registry = DeckRegistry(tmp_path)
     registry.add_tag("cafe", "palourde", A, "clam#1")

@@ -14,7 +14,16 @@ from device.cli import main
 from device.decks.learning import Enrollment
 from device.decks.registry import DeckRegistry
 from device.fleet.table_state import finished_record, table_state
-from device.players.roster import FILE, SHORT_MAX, Roster, RosterError, new_player, parse_roster, roster_text
+from device.players.roster import (
+    FILE,
+    SHORT_MAX,
+    Roster,
+    RosterError,
+    drawn,
+    new_player,
+    parse_roster,
+    roster_text,
+)
 from device.storage.history import open_history
 from device.ui.font import covers
 from device.ui.wizard import Seats, Setup
@@ -110,6 +119,14 @@ def test_a_name_is_taken_only_when_it_fits_the_screen(name, short):
     assert 0 < len(player.short) <= SHORT_MAX and len(player.name) <= 32
     assert all(covers(ch) and not ch.isspace() and ch != "#" for ch in player.name + player.short)
     assert parse_roster(roster_text([player])) == [player]
+
+
+def test_a_name_holds_the_characters_the_screen_font_draws_and_no_other():
+    """The roster tells the font's characters without drawing one (device/players/ stays below
+    device/ui/): every printable character of the basic plane is drawn by both or by neither."""
+    differ = [char for char in map(chr, range(0x10000))
+              if char.isprintable() and not char.isspace() and drawn(char) != covers(char)]
+    assert differ == []
 
 
 ENTRY = st.fixed_dictionaries({}, optional={
