@@ -247,6 +247,7 @@ ensure_config() {
         changed "set$(kinds_said) in $CONFIG"
     fi
     config_readable
+    config_private
     CONFIG_READ=$CONFIG
     if ((DRY_RUN)); then
         if [[ ! -x $VENV/bin/tabletop || -z $proposed ]]; then
@@ -277,6 +278,19 @@ config_readable() {
     if (( (8#$mode & 8#040) == 0 )); then
         act chmod g+r "$CONFIG"
         changed "let the group $SERVICE_USER read $CONFIG"
+    fi
+}
+
+config_private() {
+    # A config holding the fleet's secrets (its key, the broker's password, the dashboard's
+    # token) is for root and the service's group only: 0640, whatever an editor left.
+    [[ -f $CONFIG ]] || return 0
+    local mode
+    mode=$(stat -c %a "$CONFIG")
+    if (( (8#$mode & 8#007) != 0 )) &&
+        grep -Eq '^[[:space:]]*(key|password|dashboard_token)[[:space:]]*=' "$CONFIG"; then
+        act chmod 0640 "$CONFIG"
+        changed "made $CONFIG 0640: it holds the fleet's secrets (it was $mode)"
     fi
 }
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from device.config import ConfigFileError, Problem, example_config, load_config
 from device.config.loading import retired_keys
+from device.config.secrets import secret_warnings
 from device.config.usable import machine_problems
 from device.paths import default_state_dir
 from device.texts import say
@@ -45,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if config is not None:          # the file parsed: what this machine lacks for it, too
         problems += [problem.in_file(args.check) for problem in
                      machine_problems(config, config.state_dir or default_state_dir())]
+        notes += [problem.in_file(args.check) for problem in secret_warnings(config, args.check)]
     if args.json:
         return _as_json(args, config if not problems else None, problems, notes)
     for problem in [*notes, *problems]:

@@ -22,7 +22,9 @@ from pathlib import Path
 import engine
 from device.config import Config, ConfigFileError, load_config
 from device.config.pins import buses, pin_conflicts
+from device.config.secrets import secret_warnings
 from device.install.distribution import extra_hint
+from engine.core.text import render
 from hardware import board
 
 MB = 1024 * 1024
@@ -100,6 +102,11 @@ def config_check(path: Path | None) -> tuple[Check, Config | None]:
         return Check("FAIL", "config", str(exc),
                      "correct it; `tabletop config --example` shows every key"), None
     kiosk = "on" if config.kiosk.enabled else "off"
+    warnings = secret_warnings(config, path)
+    if warnings:                        # the fleet's secrets: a short key, a file others read
+        return Check("WARN", "config", "; ".join(
+            (f"{w.key}: " if w.key else "") + render(w.reason) for w in warnings),
+            "a longer random key; chmod 640 the config"), config
     return ok("config", f"{path} (reader {config.reader.kind}, display {config.display.kind} "
                         f"on {config.display.bus}, kiosk {kiosk})"), config
 

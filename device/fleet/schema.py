@@ -18,6 +18,9 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from device.players.reserved import reserved_word
+from device.players.roster import RosterError, check_word
+
 from .envelope import Refused as Refused  # why a message is not taken: one kind for all
 from .envelope import Trust
 from .topics import check, online_of, table_topic
@@ -38,6 +41,7 @@ MAX_NESTING = 3               # a message inside a message's arguments
 MAX_NUMBER = 10**9            # a score, a seq, an argument
 MAX_SECONDS = 400 * 86400     # a game, a sitting: well under a year
 MAX_DATE = 40                 # characters of an ISO 8601 time with its offset
+TURNING = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")   # bidi controls
 FUTURE_SLACK = datetime.timedelta(minutes=15)   # the tables' clocks and ours differ a little
 
 
@@ -146,12 +150,12 @@ def game_view(game) -> dict:
 
 def _players(players) -> list[dict]:
     seats = [_dict(p, "player") for p in _list(players, MAX_SEATS, "players")]
-    return [{"name": name(p.get("name")), "score": _score(p.get("score")), "out": _flag(p.get("out"))}
+    return [{"name": player(p.get("name")), "score": _score(p.get("score")), "out": _flag(p.get("out"))}
             for p in seats]
 
 
 def _winners(winners) -> list[str]:
-    return [name(w) for w in _list(winners, MAX_SEATS, "winners")]
+    return [player(w) for w in _list(winners, MAX_SEATS, "winners")]
 
 
 def _times(times: dict, now: datetime.datetime) -> dict:
@@ -211,8 +215,20 @@ def name(value) -> str:
     return value
 
 
+def player(value) -> str:
+    """A seated player's name as a table takes it: one word the table's font draws (no format
+    character to turn the line around), none of the words a game's menus answer with."""
+    try:
+        check_word(name(value), most=MAX_NAME)
+    except RosterError:
+        raise Refused("not a player's name") from None
+    if reserved_word(value) is not None:
+        raise Refused("a game's word, not a player's name")
+    return value
+
+
 def _name_or_none(value) -> str | None:
-    return None if value is None else name(value)
+    return None if value is None else player(value)
 
 
 def _score(value) -> int | float | None:
@@ -229,6 +245,8 @@ def _text(value, limit: int = MAX_TEXT) -> str | None:
         return None
     if not isinstance(value, str) or len(value) > limit:
         raise Refused("not a short text")
+    if TURNING.search(value):
+        raise Refused("a text with a character that turns the line around")
     return value
 
 

@@ -21,7 +21,10 @@ from pathlib import Path
 import tomli_w
 
 from device.paths import write_atomic
+from device.storage import quarantine
 from hardware.iso14443 import uid_of_text
+
+from .reserved import reserved_word
 
 FILE = "players.toml"
 NAME_MAX = 32           # characters a name may have at all
@@ -58,7 +61,17 @@ def unnamed(seat: str) -> bool:
 
 def check_name(name: object, what: str = "a player's name", most: int = NAME_MAX) -> str:
     """`name` if it is one printable word the screen's font draws, of at most `most`
-    characters; else RosterError saying why."""
+    characters, and not an unnamed seat's; else RosterError saying why."""
+    check_word(name, what, most)
+    assert isinstance(name, str)
+    if unnamed(name):
+        raise RosterError(f"{what} {name!r} is how unnamed seats are called")
+    return name
+
+
+def check_word(name: object, what: str = "a player's name", most: int = NAME_MAX) -> str:
+    """`name` if it is one printable word the screen's font draws, of at most `most`
+    characters (a seat's name too, P1 included); else RosterError saying why."""
     if not isinstance(name, str):
         raise RosterError(f"{what} must be text")
     if not name:
@@ -70,21 +83,29 @@ def check_name(name: object, what: str = "a player's name", most: int = NAME_MAX
                 or ch == "#"), None)
     if bad is not None:
         raise RosterError(f"{what} {name!r} has {bad!r}: one word of letters the screen can show")
-    if unnamed(name):
-        raise RosterError(f"{what} {name!r} is how unnamed seats are called")
+    return name
+
+
+def new_name(name: str, what: str = "a player's name", most: int = NAME_MAX) -> str:
+    """A name given now (typed, or heard from the café): also none of the words a game's
+    menus answer with. A roster file written before keeps its names readable."""
+    check_name(name, what, most)
+    taken = reserved_word(name)
+    if taken is not None:
+        raise RosterError(f"{what}: {taken}")
     return name
 
 
 def new_player(name: str, short: str | None = None) -> Player:
     """A player from what a person typed: a name that would be cut on the screen needs a short
     form that fits."""
-    name = check_name(name.strip())
+    name = new_name(name.strip())
     if short is None:
         if len(name) > SHORT_MAX:
             raise RosterError(f"{name!r} is longer than the screen's {SHORT_MAX} characters: "
                               f"give a short form with --short")
         return Player(name, name)
-    return Player(name, check_name(short.strip(), "the short form", SHORT_MAX))
+    return Player(name, new_name(short.strip(), "the short form", SHORT_MAX))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -96,6 +117,8 @@ def parse_roster(text: str) -> list[Player]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RosterError(f"not a roster file: {exc}") from None
+    except RecursionError:                     # arrays nested thousands deep
+        raise RosterError("not a roster file: nested too deeply") from None
     unknown = sorted(set(data) - {"player"})
     if unknown:
         raise RosterError(f"unknown key {unknown[0]!r} (a roster has [[player]] tables only)")
@@ -170,17 +193,21 @@ class Roster:
 
     def players(self) -> list[Player]:
         """The players, the most recently seated first; none while there is no file.
-        RosterError for a file that does not read (OSError for one that cannot be opened)."""
+        A file that does not read is set aside like every bad state file (device/storage/
+        quarantine.py: moved to unreadable/ by the running table, reported by a command), and
+        RosterError says so in one line (OSError for a file that cannot be opened)."""
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return []
         except UnicodeDecodeError:
-            raise RosterError(f"{self.path}: not UTF-8 text") from None
-        try:
-            return parse_roster(text)
-        except RosterError as exc:
-            raise RosterError(f"{self.path}: {exc}") from None
+            why = "not UTF-8 text"
+        else:
+            try:
+                return parse_roster(text)
+            except RosterError as exc:
+                why = str(exc)
+        raise RosterError(quarantine.refuse(self.path.parent, self.path, why))
 
     def find(self, name: str) -> Player:
         """The player called `name` (or of that short form), or RosterError."""
@@ -230,6 +257,8 @@ class Roster:
         cards = {uid for p in players for uid in p.cards}
         changed: list[str] = []
         for other in shared:
+            if reserved_word(other.name) or reserved_word(other.short):
+                continue                       # would answer a game's menu: never seated
             new = tuple(uid for uid in other.cards if uid not in cards and not taken(uid))
             mine = next((p for p in players if p.name == other.name), None)
             if mine is not None and new:

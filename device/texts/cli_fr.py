@@ -353,4 +353,8 @@ TEXT = typeset({
                              "plus ne se devine pas (par exemple openssl rand -hex 32)",
     "cli.secrets.readable": "{path} contient {keys} et d'autres peuvent le lire (mode {mode}) : "
                             "faites chmod 640",
+    "cli.secrets.short_key": "{n} octets seulement : une clé de {most} octets aléatoires ou "
+                             "plus ne se devine pas (par exemple openssl rand -hex 32)",
+    "cli.secrets.readable": "{path} contient {keys} et d'autres peuvent le lire (mode {mode}) : "
+                            "faites chmod 640",
 })
