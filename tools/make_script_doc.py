@@ -138,8 +138,12 @@ def next_answer(spec: GameSpec, state, start: int, backwards: bool):
     events = candidate_events(spec, state)
     if backwards:
         events.reverse()
+    allowed = spec.allowed(state)       # step refuses any other kind first: not worth asking
     for n in range(len(events)):
-        answer = step(spec, state, events[(start + n) % len(events)])
+        event = events[(start + n) % len(events)]
+        if type(event) not in allowed:
+            continue
+        answer = step(spec, state, event)
         if isinstance(answer, Accepted):
             return answer.state
     return None

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Generic, TypeVar
 
 from .events import Event
@@ -115,7 +116,7 @@ class GameSpec(Generic[S]):
 
     def card_ids(self) -> tuple[str, ...]:
         """Every card id of this game's deck, play components first."""
-        return card_ids(self.components) + self.extra_cards
+        return card_ids(tuple((kind, copies) for kind, copies in self.components)) + self.extra_cards
 
     def manifest_home(self) -> str:
         """The package whose deck.toml is this game's deck manifest."""
@@ -127,6 +128,7 @@ class GameSpec(Generic[S]):
         return self.min_players, self.max_players
 
 
+@cache        # asked for every candidate event of every state: the deck never changes
 def card_ids(components: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
     """`kind` for a single copy, `kind#1..n` otherwise."""
     ids: list[str] = []

@@ -61,5 +61,12 @@ def candidate_events(spec: GameSpec, state) -> list[Event]:
 
 
 def legal_events(spec: GameSpec, state) -> list[Event]:
-    """The accepted events among the candidates, in a stable order: one source of truth."""
-    return [e for e in candidate_events(spec, state) if isinstance(step(spec, state, e), Accepted)]
+    """The accepted events among the candidates, in a stable order: one source of truth.
+    `step` refuses an event of a kind the phase does not take before anything else it asks of
+    the game, so those are left out without asking: a phase that takes no card would otherwise
+    word its hint once for every card of the deck."""
+    if spec.result(state) is not None:
+        return []
+    allowed = spec.allowed(state)
+    return [e for e in candidate_events(spec, state)
+            if type(e) in allowed and isinstance(step(spec, state, e), Accepted)]
