@@ -38,9 +38,22 @@ class Guard:
         self.busy: set[GuardedH11] = set()
         self.turned_away = 0
 
+    # a server with limits of its own (the dashboard's) says them here
+    def most(self) -> int:
+        """The connections holding a place at most."""
+        return MAX_CONNECTIONS
+
+    def deadline(self) -> float:
+        """The seconds a connection has to get its request's head in."""
+        return HEAD_S
+
+    def stall(self) -> float:
+        """The seconds a client may take nothing of what it is sent."""
+        return STALL_S
+
     def opened(self, protocol: GuardedH11) -> bool:
         """Make room for a new connection: False when every place serves a request."""
-        if len(self.open) >= MAX_CONNECTIONS:
+        if len(self.open) >= self.most():
             slowest = next((p for p, heading in self.open.items() if heading), None)
             if slowest is None:
                 self.turned_away += 1
@@ -96,7 +109,7 @@ class GuardedH11(H11Protocol):
         """Its buffers are full: a client that reads nothing more for STALL_S is dropped."""
         super().pause_writing()
         if self._stalled is None:
-            self._stalled = self.loop.call_later(STALL_S, self._drop)
+            self._stalled = self.loop.call_later(self.guard.stall(), self._drop)
 
     def resume_writing(self) -> None:
         super().resume_writing()
@@ -118,7 +131,7 @@ class GuardedH11(H11Protocol):
     def _arm(self) -> None:
         self._disarm()
         self.guard.heading(self, True)
-        self._deadline = self.loop.call_later(HEAD_S, self._late)
+        self._deadline = self.loop.call_later(self.guard.deadline(), self._late)
 
     def _disarm(self) -> None:
         if self._deadline is not None:
