@@ -44,11 +44,11 @@ def fit(text: str, width: int = COLUMNS) -> str:
 
 def wrap(text: str, width: int = COLUMNS) -> list[str]:
     """Break text into screen lines: at its own newlines, then between words. A word longer
-    than a line keeps a line of its own, whole: the display cuts it and its layout says so."""
+    than a line (a file's name) goes on over the next lines, a line's width at a time."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for word in paragraph.split(" "):
+        for word in _pieces(paragraph.split(" "), width):
             candidate = f"{line} {word}" if line else word
             if len(candidate) <= width:
                 line = candidate
@@ -58,3 +58,10 @@ def wrap(text: str, width: int = COLUMNS) -> list[str]:
                 line = word
         lines.append(line)
     return lines
+
+
+def _pieces(words: list[str], width: int) -> list[str]:
+    """The words, each longer than `width` in pieces of `width` characters."""
+    if width < 1:
+        return words
+    return [word[at:at + width] for word in words for at in range(0, max(len(word), 1), width)]

@@ -8,7 +8,8 @@
     |(any button: OK)    |
 
 The message stands over whatever the table shows until a button is pressed; that press
-does nothing else, so nobody acts on a screen they did not see. Taps go on as usual.
+does nothing else, so nobody acts on a screen they did not see. Taps go on as usual. A
+long file name makes it longer than the screen: its pages turn by themselves.
 
 The notice lives as long as the table: from its start to its close, the table's unreadable
 files are moved aside (quarantine.watch), so there is news to tell.
@@ -23,7 +24,8 @@ from device.plugin import Plugin
 from device.storage import quarantine
 from engine.core.text import Msg, msg
 
-from .screen import BODY_LINES, Screen, wrap
+from .paging import Pager
+from .screen import BODY_LINES, Screen
 
 
 class SetAsideNotice(Plugin):
@@ -35,6 +37,7 @@ class SetAsideNotice(Plugin):
         """`config_unread`: the config file was not used as it stands (told once, first)."""
         self.state_dir = state_dir
         self.waiting: list[Msg] = [msg("ui.config_unreadable")] if config_unread else []
+        self.pager = Pager()           # a long file name: the notice turns its pages
         quarantine.watch(state_dir)
 
     def _waiting(self) -> list[Msg]:
@@ -48,11 +51,15 @@ class SetAsideNotice(Plugin):
             return NOTHING
         return None
 
+    def deadline(self, app) -> float | None:
+        return self.pager.deadline(app.clock.monotonic()) if self.waiting else None
+
     def close(self) -> None:
         quarantine.unwatch(self.state_dir)     # the table stops: its files are left as they are
 
     def screen(self, app, screen: Screen) -> Screen:
         if not self._waiting() or screen.blank or screen.drift is not None:
             return screen                # a sleeping panel: the press that wakes it comes first
-        return Screen(screen.header, screen.header_right,
-                      tuple(wrap(app.t(self.waiting[0]))[:BODY_LINES]))
+        lines, more = self.pager.page(app.t(self.waiting[0]), BODY_LINES, app.clock.monotonic())
+        return Screen(screen.header, screen.header_right, tuple(lines),
+                      more=len(lines) - 1 if more else None)
