@@ -13,9 +13,11 @@ import logging
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .address import forget, tell
+from .card import JoinCard, matrix
 from .desk import Desk
 from .joining import Joining
 
@@ -72,6 +74,8 @@ class WebPage:
         self.ready = threading.Event()          # serving (or given up): `url` says which
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.card = JoinCard()
+        self._redraw: Callable[[], None] = lambda: None
 
     def simulated(self, lines, clock, frames, field):
         """Under the simulator: the page's lines carried out as typed ones, in turn with them
@@ -80,24 +84,40 @@ class WebPage:
         lock = threading.Lock()
         self._hook(frames)
         self.desk.carry = simulated(self.desk.app, clock, frames, field, lock)
+
+        def redraw() -> None:
+            with lock:
+                frames.last = None
+                frames.update(self.desk.app)
+        self._redraw = redraw
         return in_turn(lines, lock)
 
     def on_hardware(self, put, frames) -> None:
         """On the table's hardware: the page's lines go onto the loop's queue (`put`)."""
+        from device.loop import Errand
+
         from .lines import on_hardware
         self._hook(frames)
         self.desk.carry = on_hardware(self.desk.app, put)
+        self._redraw = lambda: put(Errand(lambda: setattr(frames, "last", None)))
 
     def _hook(self, frames) -> None:
-        """Each new frame to the desk too; the first one starts the page."""
+        """Each new frame to the desk too, with the join card on it where it goes; the first
+        one starts the page."""
         shown = frames.on_frame
+        app = self.desk.app
+
+        def carded(image):
+            return self.card.over(image, app, self.desk.joining.code)
 
         def on_frame(image, screen) -> None:
+            image = carded(image)                # the terminal's picture is the panel's too
             if shown is not None:
                 shown(image, screen)
             self.desk.publish(image, screen)
             self.start()
         frames.on_frame = on_frame
+        frames.displays = tuple(Carded(display, carded) for display in frames.displays)
 
     def start(self) -> WebPage:
         if self._thread is None:
@@ -155,6 +175,9 @@ class WebPage:
         self.url = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
         self._tell()
         log.info("the table's page: %s", self.url)
+        matrix(self.url)                         # segno loaded here, not at the loop's next frame
+        self.card.url = self.url
+        self._redraw()                           # the join card on the panel now
         self.ready.set()
         if self._stop.is_set():
             return
@@ -193,3 +216,16 @@ class WebPage:
         if self._thread is not None:
             self._thread.join(5.0)
 
+
+
+class Carded:
+    """A display that shows each frame with the join card on it where it goes."""
+
+    def __init__(self, display, carded: Callable) -> None:
+        self._display, self._carded = display, carded
+
+    def show(self, image) -> None:
+        self._display.show(self._carded(image))
+
+    def __getattr__(self, name: str):
+        return getattr(self._display, name)

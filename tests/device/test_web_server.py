@@ -233,3 +233,20 @@ def test_a_line_the_simulator_refuses_is_a_400_with_its_words_and_changes_nothin
     status, _, body = ask(web, "POST", "/api/input", {"line": line}, cookie)
     assert status == 400 and json.loads(body)["error"] == refused
     assert web.desk.latest.version == version and table.app.screen() == screen
+
+
+def read_qr(image) -> list[str]:
+    """The QR codes a phone's camera finds on the frame (zxing-cpp), the panel scaled up."""
+    import zxingcpp
+    from PIL import Image
+    big = image.convert("L").resize((image.width * 4, image.height * 4), Image.NEAREST)
+    return [found.text for found in zxingcpp.read_barcodes(big)]
+
+
+def test_the_game_select_shows_the_address_with_the_code_as_a_qr_code_and_the_code_in_text(page):
+    table, web = page
+    code = web.desk.joining.code
+    assert read_qr(web.desk.latest.image) == [f"{web.url}#code={code}"]
+    assert read_qr(table.images[-1]) == [f"{web.url}#code={code}"]   # the simulator's picture
+    table.start("palourde")
+    assert read_qr(web.desk.latest.image) == []              # not over a game
