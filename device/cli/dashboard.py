@@ -9,9 +9,10 @@ import threading
 from pathlib import Path
 
 from device.config import ConfigFileError, config_path, load_config
+from device.fleet.dashboard.app import DashboardServer
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.counted import CountedGames
-from device.fleet.dashboard.server import DashboardServer, subscribe
+from device.fleet.dashboard.feed import subscribe
 from device.fleet.envelope import Trust
 from device.fleet.freshness import Freshness
 from device.fleet.link import FleetUnavailable
