@@ -3,6 +3,7 @@ at the top, inside functions, under TYPE_CHECKING."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -85,6 +86,25 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def within(module: str, rooms: tuple[str, ...]) -> bool:
     return any(module == room or module.startswith(room + ".") for room in rooms)
+
+
+def room_of(module: str, rooms: Iterable[str]) -> str | None:
+    """The room a module lives in: the longest room name that is it or holds it."""
+    found = [room for room in rooms if within(module, (room,))]
+    return max(found, key=len) if found else None
+
+
+def strays(graph: dict[str, set[str]], rooms: dict[str, tuple[str, ...]]) -> list[str]:
+    """`importer -> imported` for every import from one room into another that the importer's
+    room does not list among those it may import (`rooms`: room -> rooms it may import)."""
+    found = []
+    for module, targets in graph.items():
+        home = room_of(module, rooms)
+        for target in targets:
+            there = room_of(target, rooms)
+            if home is None or there is None or (there != home and there not in rooms[home]):
+                found.append(f"{module} -> {target}")
+    return sorted(found)
 
 
 def breaches(graph: dict[str, set[str]], rules: list[tuple[tuple[str, ...], tuple[str, ...]]]

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
-from .import_graph import breaches, cycles, import_graph
+from .import_graph import breaches, cycles, import_graph, room_of, strays
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,23 +54,83 @@ def test_checker_sees_forbidden_imports(tmp_path):
 
 # ---- the import graph: no cycle anywhere, and imports between rooms go one way ----------------
 
-PACKAGES = ("engine", "hardware", "device", "tabletop_kit")
-APP_CORE = ("device.app", "device.plugin", "device.inputs", "device.loop")
-LAYERS = [
-    (("engine",), ("hardware", "device")),
-    # the game kit hands games the engine's names; the engine's core is what it is made of
-    (("tabletop_kit",), ("hardware", "device")),
-    (("engine.core", "engine.text"), ("tabletop_kit",)),
-    (("hardware",), ("engine", "device")),
-    (("device.storage",), ("device.ui", "device.cli", "device.kiosk", "device.fleet")),
-    (("device.loop",), ("device.sim",)),
-    # fleet, kiosk (with screen care) and feedback plug in through device.plugin
-    (APP_CORE, ("device.fleet", "device.kiosk", "device.feedback", "device.table")),
-    (("device.ui",), ("device.cli", "device.fleet", "device.kiosk", "device.table")),
-    # the table's page reads the table and hands its lines to the loop; the table knows it not
-    (("device.web",), ("device.cli", "device.fleet", "device.kiosk", "device.table")),
-    ((*APP_CORE, "device.ui", "device.storage", "device.sim"), ("device.web",)),
-]
+PACKAGES = ("engine", "hardware", "device", "tabletop_kit", "seeds")
+ANY = ("any room above",)
+# Every room and the rooms it may import, from the bottom up: a room imports only rooms above it
+# in this list, so no import ever points back down. docs/architecture.md's table says the same.
+ROOMS: dict[str, tuple[str, ...]] = {
+    "engine": (),
+    "tabletop_kit": ("engine",),
+    "engine.games": ("engine", "tabletop_kit"),
+    "hardware": (),
+    "seeds": ("engine",),
+    "device": (),
+    "device.paths": (),
+    "device.clock": (),
+    "device.service": (),
+    "device.install": (),
+    "device.ui.screen": (),
+    "device.inputs": ("hardware",),
+    "device.actions": ("engine", "device.ui.screen"),
+    "device.plugin": ("engine", "device.actions"),
+    "device.config": ("engine", "hardware", "device.paths"),
+    "device.texts": ("engine",),
+    "device.storage": ("engine", "seeds", "device.paths", "device.clock", "device.plugin",
+                       "device.config", "device.texts"),
+    "device.players": ("engine", "hardware", "device.paths", "device.storage"),
+    "device.decks": ("engine", "hardware", "seeds", "device.paths", "device.texts",
+                     "device.storage", "device.players"),
+    "device.feedback": ("engine", "hardware", "device.inputs", "device.actions", "device.plugin",
+                        "device.config"),
+    "device.ui": ("engine", "device.clock", "device.ui.screen", "device.inputs", "device.actions",
+                  "device.plugin", "device.texts", "device.storage", "device.players",
+                  "device.decks", "device.feedback"),
+    "device.loop": ("device.inputs", "device.ui.screen", "device.ui"),
+    "device.app": ("engine", "device.clock", "device.inputs", "device.actions", "device.plugin",
+                   "device.texts", "device.storage", "device.ui.screen", "device.ui"),
+    "device.kiosk": ("engine", "device.inputs", "device.actions", "device.plugin", "device.config",
+                     "device.texts", "device.decks", "device.feedback", "device.ui.screen",
+                     "device.ui"),
+    "device.sim": ("engine", "hardware", "device.clock", "device.inputs", "device.actions",
+                   "device.texts", "device.storage", "device.ui.screen", "device.ui", "device.loop"),
+    "device.web": ("engine", "device.storage", "device.ui.screen", "device.ui", "device.loop",
+                   "device.sim"),
+    "device.fleet": ("engine", "device.paths", "device.clock", "device.install", "device.inputs",
+                     "device.actions", "device.plugin", "device.config", "device.texts",
+                     "device.storage", "device.players", "device.decks", "device.ui.screen",
+                     "device.ui", "device.kiosk", "device.web"),
+    "device.parts": ("hardware", "device.service", "device.config", "device.inputs",
+                     "device.ui.screen", "device.ui", "device.loop"),
+    "device.table": ("engine", "device.paths", "device.clock", "device.texts", "device.storage",
+                     "device.decks", "device.feedback", "device.ui", "device.app", "device.kiosk",
+                     "device.sim", "device.fleet"),
+    "device.conformance": ("engine", "seeds"),
+    "device.bench": ANY,
+    "device.cli": ANY,
+}
+
+
+def allowed() -> dict[str, tuple[str, ...]]:
+    """ROOMS with "any room above" spelled out."""
+    names = list(ROOMS)
+    return {room: tuple(names[:names.index(room)]) if may == ANY else may
+            for room, may in ROOMS.items()}
+
+
+def test_every_package_folder_and_top_module_of_device_is_a_room():
+    """A new folder under device/, a new module at its top or a new top-level package has no
+    room until it is given one here, with what it may import, and a row in the docs."""
+    found = set(PACKAGES)
+    found |= {f"device.{p.stem}" for p in (ROOT / "device").glob("*.py") if p.stem != "__init__"}
+    found |= {f"device.{p.name}" for p in (ROOT / "device").iterdir() if (p / "__init__.py").exists()}
+    assert found - set(ROOMS) == set()
+    assert all(room_of(module, ROOMS) for module in import_graph(ROOT, PACKAGES))
+
+
+def test_a_room_imports_only_rooms_above_it():
+    names = list(ROOMS)
+    for room, may in allowed().items():
+        assert set(may) <= set(names[:names.index(room)]), room
 
 
 def test_no_module_takes_part_in_an_import_cycle():
@@ -77,7 +138,26 @@ def test_no_module_takes_part_in_an_import_cycle():
 
 
 def test_imports_between_rooms_go_one_way():
-    assert breaches(import_graph(ROOT, PACKAGES), LAYERS) == []
+    assert strays(import_graph(ROOT, PACKAGES), allowed()) == []
+
+
+def dotted(path: str) -> str:
+    """A room as the docs write it (`device/ui/`, `device/app.py`) as ROOMS names it."""
+    return path.removesuffix("/").removesuffix(".py").replace("/", ".")
+
+
+def docs_rooms() -> dict[str, tuple[str, ...]]:
+    """The rooms of docs/architecture.md's table: its first column, and its last one."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = [line.split("|")[1:-1] for line in text.splitlines()
+            if line.startswith("| `") and line.count("|") == 4]
+    return {dotted(re.findall(r"`([^`]+)`", room)[0]):
+            ANY if may.strip() == ANY[0] else tuple(dotted(name) for name in re.findall(r"`([^`]+)`", may))
+            for room, _, may in rows}
+
+
+def test_the_docs_table_lists_every_room_and_what_it_may_import_in_the_same_order():
+    assert list(docs_rooms().items()) == list(ROOMS.items())
 
 
 def test_the_games_are_written_with_the_kit_alone():
@@ -110,11 +190,19 @@ def test_a_cycle_hidden_inside_a_function_is_found(tmp_path):
     assert cycles(import_graph(tmp_path, ("device",))) == [["device.app", "device.ui.play"]]
 
 
-def test_a_breach_of_the_layers_is_found(tmp_path):
+def test_an_import_against_the_rooms_is_found(tmp_path):
     plant(tmp_path, {"device/__init__.py": "", "device/storage/__init__.py": "",
                      "device/ui/__init__.py": "", "device/ui/screen.py": "",
+                     "device/ui/modes.py": "from device.ui.screen import Screen\n",
                      "device/storage/journal.py":
                          "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                         "    from device.ui.screen import Screen\n"})
-    assert breaches(import_graph(tmp_path, ("device",)), LAYERS) == [
-        "device.storage.journal -> device.ui.screen"]
+                         "    from device.ui.modes import Mode\n"})
+    assert strays(import_graph(tmp_path, ("device",)), allowed()) == [
+        "device.storage.journal -> device.ui.modes"]
+
+
+def test_an_import_from_or_into_a_module_of_no_room_is_found(tmp_path):
+    plant(tmp_path, {"device/__init__.py": "", "device/paths.py": "",
+                     "device/newroom.py": "from device import paths\n"})
+    assert strays(import_graph(tmp_path, ("device",)), {"device.paths": ()}) == [
+        "device.newroom -> device.paths"]
