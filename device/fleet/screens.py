@@ -1,8 +1,9 @@
 """The one fleet screen on the table: a shared deck or staff list offered at idle.
 
 "New deck cafe2 from table-3: tap a staff card to import". Only a staff card's tap
-imports it; BACK declines, and the offer does not come back until the table that
-shared it shares something new.
+imports it; BACK declines, and the offer does not come back until the café shares
+something new. A long offer (a staff list of many names) pages with DOWN and UP, so every
+name is read before the tap.
 """
 from __future__ import annotations
 
@@ -11,15 +12,19 @@ from device.actions import NOTHING, Actions, Show, Switch
 from device.decks.deck_file import DeckError
 from device.decks.registry import StaffRef
 from device.ui.modes import Mode
-from device.ui.screen import BODY_LINES, Screen, wrap
+from device.ui.screen import BODY_LINES, COLUMNS, Screen, wrap
 from engine.core.text import Msg, msg
 
 from .shared import SharedDeck, import_deck, import_staff, new_staff
+
+SHOWN = BODY_LINES - 1              # the offer's lines on a page; the last says BACK
 
 
 class ImportOffer(Mode):
     def __init__(self, shared, inbox, registry, back_to: Mode) -> None:
         self.shared, self.inbox, self.registry, self.back_to = shared, inbox, registry, back_to
+        self.first = 0                  # the offer's first line shown
+        self.total = 0
 
     def screen(self, app) -> Screen:
         """What comes in, named and counted, before a staff tap confirms it."""
@@ -30,13 +35,21 @@ class ImportOffer(Mode):
             new = new_staff(self.registry, self.shared, self.inbox.key)
             text = app.t("fleet.offer_staff", n=len(new), table=self.shared.table,
                          names=", ".join(sorted(new.values())))
-        lines = wrap(text)[:BODY_LINES - 1] + [app.t("fleet.not_now")]
-        return Screen(app.t("fleet.header"), "", tuple(lines))
+        offer = wrap(text, COLUMNS - 1)          # a column for the marks of a page that goes on
+        self.total = len(offer)
+        self.first = min(self.first, max(0, self.total - SHOWN))
+        lines = offer[self.first:self.first + SHOWN] + [app.t("fleet.not_now")]
+        return Screen(app.t("fleet.header"), "", tuple(lines), footer=1).scrolled(
+            self.first, SHOWN, self.total)
 
     def button(self, app, name: str, held: bool) -> Actions:
         if name == "back":
             self.inbox.dismiss(self.shared)
             return [Switch(self.back_to)]
+        if name == "down" and self.first + SHOWN < self.total:
+            self.first += SHOWN
+        elif name == "up":
+            self.first = max(0, self.first - SHOWN)
         return NOTHING
 
     def tap(self, app, uid: str, ref) -> Actions:

@@ -22,6 +22,7 @@ from device.fleet.shared import deck_message, read_shared, staff_message
 from device.fleet.topics import decode, encode, shared_deck_of, table_of, table_topic
 from device.inputs import Tapped
 from device.kiosk.plugin import Attract
+from device.ui.screen import COLUMNS
 from tests.device.fleet_tables import (
     FLEET_KEY,
     SETTLE,
@@ -328,3 +329,28 @@ def test_dashboard_needs_a_token_beyond_loopback(capsys):
     from device.cli import main
     assert main(["dashboard", "--host", "192.0.2.1"]) == 2
     assert "not a loopback address" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("count", [2, 12])
+def test_the_import_offer_pages_through_every_name_it_imports(tmp_path, count):
+    """A staff list of 12 names: DOWN pages through all of them, each whole, then the tap's
+    invitation; with 2 names the invitation is on the screen too, not cut."""
+    table, _ = fake_table(tmp_path)
+    there = DeckRegistry(tmp_path / "there")
+    names = [f"Staffer{n:02d}" for n in range(count)]
+    for n, name in enumerate(names):
+        there.add_staff(f"04{n:012X}", name)
+    table.inbox.receive(*staff_message(there, "t2", "now", FLEET_KEY,
+                                       admin_signer(tmp_path / "cafe")))
+    table.play(["wait 1"])
+    read: list[str] = []
+    for _ in range(count):                               # more presses than pages
+        screen = table.screens[-1]
+        assert screen.lines[-1] == "BACK: not now"
+        assert all(len(line) < COLUMNS for line in screen.lines[:-1])   # whole beside a mark
+        read += [line for line in screen.lines[:-1] if line not in read]
+        table.play(["press down", "wait 1"])
+    text = " ".join(read)
+    assert all(name in text for name in names) and "Tap a staff card to import" in text
+    table.play(["press up"] * count + ["wait 1"])
+    assert table.screens[-1].lines[0] == f"{count} staff cards from"      # back to the top
