@@ -93,10 +93,16 @@ def _from_union(options: tuple, data: Any) -> Any:
 
 def _from_dataclass(tp: type, data: Any) -> Any:
     _expect(isinstance(data, dict), tp, data)
+    hints = _field_types(tp)
+    _expect(data.keys() == hints.keys(), tp, data)
+    return tp(**{name: from_plain(hint, data[name]) for name, hint in hints.items()})
+
+
+@functools.cache     # a state's classes never change, and get_type_hints evaluates every annotation
+def _field_types(tp: type) -> dict[str, Any]:
+    """A dataclass's fields, each with its type."""
     hints = typing.get_type_hints(tp)
-    names = {f.name for f in dataclasses.fields(tp)}
-    _expect(set(data) == names, tp, data)
-    return tp(**{name: from_plain(hints[name], data[name]) for name in names})
+    return {f.name: hints[f.name] for f in dataclasses.fields(tp)}
 
 
 def _freeze(data: Any) -> Any:
