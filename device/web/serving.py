@@ -173,11 +173,11 @@ class WebPage:
         port = sock.getsockname()[1]
         host = reachable(self.host)
         self.url = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
-        self._tell()
-        log.info("the table's page: %s", self.url)
         matrix(self.url)                         # segno loaded here, not at the loop's next frame
         self.card.url = self.url
         self._redraw()                           # the join card on the panel now
+        self._tell()
+        log.info("the table's page: %s", self.url)
         self.ready.set()
         if self._stop.is_set():
             return

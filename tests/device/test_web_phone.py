@@ -1,0 +1,171 @@
+"""The table's page as people use it: headless Chromium (the system's, driven by Playwright)
+in a phone's viewport beside `tabletop run --sim`. The phone joins by the QR code read off
+the OLED frame, the seats are set up with the page's buttons and Basket taps on the
+simulator, the first turns are played with taps on the simulator and the page's buttons,
+an instruction to a 10-character name is read whole on the page, and a second phone joins.
+
+Nothing waits on a clock: the simulator acknowledges each line it handled (TABLETOP_SIM_ACK)
+and the page marks each view it drew on its body (data-version), which Playwright waits for.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from device.cli import main
+from tests.device.chromium import FLAGS
+from tests.device.test_web_server import read_qr
+
+ROOT = Path(__file__).resolve().parents[2]
+PHONE = {"width": 390, "height": 844}
+LONG_NAME = "Maximilian"                 # 10 characters: an instruction to it wraps on the OLED
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")
+    real = Path("/usr/lib/chromium/chromium")      # Debian's wrapper script starts this one
+    return str(real if real.exists() else found)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as driver:
+        # Playwright gives each launch its own temporary profile (--user-data-dir)
+        launched = driver.chromium.launch(executable_path=chromium(), headless=True,
+                                          args=[flag for flag in FLAGS if flag != "--headless"])
+        yield launched
+        launched.close()
+
+
+class Sim:
+    """`tabletop run --sim` with its page on a free port of 127.0.0.1, typed to line by line."""
+
+    def __init__(self, state_dir: Path) -> None:
+        config = state_dir / "web.toml"
+        config.write_text('[web]\nhost = "127.0.0.1"\nport = 0\n')
+        self.frames = state_dir / "frames"
+        env = {**os.environ, "TABLETOP_SIM_ACK": "1", "LC_ALL": "C.UTF-8"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "device.cli", "run", "--sim", "--state-dir", str(state_dir),
+             "--config", str(config), "--frames", str(self.frames)],
+            cwd=ROOT, env=env, stdin=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL, text=True, bufsize=1)
+        self.typed = 0
+        self.url = self._said("the table's page: ").strip()
+
+    def _said(self, marker: str) -> str:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            if marker in line:
+                return line.split(marker, 1)[1]
+        raise AssertionError(f"the simulator ended before saying {marker!r}")
+
+    def type(self, *lines: str) -> None:
+        """Type the lines and read until the simulator says the last one is handled."""
+        assert self.proc.stdin is not None
+        for line in lines:
+            self.proc.stdin.write(line + "\n")
+            self.typed += 1
+        self.proc.stdin.flush()
+        self.proc.stdin.write("wait 0\n")          # its ack says the lines before are done
+        self.typed += 1
+        self.proc.stdin.flush()
+        while int(self._said("ack ").strip()) < self.typed:
+            pass
+
+    def last_frame(self):
+        from PIL import Image
+        return Image.open(sorted(self.frames.glob("*.png"))[-1])
+
+    def close(self) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        return self.proc.wait(60)
+
+
+def phone(browser, url: str):
+    page = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                               has_touch=True).new_page()
+    page.goto(url)
+    page.wait_for_selector("#table:not([hidden])")
+    return page
+
+
+def drawn(page, version: int) -> None:
+    """Wait until the page drew a view at least this new (the stream's or a press's)."""
+    page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version)
+
+
+def press(page, button: str) -> None:
+    """A tap on the page's button, and the view it answers drawn."""
+    version = int(page.evaluate("Number(document.body.dataset.version)"))
+    with page.expect_response("**/api/input") as reply:
+        page.click(f'#buttons button[data-button="{button}"]')
+    assert reply.value.status == 200, reply.value.text()
+    drawn(page, version)
+
+
+def snap(page, name: str) -> None:
+    """With TABLETOP_WEB_SHOTS=DIR, the page as the phone shows it (docs/web.md's pictures)."""
+    folder = os.environ.get("TABLETOP_WEB_SHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / name))
+
+
+def texts(page) -> str:
+    return page.inner_text("#table")
+
+
+def test_a_phone_joins_by_the_qr_code_sets_up_and_plays_beside_the_table(tmp_path, browser):
+    for name in ("Cy", "Ann", LONG_NAME):             # the roster offers the last added first
+        assert main(["players", "add", name, "--state-dir", str(tmp_path)]) == 0
+    sim = Sim(tmp_path)
+    try:
+        [address] = read_qr(sim.last_frame())         # what a phone's camera reads off the OLED
+        assert address.startswith(sim.url + "#code=")
+        first = phone(browser, address)
+        assert first.url == sim.url                    # the code left the address bar
+        assert "Palourde" in texts(first)
+        snap(first, "web-phone-join.png")
+        # Palourde; its house rules as they are; 3 fishermen (the page's buttons)
+        for button in ("select", "select", "down", "select"):
+            press(first, button)
+        assert "Basket 1/3: who?" in texts(first)
+        # each Basket's holder: the first name offered, three times; the youngest: the first;
+        # the deck set aside and shuffled
+        for _ in range(5):
+            press(first, "select")
+        assert first.inner_text("#prompt").replace("\n", " ") == f"{LONG_NAME}: flip 2 cards, tap each"
+        snap(first, "web-phone-turn.png")
+        # the first turns: flips tapped on the reader, the page's SELECT past the messages
+        sim.type("tap clam#1", "tap clam#2")
+        drawn(first, 1)
+        said = first.inner_text("#texts")           # the instruction, whole, its name uncut
+        assert f"{LONG_NAME} +2 clams" in said and "Both to your" in said
+        snap(first, "web-phone-instruction.png")
+        press(first, "select")
+        assert first.inner_text("#prompt").startswith("Ann: flip 2 cards")
+        last = first.inner_text("#last")            # what UP reads again, in one piece
+        assert f"{LONG_NAME} +2 clams -> 2 Both to your Basket Ann plays next" in last
+        assert first.inner_text("#players").split() == [LONG_NAME, "2", "Ann", "0", "Cy", "0"]
+        # a second phone joins the same game with the code typed: it sees the same screen
+        second = browser.new_context(viewport=PHONE).new_page()
+        second.goto(sim.url)
+        second.wait_for_selector("#join:not([hidden])")
+        code = address.split("#code=", 1)[1]
+        second.fill("#code", code)
+        second.click("#join-form button")
+        second.wait_for_selector("#table:not([hidden])")
+        version = int(first.evaluate("Number(document.body.dataset.version)"))
+        drawn(second, version)
+        assert second.inner_text("#players") == first.inner_text("#players")
+    finally:
+        assert sim.close() == 0
