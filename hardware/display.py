@@ -253,12 +253,21 @@ class OledDisplay:
             self._device.command(SET_MEMORY_ADDRESSING_MODE, PAGE_ADDRESSING)
             sent += 2
         offset = COLUMN_OFFSET[self._controller]
+        page = high = after = None         # what this update set: nothing else is taken as known
         for write in writes:
             column = write.column + offset
-            self._device.command(SET_PAGE_START | write.page, SET_LOWER_COLUMN | column & 0x0F,
-                                 SET_HIGHER_COLUMN | column >> 4)
+            address = [] if write.page == page else [SET_PAGE_START | write.page]
+            address.append(SET_LOWER_COLUMN | column & 0x0F)
+            # The higher nibble is left out only where the one last sent and the pointer's,
+            # moved on by the data, both say it: the datasheets (SSD1306 §10.1.1-2, SH1106
+            # §9.1-2) do not say which of the two a lower-nibble command keeps.
+            if not (high == column >> 4 and after is not None and after >> 4 == high):
+                high = column >> 4
+                address.append(SET_HIGHER_COLUMN | high)
+            self._device.command(*address)
             self._device.data(list(write.data))
-            sent += 3 + len(write.data)
+            page, after = write.page, column + len(write.data)
+            sent += len(address) + len(write.data)
         return sent
 
     def _failed(self, exc: Exception) -> None:

@@ -13,8 +13,11 @@ from PIL import Image
 WIDTH, HEIGHT, PAGE_ROWS = 128, 64, 8
 PAGES = HEIGHT // PAGE_ROWS
 FULL_FRAME_BYTES = WIDTH * PAGES
-# Bytes that address a span: set page, lower and higher column (SSD1306 datasheet §10.1.3).
-SPAN_COST = 3
+# Bytes that address one more span in a page already addressed: its lower column, and its
+# higher column when that nibble changes (SSD1306 datasheet §10.1.1-2; hardware/display.py
+# sends the page once a page). A gap of unchanged columns costs a byte a column to send
+# through, so two runs are one span across a gap no wider than this.
+SPAN_COST = 1
 
 _BIT_REVERSED = bytes(int(f"{value:08b}"[::-1], 2) for value in range(256))
 
@@ -42,7 +45,7 @@ def page_writes(old: tuple[bytes, ...] | None, new: tuple[bytes, ...]) -> list[P
     """The changed column spans of each changed page; every page whole when `old` is None.
 
     Within a page, two changed runs are sent as one span when the unchanged columns
-    between them cost less than addressing a new span (SPAN_COST command bytes)."""
+    between them cost no more than addressing a new span (SPAN_COST command bytes)."""
     if old is None:
         return [PageWrite(page, 0, data) for page, data in enumerate(new)]
     writes = []
