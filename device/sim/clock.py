@@ -32,6 +32,10 @@ class VirtualClock:
     def advance(self, seconds: float) -> None:
         self.t += seconds
 
+    def advance_to(self, when: float) -> None:
+        """Move on to `when` exactly (a deadline), never back."""
+        self.t = max(self.t, when)
+
     def jump(self, seconds: float) -> None:
         """Set the wall clock `seconds` on (back, if negative); monotonic time does not move."""
         self._wall_at_start += datetime.timedelta(seconds=seconds)

@@ -47,13 +47,34 @@ def run_sim(app, lines: Iterable[str | SimInputError], clock: VirtualClock, fram
             actions.insert(0, Wait(LINE_SECONDS))
         for action in actions:
             if isinstance(action, Wait):
-                clock.advance(action.seconds)
-                app.handle(Tick())
+                pass_time(app, clock, frames, action.seconds)
             elif isinstance(action, Answer):
                 app.apply([action.action])
             else:
                 app.handle(action)
             frames.update(app)
+
+
+def pass_time(app, clock: VirtualClock, frames: Frames, seconds: float) -> None:
+    """Let `seconds` of virtual time pass as the appliance's loop lives them: it wakes at each
+    deadline the app names, so every timer fires at its due time, and a timer that one firing
+    arms (a countdown after a message) fires within the same wait; then it ticks at the end.
+
+    A deadline the tick at its own instant did not move is not waited on again (the real loop
+    would spin on it): time goes on to the wait's end."""
+    end = clock() + seconds
+    ticked_at = None
+    while (due := app.next_deadline()) is not None and due <= end:
+        if due <= clock():
+            if ticked_at == clock():
+                break
+        clock.advance_to(due)
+        ticked_at = clock()
+        app.handle(Tick())
+        frames.update(app)
+    clock.advance_to(end)
+    if ticked_at != end:
+        app.handle(Tick())
 
 
 class Keyboard:
