@@ -319,9 +319,13 @@ class Companion:
         spec, state = resumed.session.spec, resumed.session.state
         self.recall = Recall()
         self.recall.note(spec.tally(state).current, resumed.effects, spec.instructions)
-        self.set_mode(GameOver() if spec.result(state) is not None else Playing())
+        over = spec.result(state) is not None
+        self.set_mode(GameOver() if over else Playing())
         self.show(*resumed.effects)
         self.notice = msg("ui.torn") if resumed.torn else msg("ui.resumed")
+        if over and self.store.journal is not None:     # it ended, and stopped before its end
+            sources = [r["in"] for r in resumed.records if "in" in r]
+            self._record_end(sources[-1] if sources else None)
 
     def play(self, event, then: Mode | None = None) -> None:
         """Send an event to the engine; journal it if accepted; show what it says. `then`: the
@@ -335,6 +339,9 @@ class Companion:
         """Ask the engine, save an accepted answer, and only then take it: an operation the
         disk refuses is refused on screen, the game stays as it was, and the player repeats it."""
         session = self.game()
+        if self.store.journal is None:         # recorded at its end: the result stands
+            self.show(msg("core.game_over"))
+            return
         before = session.state
         answer = session.propose(op)
         if isinstance(answer, Accepted):
@@ -369,6 +376,17 @@ class Companion:
         prompt = "" if over else self.t(self.view()[0].text)
         self.show(*(m for m in answer.effects if not repeats(self.t(m), prompt)),
                   header=header(self) if over else None)
+        if over:
+            self._record_end(self.input_no)
+
+    def _record_end(self, source: int | None) -> None:
+        """A game is recorded the moment it ends: its end journaled, the game archived and in
+        the history (and the café's, through the plugins), before anyone presses anything; the
+        result stays on screen and SELECT only starts the next thing. A disk that refuses the
+        end leaves the game open, and SELECT tries again (end_game)."""
+        self.store.finish(False, source)
+        if self.store.journal is not None:
+            self._disk(self.store.error or "not saved")
 
     def check_disk(self) -> None:
         """Try the disk now (a header still waiting, else a probe write)."""
@@ -388,12 +406,14 @@ class Companion:
             self._disk_retry = None
 
     def end_game(self, abandoned: bool) -> None:
-        """End and archive the game; if the disk refuses its end, the game stays on."""
-        if self.session is not None:
+        """End and archive the game (a finished one is already: its result is left); if the
+        disk refuses its end, the game stays on."""
+        if self.session is not None and self.store.journal is not None:
             self.store.finish(abandoned, self.input_no)
             if self.store.journal is not None:      # the end line was refused
                 self._disk(self.store.error or "not saved")
                 self.show(msg("ui.not_saved"))
                 return
+        self.store.leave_result()
         self.session, self.deck = None, None
         self.home()

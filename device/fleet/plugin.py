@@ -79,7 +79,8 @@ class FleetPlugin(Plugin):
         self.seq = 0                             # the current game's operations seen here
         self._session = None
         self._state: dict | None = None          # the last state published, but its time
-        self._game: tuple | None = None          # (session, view, said, started) while over
+        self._game: tuple | None = None          # (session, view, said, started, id) while over
+        self._sent = None                        # the last game whose finished message went
         self._sitting = Sitting()
         self._last: list[dict] = []              # the last accepted operation's messages
         self._noted: object = ()                 # the offline reason `tabletop status` has
@@ -171,26 +172,36 @@ class FleetPlugin(Plugin):
             self._noted, self._state_dir = reason, state_dir
 
     def _note_finished(self, app, state: dict) -> None:
-        """A game that was over and is left (SELECT on the result, or a new game) is finished:
-        its length and start are the store's, from the end it just wrote."""
+        """A game is finished once its end is on disk: the moment it ended, before anyone
+        leaves its result (or, where the disk refused its end then, as the result is left and
+        the end is written). Sent once a game here, its length and start the store's, from
+        the end it wrote; a restart on the result sends it again, and readers count a game
+        once by its id."""
         if self._game is not None and self._game[0] is not app.session:
-            _, view, said, started, game_id = self._game
-            record = finished_record(view, said, started, app.store.ended)
-            if game_id is not None:
-                record["game_id"] = game_id
-            if self.feed is not None:           # on disk first, then sent like the events
-                self.feed.keep_finished(self._encoded("finished", record))
-            else:
-                self._send("finished", record)
+            if self._game[0] is not self._sent:
+                self._finished(app, *self._game[1:])
             self._game = None
         view = state["game"]
         if view is not None and view["over"]:
             game = self._game
             kept = game[4] if game is not None and game[0] is app.session else \
-                journal_id(app.store.current)
+                app.store.result_id or journal_id(app.store.current)
             self._game = (app.session, view, state["said"], state["times"]["started"], kept)
+            if app.store.journal is None and self._sent is not app.session:
+                self._sent = app.session             # recorded: its end is on disk
+                self._finished(app, *self._game[1:])
         elif self._game is not None:
             self._game = None                    # undone from the result: not finished after all
+
+    def _finished(self, app, view: dict, said: dict, started: str | None,
+                  game_id: str | None) -> None:
+        record = finished_record(view, said, started, app.store.ended)
+        if game_id is not None:
+            record["game_id"] = game_id
+        if self.feed is not None:           # on disk first, then sent like the events
+            self.feed.keep_finished(self._encoded("finished", record))
+        else:
+            self._send("finished", record)
 
     def _take_news(self) -> None:
         """The café's latest staff list and roster, taken on the table's own thread: what they

@@ -90,7 +90,8 @@ class Keyboard:
 
     def lines(self) -> Iterator[str | SimInputError]:
         """The lines; with TABLETOP_SIM_ACK=1, `ack N` on standard error once line N is
-        handled, so a test driving the process knows where it is without waiting on a clock."""
+        handled (and `ack` of the line before the first once the table has started), so a
+        test driving the process knows where it is without waiting on a clock."""
         typed = read_lines(self.stream)
         for number in range(self.first, sys.maxsize):
             if self.interrupted:
@@ -99,7 +100,7 @@ class Keyboard:
             try:
                 if self.terminal is not None:
                     self.terminal.draw()
-                if number > self.first and self.ack:
+                if self.ack:
                     print(f"ack {number - 1}", file=sys.stderr, flush=True)
                 line = next(typed, None)
             finally:

@@ -340,6 +340,7 @@ class Keeper:
             return
         try:
             self.history.add(path)
+            journal.stop_here("history")
         except JournalError as exc:       # damaged: set aside, as the catching up would
             line = quarantine.refuse(self.state_dir, path,
                                      f"left out of the history: {render(exc.reason)}")

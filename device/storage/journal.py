@@ -128,10 +128,11 @@ def _write_all(fd: int, data: bytes) -> None:
         data = data[os.write(fd, data):]
 
 
-def _stop_here(stage: str) -> None:
+def stop_here(stage: str) -> None:
     """Crash tests only: say where the write is, then stop, so the test can kill the process here."""
     if os.environ.get(STOPS) == "1":
-        print(f"journal {stage}", file=sys.stderr, flush=True)
+        sys.stderr.write(f"journal {stage}\n")    # one write: another thread's log line
+        sys.stderr.flush()                         # never lands inside it
         os.kill(os.getpid(), signal.SIGSTOP)
 
 
@@ -191,7 +192,7 @@ class Journal:
             fd = self._open() if self._fd is None else self._fd
             if line:
                 _write_all(fd, line)
-                _stop_here("written")
+                stop_here("written")
                 os.fsync(fd)
                 self._good_size += len(line)
         except OSError as exc:
@@ -200,7 +201,7 @@ class Journal:
             return False
         self.error = None
         if wrote:
-            _stop_here("synced")
+            stop_here("synced")
         return True
 
     def _cut_back(self) -> None:

@@ -5,11 +5,14 @@ with each line, going on from the journal's last ones after a restart (journal.p
 
     <state dir>/current.jsonl        the game in progress
     <state dir>/archive/*.jsonl      finished and abandoned games (retention: the newest N)
+    <state dir>/result.json          the id of the finished game whose result is on screen,
+                                     until someone leaves it: a restart shows it again
     <state dir>/unreadable/*         a saved game that could not be resumed, with its
                                      reason beside it (quarantine.py): never deleted
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import Callable
@@ -19,7 +22,7 @@ from device.clock import Clock, Stamp, SystemClock, redate, stamp
 from device.paths import numbered, write_atomic
 from engine import Session
 from engine.core.session import Op
-from engine.core.text import Msg, render
+from engine.core.text import Msg, msg, render
 
 from . import journal, quarantine
 from .journal import Journal, JournalError, Played, Resumed
@@ -27,6 +30,7 @@ from .journal import Journal, JournalError, Played, Resumed
 log = logging.getLogger(__name__)
 
 DEFAULT_RETENTION = 200
+RESULT = "result.json"
 
 
 class GameStore:
@@ -41,6 +45,7 @@ class GameStore:
         self.began: Stamp | None = None   # the running game's start (`at` None: another run's)
         self.recorded = 0.0               # seconds played at its last operation on disk
         self.ended: Played | None = None  # the game that ended last: its length and start
+        self.result_id: str | None = None  # the id of the finished game whose result is shown
         self._played = 0.0                # seconds played before this run took the game up
         self._since = 0.0                 # the monotonic time this run took it up
 
@@ -57,6 +62,10 @@ class GameStore:
     @property
     def current(self) -> Path:
         return self.dir / "current.jsonl"
+
+    @property
+    def result(self) -> Path:
+        return self.dir / RESULT
 
     def start(self, session: Session, deck: str | None, source: int | None = None) -> str | None:
         """Put away any unfinished game, then open a new journal; the error text if the disk fails.
@@ -75,6 +84,7 @@ class GameStore:
             return self.error
         if self.current.exists():
             return self.error or "unfinished game left in place"
+        self.leave_result()
         began = stamp(self.clock)
         self.journal = Journal.create(self.current,
                                       journal.header_for(session, deck, began.label, source))
@@ -111,7 +121,7 @@ class GameStore:
         A game whose end was journaled but not archived yet (power cut in between) is archived now.
         """
         if not self.current.exists():
-            return None, None
+            return self._result_shown(), None
         try:
             resumed = journal.resume(self.current)
         except JournalError as exc:       # out of the way of the next game: always moved
@@ -128,7 +138,7 @@ class GameStore:
             except OSError as exc:   # shown as it stands; archived once the disk takes it
                 log.error("ended game not archived yet: %s", self._fault(exc))
                 return resumed, None
-            return None, None
+            return self._result_shown(), None
         self.journal = Journal(self.current)
         # its start label was written by another run: only this run's labels can be re-dated
         label = resumed.header.get("started")
@@ -141,9 +151,12 @@ class GameStore:
     def finish(self, abandoned: bool, source: int | None = None) -> Path | None:
         """Journal the end, then archive the game; the archived file, if there was one.
 
-        If the end line is refused, the game goes on (`error` says why, None is returned);
-        if only the move to the archive fails, the ended game stays as the current one and
-        is archived the next time the store looks (a game is archived only whole).
+        A game that finished (the moment its last operation is on disk) is noted first as the
+        result on screen, so a restart anywhere from here shows it until someone leaves it.
+        If the end line is refused, the game goes on
+        (`error` says why, None is returned); if only the move to the archive fails, the ended
+        game stays as the current one and is archived the next time the store looks (a game
+        is archived only whole).
         """
         self.error, self.ended = None, None
         if self.journal is None:
@@ -151,6 +164,9 @@ class GameStore:
         if not self.journal.saved:          # not even its header on disk: nothing to keep
             self._close()
             return None
+        if not abandoned:
+            self._note_result()
+            journal.stop_here("noted")
         began = redate(self.began, self.clock) if self.began is not None else None
         corrected = began is not None and began.corrected
         end = journal.end_record(abandoned, self.clock.wall(), source, self.elapsed(),
@@ -171,6 +187,52 @@ class GameStore:
         """Stop writing (the journal is already on disk line by line)."""
         self._close()
 
+    def leave_result(self) -> None:
+        """The finished game's result is left (SELECT, a new game): a restart no longer shows it."""
+        self.result_id = None
+        try:
+            self.result.unlink(missing_ok=True)
+        except OSError as exc:
+            log.error("the result shown is still noted: %s", exc.strerror or exc)
+
+    def _note_result(self) -> None:
+        """Note the running game as the result on screen (its id), before its end is written."""
+        try:
+            found = journal.header(self.current).get("id")
+            self.result_id = found if isinstance(found, str) else None
+            write_atomic(self.result, json.dumps({"id": found}))
+        except (OSError, JournalError) as exc:   # the record stands: only a restart's screen differs
+            log.error("the result shown not noted: %s", exc)
+
+    def _result_shown(self) -> Resumed | None:
+        """The finished game whose result was on screen when the table stopped, read from the
+        archive (its end already written: nothing of it is written again); None if none."""
+        try:
+            noted = json.loads(self.result.read_bytes())
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            log.error("%s not read: %s", RESULT, exc.strerror or exc)
+            return None
+        except (ValueError, RecursionError):     # not UTF-8, not JSON
+            noted = None
+        game_id = noted.get("id") if isinstance(noted, dict) else None
+        if not isinstance(game_id, str):
+            line = quarantine.refuse(self.dir, self.result, "not the id of a game's result")
+            if not quarantine.watched(self.dir):
+                log.error("%s", line)
+            return None
+        shown = self.archived()
+        try:
+            if not shown or journal.header(shown[-1]).get("id") != game_id:
+                raise JournalError(msg("ui.journal_not_one"))
+            resumed = journal.resume(shown[-1])
+        except (OSError, JournalError):          # not the newest game's: it was left already
+            self.leave_result()
+            return None
+        self.ended, self.result_id = journal.played(resumed), game_id
+        return resumed
+
     def _fault(self, exc: OSError) -> str:
         self.error = exc.strerror or str(exc)
         return self.error
@@ -186,6 +248,7 @@ class GameStore:
 
     def _archive(self, result: str) -> Path:
         path = self._move(self.current, "archive", result)
+        journal.stop_here("archived")
         self._trim(path.parent)
         if result == "finished":
             for callback in self.on_finished:

@@ -96,15 +96,15 @@ def test_a_label_from_another_run_or_not_a_time_is_never_re_dated():
 def test_a_game_across_a_jump_records_its_real_length_and_its_start_re_dated(
         tmp_path, capsys, jump_s):
     table = play(palourde(Table(tmp_path)), WIN, jump_after=2, jump_s=jump_s)
-    header = json.loads((tmp_path / "current.jsonl").read_text().splitlines()[0])
-    table.run("wait 30\npress select")                      # the result is left: archived
+    table.run("wait 30\npress select")                      # the result is left
     records = archived(tmp_path)
     end, moves = records[-1], records[1:-1]
-    assert records[0]["started"] == header["started"] == WALL_CLOCK   # the header is never rewritten
+    assert records[0]["started"] == WALL_CLOCK              # the header is never rewritten
     assert [r["elapsed"] for r in moves] == sorted(r["elapsed"] for r in moves)
     real_s = played_s(records)
     assert len(WIN) * MOVE_S <= real_s < len(WIN) * MOVE_S + 60        # not a year
-    assert end["clock_corrected"] is True and end["elapsed"] >= real_s + 30
+    # recorded as it ended: the seconds on its result are not play
+    assert end["clock_corrected"] is True and end["elapsed"] == real_s
     # the start as the set clock would have said it: the jump moved it, the play did not
     assert near(end["started"], shifted(WALL_CLOCK, jump_s))
     with closing(open_history(tmp_path)) as history:
@@ -190,7 +190,7 @@ def test_the_fleet_tells_the_real_length_and_re_dates_the_times(tmp_path, jump_s
     table.play("wait 30\npress select")
     (finished,) = link.of("finished")
     assert finished["seconds"] == round(played_s(archived(tmp_path / "t1")))
-    assert finished["clock_corrected"] is True and finished["started"] == over["started"]
+    assert finished["clock_corrected"] is True and near(finished["started"], over["started"])
 
 
 # ---- the journal's seconds are checked like everything else in it ---------------------------------

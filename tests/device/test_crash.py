@@ -3,11 +3,13 @@
 A whole Palourde game runs through `tabletop run --sim` in a subprocess, fed one
 input line at a time. The process tells where it is: `ack N` once line N is
 handled (TABLETOP_SIM_ACK), and `journal written` / `journal synced` around each
-journal write, where it stops itself (TABLETOP_JOURNAL_STOPS) until the test lets
-it go on or kills it. Kill points are picked by a seeded generator among all those
-places; after each kill the process starts again with the rest of the input (the
-lines after the last input its journal saved) and must end exactly where the
-uninterrupted run ended: the same journal, the same scores, one game in the history.
+journal write (`noted`, `archived`, `history` as a game's end is recorded), where it
+stops itself (TABLETOP_JOURNAL_STOPS) until the test lets it go on or kills it. Kill
+points are picked by a seeded generator among all those places, and single kills at
+each step from the game's end to SELECT on its result; after each kill the process
+starts again with the rest of the input (the lines after the last input its journal
+saved) and must end exactly where the uninterrupted run ended: the same journal, the
+same scores, one game in the history.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import json
 import os
 import random
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -27,6 +30,7 @@ import pytest
 from device.storage import journal
 from device.storage.history import open_history
 from device.storage.status import latest_journal, status
+from device.storage.store import RESULT
 
 ROOT = Path(__file__).resolve().parents[2]
 FLAGS = ["--game", "palourde", "--players", "Ann,Bob,Cy"]
@@ -35,7 +39,8 @@ KILLS = 16                # each is a restart of a whole table process: enough t
 TEARS = 8
 
 # Every kind of input: pairs with messages, a menu choice, undo, the scores, the global
-# menu, an unknown tag, waits, and SELECT on the result (which archives the game). Some
+# menu, an unknown tag, waits, and the result (the last tap ends and records the game;
+# SELECT only leaves it). Some
 # messages are cleared by a button, which then does nothing else: a restart that did not
 # show the last message again would take that button for a move and choose otherwise.
 GAME = """\
@@ -138,37 +143,45 @@ def saved_input(state_dir: Path) -> int:
     return journal.last_input(latest) if latest else 0
 
 
-def run_once(state_dir: Path, stations: list, kill_at: deque | None) -> tuple[Process, bool]:
+def run_once(state_dir: Path, stations: list, kill_at: deque | None,
+             last: int = len(GAME)) -> tuple[Process, bool]:
     """Start (a new game if there is no journal yet) and feed the rest of the input; kill the
     process at the first place it reaches at or after `stations[kill_at[0]]`: places are
-    counted in the uninterrupted run's order, which a run without `kill_at` records.
-    The process, and whether it was killed."""
+    counted in the uninterrupted run's order, which a run without `kill_at` records. A
+    restarted process is followed through that order from the first place of the line it
+    starts after (its start may finish what the kill left: a game's end).
+    `last`: the line the input ends at. The process, and whether it was killed."""
     start = saved_input(state_dir)
     new_game = latest_journal(state_dir) is None
     process = Process(state_dir, FLAGS if new_game else [])
+    at = [next((i for i, (number, _) in enumerate(stations) if number >= start), 0)]
 
     def reached(number: int, stage: str) -> bool:
         if kill_at is None:
             stations.append((number, stage))
             return False
-        assert (number, stage) in stations, f"the restarted game went elsewhere: {number} {stage}"
-        if kill_at and stations.index((number, stage)) >= kill_at[0]:
+        assert (number, stage) in stations[at[0]:], \
+            f"the restarted game went elsewhere: {number} {stage}"
+        at[0] = stations.index((number, stage), at[0])
+        if kill_at and at[0] >= kill_at[0]:
             kill_at.popleft()
             process.kill()
             return True
         return False
 
-    if new_game:                              # the header is written before any input
-        if reached(0, process.event()):
-            return process, True
-        process.go_on()
-    for number in range(start + 1, len(GAME) + 1):
-        process.feed(GAME[number - 1])
+    def through(number: int) -> bool:
+        """The places up to the line's `ack`; True if the process was killed at one."""
         while (stage := process.event()) != "ack":
             if reached(number, stage):
-                return process, True
+                return True
             process.go_on()
-        if reached(number, stage):
+        return reached(number, stage)
+
+    if through(start):                        # a new game's header; a resumed game's end
+        return process, True
+    for number in range(start + 1, last + 1):
+        process.feed(GAME[number - 1])
+        if through(number):
             return process, True
     process.finish()
     return process, False
@@ -200,7 +213,7 @@ def outcome(state_dir: Path) -> dict:
         games = [(g.game, g.players, g.events, g.journal) for g in history.games()]
     files = sorted(str(p.relative_to(state_dir)) for p in state_dir.rglob("*.jsonl"))
     return {"journal": [header, *records], "status": status(state_dir), "history": games,
-            "files": files}
+            "files": files, "result shown": (state_dir / RESULT).exists()}
 
 
 @pytest.fixture(scope="module")
@@ -262,3 +275,46 @@ def test_a_torn_last_line_after_a_kill_is_dropped_reported_and_taken_again(basel
     assert play_with_kills(tmp_path, stations, kill_points(stations, TEARS, SEED + 1), cuts) > 0
     assert outcome(tmp_path) == result
     assert cuts.reports == cuts.tears > 0
+
+
+# From the game's end to SELECT on its result, every place a kill may hit, in order. The game
+# is recorded as it ends (its end journaled, archived, in the history), so a kill anywhere here
+# leaves it recorded once, and the restart shows the result until SELECT. A single kill is
+# tried at each place where what is on disk differs (a torn end line is the tests' above).
+AFTER_THE_END = ("over on disk", "noted as shown", "end written", "end synced", "archived",
+                 "in history", "its line done", "wait", "press down", "press up", "select")
+STAGES = ("synced", "noted", "written", "synced", "archived", "history", "ack", "ack", "ack",
+          "ack", "ack")
+KILLED_AT = ("over on disk", "noted as shown", "end synced", "archived", "in history", "press up")
+
+
+@pytest.fixture(scope="module")
+def before_the_end(baseline, tmp_path_factory):
+    """The game up to the line before its last move, played by a process that then ended:
+    each single kill starts from a copy of it, so it plays only the last lines."""
+    _, stations = baseline
+    end = next(number for number, stage in stations if stage == "noted")
+    state_dir = tmp_path_factory.mktemp("before_the_end")
+    _, killed = run_once(state_dir, stations, deque(), last=end - 1)
+    assert not killed
+    return state_dir, stations.index((end, "noted")) - 1
+
+
+@pytest.mark.parametrize("killed_at", KILLED_AT)
+def test_a_kill_between_the_end_and_select_records_the_game_once(baseline, before_the_end,
+                                                                 tmp_path, killed_at):
+    result, stations = baseline
+    played, first = before_the_end
+    place = AFTER_THE_END.index(killed_at)
+    assert [stage for _, stage in stations[first:]] == list(STAGES)
+    shutil.copytree(played, tmp_path, dirs_exist_ok=True)
+    seen_after_kill = []
+
+    def after_run(state_dir: Path, process: Process, killed: bool) -> None:
+        if killed and (state_dir / "archive").exists():
+            with closing(open_history(state_dir)) as history:    # as `tabletop history` reads it
+                seen_after_kill.append(len(history.games()))
+
+    assert play_with_kills(tmp_path, stations, deque([first + place]), after_run) == 1
+    assert outcome(tmp_path) == result
+    assert seen_after_kill == ([1] if place >= AFTER_THE_END.index("archived") else [])

@@ -166,10 +166,11 @@ def test_each_accepted_event_then_an_undo_then_one_finished_game(tmp_path):
     assert feed.send_pending() == 0                         # acknowledged: never again
     assert JournalFeed(link, "t1", tmp_path / "t1", lambda: "now").send_pending() == 0
     table.play(random_game_lines(table.app, random.Random(3), 1000))
-    assert not link.of("finished")                          # the result is on screen
-    table.play(["press select", SETTLE, "wait 1"])
-    (finished,) = link.of("finished")
+    (finished,) = link.of("finished")                       # as it ended: the result on screen
     assert finished["game"] == "palourde" and finished["winners"]
+    assert finished["game_id"] == events[0]["game_id"]
+    table.play(["press select", SETTLE, "wait 1"])
+    assert len(link.of("finished")) == 1                    # SELECT only starts the next thing
     states = link.of("state")
     assert {s["activity"] for s in states} == {"playing", "over", "idle"}
     assert all(retain for topic, _, retain in link.sent if topic.endswith("/state"))
