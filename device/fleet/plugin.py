@@ -40,6 +40,7 @@ from .freshness import Freshness
 from .home_assistant import discovery
 from .identity import announced, identity
 from .journal_feed import JournalFeed
+from .keys import public_text
 from .link import FleetUnavailable, Link
 from .screens import ImportOffer
 from .shared import (
@@ -289,7 +290,9 @@ def open_fleet(config, state_dir, wall_clock,
     except (OSError, ValueError) as exc:          # a bad CA file, TLS set-up: shown, not fatal
         link = OfflineLink(failure(exc))
         log.error("fleet offline: %s", link.offline)
-    log.info("fleet: table %s publishes to %s", table, settings.host)
+    log.info("fleet: table %s publishes to %s, signing with the key %s (tabletop fleet enrol "
+             "%s %s on the café's machine)", table, settings.host, public_text(signer.private),
+             table, public_text(signer.private))
     if not link.offline:
         feeds.append(JournalFeed(link, table, state_dir, wall_clock, signer).start())
     return FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir),
