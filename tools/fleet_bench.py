@@ -297,6 +297,8 @@ def taps(folder: Path, fleet: FleetConfig | None, bound: int = BOUND) -> dict:
     a fleet plugin on `fleet` (None: no fleet at all) whose floodgate closes past `bound`
     messages a second. The table connects once for all of them, as it does for an evening."""
     from device.bench.games import Table, TableRun
+    from device.fleet.envelope import Trust
+    from device.fleet.freshness import Freshness
     from device.fleet.journal_feed import JournalFeed
     from device.fleet.plugin import FleetPlugin
     from device.fleet.shared import Inbox
@@ -304,7 +306,8 @@ def taps(folder: Path, fleet: FleetConfig | None, bound: int = BOUND) -> dict:
     from device.ui.game_select import games
     spec = next(s for s in games() if s.id == "palourde")
     run, began = TableRun(), time.monotonic()
-    inbox, gate = Inbox("cafe-key"), Floodgate(time.monotonic, bound)
+    inbox = Inbox(Trust.of(None, Freshness(None)), "cafe-key-of-32-bytes-for-the-bench")
+    gate = Floodgate(time.monotonic, bound)
     link = Link(fleet, "bench-taps", subscriptions=(SHARED_FILTER,), on_message=inbox.receive,
                 floodgate=gate).start() if fleet is not None else None
     for seed in range(1, 9):
