@@ -268,6 +268,9 @@ TEXT: dict[str, Template] = {
     "cli.help.dashboard_token": "asked for by the page when not on a loopback address",
     "cli.dashboard.problem": "tabletop dashboard: {problem}",
     "cli.dashboard.on": "Dashboard on {url} (broker {broker}); Ctrl-C stops it.",
+    "cli.help.dashboard_password": "set the staff's password for /admin, read from stdin",
+    "cli.dashboard.type_password": "The staff's new password (8 characters or more), then Enter:",
+    "cli.dashboard.password_set": "The staff's password is set (its hash is in {path}); /admin asks for it.",
     # bench and doctor
     "cli.help.bench": "measure the device's speed on simulated hardware",
     "cli.help.bench_description": "Measure the device's speed in one run on simulated hardware, "

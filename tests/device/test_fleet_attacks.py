@@ -19,8 +19,8 @@ import pytest
 from device.cli import main
 from device.config import KioskConfig
 from device.decks.registry import DeckRegistry
+from device.fleet.backoffice.history import History
 from device.fleet.dashboard.board import Board
-from device.fleet.dashboard.counted import CountedGames
 from device.fleet.envelope import Signer, Trust
 from device.fleet.freshness import Freshness
 from device.fleet.link import Link, fetch_retained, send_retained, unique_id
@@ -230,7 +230,7 @@ def test_a_dashboard_restarted_counts_each_finished_game_once(tmp_path, broker):
 
     def dashboard() -> Board:
         return Board(trust=Trust.of(ADMIN_KEY, Freshness.at(stores)),
-                     counted=CountedGames.at(stores))
+                     counted=History.at(stores))
     spy = Spy(broker, "tabletop/+/finished")
     board = dashboard()
     feed = dashboard_feed(broker, board)

@@ -28,11 +28,10 @@ import time
 from collections.abc import Callable
 
 from device.fleet import schema
+from device.fleet.backoffice.history import History
 from device.fleet.envelope import Trust
 from device.fleet.shared import SharedTables, enrol_tables, read_shared
 from device.fleet.topics import SHARED_TABLES, table_of
-
-from .counted import CountedGames
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +51,14 @@ MAX_FINISHED = 200            # finished games kept (the page shows today's)
 class Board:
     def __init__(self, day: Callable[[], str] = today, clock: Callable[[], str] = now,
                  trust: Trust | None = None, monotonic: Callable[[], float] = time.monotonic,
-                 counted: CountedGames | None = None) -> None:
+                 counted: History | None = None) -> None:
         """With `trust` (the café's admin key), only the messages of the tables the café's
-        signed list enrols count; `counted` keeps the finished games' ids across restarts."""
+        signed list enrols count; `counted`, the history, keeps each finished game once, restarts
+        included."""
         self.day, self.clock, self.monotonic = day, clock, monotonic
         self.trust = trust if trust is not None and trust.admin is not None else None
         self.key = self.trust                      # a keyed board: only signed tables count
-        self.counted = counted if counted is not None else CountedGames(None)
+        self.counted = counted if counted is not None else History(None)
         self.version = 0
         self.broker = {"up": False, "since": clock()}
         self.drops = schema.Drops(monotonic)
@@ -171,7 +171,7 @@ class Board:
         if key in self._finished:
             return                              # the same game again (QoS 1)
         if data["game_id"] is not None and not self.counted.first(
-                table["name"], data["game_id"], self.clock()):
+                table["name"], data["game_id"], self.clock(), data):
             return                              # counted before, maybe before a restart
         self._received += 1
         self._finished[key] = {**data, "table": table["name"], "real": table["real"],

@@ -1,0 +1,168 @@
+"""The back office's data routes under /admin/api/ (docs/fleet.md lists them).
+
+Reading: the leaderboard, the history (JSON and CSV), a player's page, the roster, the staff
+cards, the decks. Changing: players add, rename and remove, staff cards add and revoke. Each
+goes through the very functions `tabletop players` and `tabletop deck staff` use (the
+roster, the deck registry) on the dashboard's state dir, so each field is checked as the
+command line checks it: one clear message (400), nothing changed.
+"""
+from __future__ import annotations
+
+import asyncio
+import datetime
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from device.decks.deck_file import DeckError, normalize_uid
+from device.decks.registry import DeckRegistry, TagTaken
+from device.players.roster import Player, Roster, RosterError, new_player
+from device.web.server import Refused
+
+from . import leaderboard as boards
+from .forms import answer, fields
+from .history import History
+from .office import BackOffice
+
+Today = Callable[[], datetime.date]
+
+
+class Api:
+    def __init__(self, office: BackOffice, history: History, today: Today = datetime.date.today) -> None:
+        self.office, self.history, self.today = office, history, today
+        self.state_dir: Path = office.state_dir
+
+    def routes(self) -> list[Route]:
+        staff = self.office.staff
+        read, change = (lambda handler: staff(handler)), (lambda handler: staff(handler, change=True))
+        return [Route("/api/leaderboard", read(self.leaderboard)),
+                Route("/api/history", read(self.played)),
+                Route("/api/history.csv", read(self.played_csv)),
+                Route("/api/player", read(self.player)),
+                Route("/api/players", read(self.players)),
+                Route("/api/players/add", change(self.add_player), methods=["POST"]),
+                Route("/api/players/rename", change(self.rename_player), methods=["POST"]),
+                Route("/api/players/remove", change(self.remove_player), methods=["POST"]),
+                Route("/api/staff", read(self.staff)),
+                Route("/api/staff/add", change(self.add_staff), methods=["POST"]),
+                Route("/api/staff/revoke", change(self.revoke_staff), methods=["POST"]),
+                Route("/api/decks", read(self.decks))]
+
+    # ---- the history -----------------------------------------------------------------------
+
+    async def leaderboard(self, request: Request) -> Response:
+        game, period = request.query_params.get("game") or None, request.query_params.get("period", "month")
+        return await self._asked(partial(boards.leaderboard, self.history, game, period, self.today()),
+                                 lambda rows: {"game": game, "period": period, "rows": rows})
+
+    def _span(self, request: Request) -> tuple[str | None, str | None]:
+        return (boards.day_of(request.query_params.get("from"), "from"),
+                boards.day_of(request.query_params.get("to"), "to"))
+
+    async def played(self, request: Request) -> Response:
+        try:
+            since, until = self._span(request)
+        except boards.AskedWrong as exc:
+            return answer(400, {"error": str(exc)})
+        return await self._asked(partial(boards.games, self.history, since, until), lambda g: {"games": g})
+
+    async def played_csv(self, request: Request) -> Response:
+        try:
+            since, until = self._span(request)
+        except boards.AskedWrong as exc:
+            return answer(400, {"error": str(exc)})
+        played = await off(boards.games, self.history, since, until)
+        name = f"history-{since or 'start'}-{until or self.today().isoformat()}.csv"
+        return Response(boards.as_csv(played), 200, media_type="text/csv; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store",
+            "X-Content-Type-Options": "nosniff"})
+
+    async def player(self, request: Request) -> Response:
+        name = request.query_params.get("name", "")
+        return await self._asked(partial(boards.player_page, self.history, name), lambda page: page)
+
+    async def _asked(self, work: Callable[[], Any], shaped: Callable[[Any], Any]) -> Response:
+        try:
+            return answer(200, shaped(await off(work)))
+        except boards.AskedWrong as exc:
+            return answer(400, {"error": str(exc)})
+
+    # ---- players and staff cards, as the command line does them -----------------------------
+
+    async def players(self, request: Request) -> Response:
+        found = await off(lambda: Roster(self.state_dir).players())
+        return answer(200, {"players": [shown(p) for p in found]})
+
+    async def add_player(self, request: Request) -> Response:
+        return await self._change(request, {"name": str},
+                                  lambda f: shown(Roster(self.state_dir).add(new_player(f["name"]))))
+
+    async def rename_player(self, request: Request) -> Response:
+        return await self._change(request, {"name": str, "to": str},
+                                  lambda f: shown(rename(Roster(self.state_dir), f["name"], f["to"])))
+
+    async def remove_player(self, request: Request) -> Response:
+        return await self._change(request, {"name": str},
+                                  lambda f: shown(Roster(self.state_dir).remove(f["name"])))
+
+    async def staff(self, request: Request) -> Response:
+        cards = await off(lambda: DeckRegistry(self.state_dir).staff())
+        return answer(200, {"staff": [{"uid": uid, "label": label} for uid, label in cards.items()]})
+
+    async def add_staff(self, request: Request) -> Response:
+        def add(f: dict) -> dict:
+            DeckRegistry(self.state_dir).add_staff(f["uid"], f["label"])
+            return {"uid": normalize_uid(f["uid"]), "label": f["label"].strip()}
+        return await self._change(request, {"uid": str, "label": str}, add)
+
+    async def revoke_staff(self, request: Request) -> Response:
+        def revoke(f: dict) -> dict:
+            DeckRegistry(self.state_dir).remove_staff(f["uid"])
+            return {"uid": normalize_uid(f["uid"])}
+        return await self._change(request, {"uid": str}, revoke)
+
+    async def decks(self, request: Request) -> Response:
+        found = await off(lambda: DeckRegistry(self.state_dir).decks())
+        return answer(200, {"decks": [{"name": d.name, "family": d.family, "tags": d.size,
+                                       "missing": list(d.missing)} for d in found]})
+
+    async def _change(self, request: Request, wanted: dict[str, type], change: Callable[[dict], Any]) -> Response:
+        try:
+            given = await fields(request, wanted)
+            return answer(200, await off(change, given))
+        except Refused as exc:
+            return answer(exc.status, {"error": exc.error})
+        except (RosterError, DeckError, TagTaken) as exc:
+            return answer(400, {"error": str(exc)})
+        except OSError as exc:
+            return answer(500, {"error": f"the dashboard's state dir cannot be written: {exc.strerror or exc}"})
+
+
+def rename(roster: Roster, name: str, to: str) -> Player:
+    """The player under a new name, cards kept: the new name checked and free first, so a
+    refusal changes nothing."""
+    old = roster.find(name)
+    renamed = new_player(to)
+    words = {renamed.name.casefold(), renamed.short.casefold()}
+    for other in roster.players():
+        if other.name != old.name and words & {other.name.casefold(), other.short.casefold()}:
+            raise RosterError(f"{renamed.name}: already the name of {other.name}")
+    roster.remove(old.name)
+    player = roster.add(renamed)
+    for uid in old.cards:
+        player = roster.give_card(uid, player.name)
+    return player
+
+
+def shown(player: Player) -> dict:
+    return {"name": player.name, "short": player.short, "cards": list(player.cards)}
+
+
+async def off(work: Callable[..., Any], *args: Any) -> Any:
+    """File and database work on a worker thread: the loop serves on meanwhile."""
+    return await asyncio.get_running_loop().run_in_executor(None, partial(work, *args))

@@ -1,0 +1,185 @@
+// The café's back office. Everything from a table or a staffer (names, titles, labels) is
+// put on the page as text only (textContent), never as HTML; each row's text is isolated
+// (CSS unicode-bidi) so a name's right-to-left override cannot turn its neighbours around.
+"use strict";
+
+let csrf = null;
+const $ = (id) => document.getElementById(id);
+
+function say(text, done = false) {
+  $("message").textContent = text || "";
+  $("message").className = done ? "done" : "";
+}
+
+async function call(path, body) {
+  const options = {credentials: "same-origin", headers: {}};
+  if (body !== undefined) {
+    options.method = "POST";
+    options.headers["Content-Type"] = "application/json";
+    options.headers["X-CSRF-Token"] = csrf || "";
+    options.body = JSON.stringify(body);
+  }
+  const reply = await fetch(path, options);
+  const data = await reply.json().catch(() => ({}));
+  if (reply.status === 401 && path !== "api/login") { show(false); }
+  if (!reply.ok) { throw new Error(data.error || `error ${reply.status}`); }
+  return data;
+}
+
+function element(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) { node.textContent = String(text); }
+  if (className) { node.className = className; }
+  return node;
+}
+
+function button(text, action) {
+  const node = element("button", text, "small");
+  node.type = "button";
+  node.addEventListener("click", () => action().catch((error) => say(error.message)));
+  return node;
+}
+
+function show(inside) {
+  $("login").hidden = inside;
+  $("office").hidden = !inside;
+  $("logout").hidden = !inside;
+  if (!inside) { csrf = null; }
+}
+
+async function leaderboard() {
+  const game = $("board-game").value.trim(), period = $("board-period").value;
+  const query = new URLSearchParams({period});
+  if (game) { query.set("game", game); }
+  const data = await call(`api/leaderboard?${query}`);
+  const rows = data.rows.map((row) => {
+    const tr = element("tr");
+    tr.dataset.player = row.player;
+    for (const cell of [row.rank, row.player, row.games, row.wins, `${Math.round(row.win_rate * 100)}%`]) {
+      tr.append(element("td", cell));
+    }
+    return tr;
+  });
+  $("leaders").replaceChildren(...rows);
+}
+
+async function players() {
+  const data = await call("api/players");
+  $("players").replaceChildren(...data.players.map((player) => {
+    const li = element("li");
+    li.dataset.player = player.name;
+    li.append(element("span", player.name, "name"),
+              element("span", ` · ${player.cards.length} card(s)`),
+              button("Rename", async () => {
+                const to = prompt(`New name for ${player.name}`);
+                if (to === null) { return; }
+                await call("api/players/rename", {name: player.name, to});
+                say(`Renamed ${player.name}`, true);
+                await players();
+              }),
+              button("Remove", async () => {
+                await call("api/players/remove", {name: player.name});
+                say(`Removed ${player.name}`, true);
+                await players();
+              }));
+    return li;
+  }));
+}
+
+async function staff() {
+  const data = await call("api/staff");
+  $("staff").replaceChildren(...data.staff.map((card) => {
+    const li = element("li");
+    li.dataset.uid = card.uid;
+    li.append(element("span", card.label, "label"), element("span", ` · ${card.uid}`, "uid"),
+              button("Revoke", async () => {
+                await call("api/staff/revoke", {uid: card.uid});
+                say(`Revoked the card ${card.uid}`, true);
+                await staff();
+              }));
+    return li;
+  }));
+}
+
+async function decks() {
+  const data = await call("api/decks");
+  $("decks").replaceChildren(...data.decks.map((deck) => element(
+    "li", `${deck.name} · ${deck.family} · ${deck.tags} tags` +
+          (deck.missing.length ? ` · ${deck.missing.length} missing` : " · complete"))));
+}
+
+function gameLine(game) {
+  const li = element("li");
+  const who = game.players.map((p) => p.winner ? `${p.name} (won)` : p.name).join(", ");
+  li.append(element("span", `${game.day} · ${game.table} · `), element("span", game.title || game.game, "title"),
+            element("span", " · "), element("span", who, "who"));
+  return li;
+}
+
+async function recent() {
+  const data = await call("api/history");
+  $("games").replaceChildren(...data.games.slice(0, 20).map((game) => {
+    const li = gameLine(game);
+    for (const player of game.players) {
+      li.append(button(player.name, () => playerPage(player.name)));
+    }
+    return li;
+  }));
+}
+
+async function playerPage(name) {
+  const page = await call(`api/player?${new URLSearchParams({name})}`);
+  $("player-page").hidden = false;
+  $("player-title").textContent = page.player;
+  $("player-summary").textContent = `${page.games} games, ${page.wins} wins, last played ${page.last_played || "never"}: ` +
+    page.per_game.map((g) => `${g.game} ${g.wins}/${g.games}`).join(", ");
+  $("player-games").replaceChildren(...page.recent.map(gameLine));
+}
+
+async function everything() {
+  await Promise.all([leaderboard(), players(), staff(), decks(), recent()]);
+  document.body.dataset.ready = String(Number(document.body.dataset.ready || 0) + 1);
+}
+
+function form(id, action) {
+  $(id).addEventListener("submit", (event) => {
+    event.preventDefault();
+    action().catch((error) => say(error.message));
+  });
+}
+
+form("login-form", async () => {
+  const data = await call("api/login", {password: $("password").value});
+  $("password").value = "";
+  csrf = data.csrf;
+  say("");
+  show(true);
+  await everything();
+});
+form("leaderboard-form", leaderboard);
+form("player-form", async () => {
+  const added = await call("api/players/add", {name: $("player-name").value});
+  $("player-name").value = "";
+  say(`Added ${added.name}`, true);
+  await players();
+});
+form("staff-form", async () => {
+  const added = await call("api/staff/add", {uid: $("staff-uid").value, label: $("staff-label").value});
+  $("staff-uid").value = "";
+  $("staff-label").value = "";
+  say(`Added the staff card ${added.uid}`, true);
+  await staff();
+});
+$("logout").addEventListener("click", () => call("api/logout", {}).then(() => show(false))
+  .catch((error) => say(error.message)));
+
+(async () => {
+  try {
+    const session = await call("api/session");
+    csrf = session.csrf;
+    show(true);
+    await everything();
+  } catch (error) {
+    show(false);
+  }
+})();
