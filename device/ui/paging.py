@@ -15,32 +15,47 @@ from .screen import COLUMNS, wrap
 
 PAGE_SECONDS = 4.0          # long enough to read four lines at arm's length
 EPSILON = 1e-6
-# A phrase ends after punctuation and a space: a page may end there. Not at a colon: what
-# follows it ("Ann: tap your card") is what it announces.
-PHRASE_END = re.compile(r"(?<=[.,;!?)]) +")
+# A phrase ends after punctuation and a space, or at a line break: a page may end there. Not
+# at a colon: what follows it ("Ann: tap your card") is what it announces.
+PHRASE_END = re.compile(r"((?<=[.,;!?)]) +|\n)")
 
 
-def phrases(text: str) -> list[str]:
-    return [phrase for phrase in PHRASE_END.split(text) if phrase]
+def phrases(text: str) -> list[tuple[str, str]]:
+    """The text's phrases, each with what joins it to the one before: "", a space or a line
+    break."""
+    parts = PHRASE_END.split(text)
+    return [(" " if n and parts[n - 1] != "\n" else "\n" if n else "", part)
+            for n, part in enumerate(parts) if n % 2 == 0 and part]
+
+
+def flowed(text: str, sentences: bool) -> str:
+    """The text with the line breaks a catalog made for names of a few letters given up;
+    `sentences`: a break stays where a sentence may end there ("...your cards\nBob plays
+    next": the line ends with . ! ? or the next begins with a capital)."""
+    lines = text.split("\n")
+    joined = lines[0]
+    for line in lines[1:]:
+        kept = sentences and (joined[-1:] in ".!?" or line[:1].isupper())
+        joined += ("\n" if kept else " ") + line
+    return joined
 
 
 def pages(text: str, room: int, width: int = COLUMNS) -> list[list[str]]:
     """`text` in pages of at most `room` lines of `width` characters: one page when it fits
-    (its own line breaks given up if that is what it takes), else pages of whole phrases,
-    each but the last with a column left for the mark."""
-    whole = wrap(text, width)
-    if len(whole) <= room or room < 1:
-        return [whole]
-    # A catalog breaks its lines for names of a few letters: longer ones flow over them.
-    text = text.replace("\n", " ")
-    whole = wrap(text, width)
-    if len(whole) <= room:
-        return [whole]
+    (its own line breaks given up where a line of it does not fit, or if that is what it
+    takes), else pages of whole phrases, each but the last with a column left for the mark."""
+    own = wrap(text, width)
+    if room < 1 or len(own) <= room and len(own) == len(text.split("\n")):
+        return [own]                  # the catalog's lines, each whole on its own line
+    for form in (flowed(text, sentences=True), flowed(text, sentences=False)):
+        whole = wrap(form, width)
+        if len(whole) <= room:
+            return [whole]
     narrow = width - 1
     found: list[list[str]] = []
     page = ""
-    for phrase in phrases(text):
-        candidate = f"{page} {phrase}" if page else phrase
+    for joint, phrase in phrases(flowed(text, sentences=True)):
+        candidate = page + joint + phrase if page else phrase
         if len(wrap(candidate, narrow)) <= room:
             page = candidate
             continue
@@ -52,7 +67,7 @@ def pages(text: str, room: int, width: int = COLUMNS) -> list[list[str]]:
         while len(lines) > room:               # a phrase longer than a page: its lines go on
             found.append(lines[:room])
             lines = wrap(" ".join(lines[room:]), narrow)
-        page = " ".join(lines)
+        page = "\n".join(lines)
     if page:
         found.append(wrap(page, narrow))
     return found

@@ -136,3 +136,10 @@ def test_a_set_aside_notice_with_a_long_file_name_pages_whole(tmp_path):
     whole = table.app.t("ui.set_aside", file=f"{long}.learned.json")
     assert "".join("".join(seen).split()) == "".join(whole.split())     # a long name in pieces
     notice.close()
+
+
+def test_a_long_name_keeps_a_sentence_the_catalog_began_on_its_own_line():
+    """"...your cards\nBob plays next": the break is a sentence's end, kept; the breaks made
+    for short names give way."""
+    assert pages("Christophe : défausse toutes\ntes cartes\nÀ Maximilian de jouer", 4) == [
+        ["Christophe : défausse", "toutes tes cartes", "À Maximilian de jouer"]]
