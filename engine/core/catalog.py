@@ -11,7 +11,7 @@ texts reads the catalogs without the dataclass machinery a message is built with
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 DEFAULT_LANGUAGE = "en"
 LANGUAGES = ("en", "fr")                      # every game and the device speak each
@@ -67,8 +67,9 @@ def clashes(language: str, entries: Mapping[str, Template]) -> list[str]:
     return sorted(k for k, v in entries.items() if k in catalog and catalog[k] != v)
 
 
-# Called once before the catalogs are first read: the registry's discovery, which adds the
-# games' texts, so a text asked for before any game was looked up is still found.
+# Called once before the catalogs are first missing a text, or are listed: the registry's
+# discovery, which adds the games' texts, so a text asked for before any game was looked up is
+# still found (and a command that looked its one game up finds that game's texts without it).
 _FILLERS: list[Callable[[], None]] = []
 
 
@@ -83,7 +84,28 @@ def _filled() -> dict[str, dict[str, Template]]:
 
 
 def catalog(language: str) -> Mapping[str, Template]:
-    return _filled().get(language, {})
+    if not _FILLERS:
+        return _CATALOGS.get(language, {})
+    return _Filling(language)
+
+
+class _Filling(Mapping[str, Template]):
+    """A language's catalog that is filled when it lacks a text asked for, or is listed."""
+
+    def __init__(self, language: str) -> None:
+        self._language = language
+
+    def __getitem__(self, key: str) -> Template:
+        try:
+            return _CATALOGS.get(self._language, {})[key]
+        except KeyError:
+            return _filled().get(self._language, {})[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_filled().get(self._language, {}))
+
+    def __len__(self) -> int:
+        return len(_filled().get(self._language, {}))
 
 
 def languages() -> tuple[str, ...]:

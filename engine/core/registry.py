@@ -34,6 +34,7 @@ _GAMES: dict[str, GameSpec] = {}
 _IN_ORDER: list[tuple[GameSpec, ...]] = []       # all_specs(), kept: the screen asks each frame
 _PROBLEMS: list[str] = []
 _discovered = False
+_TAKEN: set[str] = set()          # entry names get() took in on their own, before discover()
 
 
 class PluginError(ValueError):
@@ -86,11 +87,14 @@ def discover() -> None:
     global _discovered
     if not _discovered:
         _discovered = True
-        if entry_source.READERS:
-            _PROBLEMS.extend(take_in(entry_source.READERS[0](GROUP)))
-            return
-        from importlib.metadata import entry_points  # here: a command that lists no game starts without it
-        _PROBLEMS.extend(take_in(entry_points(group=GROUP)))
+        _PROBLEMS.extend(take_in(entry for entry in _entries() if entry.name not in _TAKEN))
+
+
+def _entries() -> Iterable[Entry]:
+    if entry_source.READERS:
+        return entry_source.READERS[0](GROUP)
+    from importlib.metadata import entry_points  # here: a command that lists no game starts without it
+    return entry_points(group=GROUP)
 
 
 def take_in(entries: Iterable[Entry]) -> list[str]:
@@ -117,7 +121,13 @@ def problems() -> tuple[str, ...]:
 
 
 def get(game_id: str) -> GameSpec:
-    discover()
+    if game_id not in _GAMES and not _discovered and game_id not in _TAKEN:
+        # the entry named as the game, alone: a command about one game (`tabletop status`)
+        # starts without importing the others; any other lookup takes them all in
+        _TAKEN.add(game_id)
+        _PROBLEMS.extend(take_in(entry for entry in _entries() if entry.name == game_id))
+    if game_id not in _GAMES:
+        discover()
     try:
         return _GAMES[game_id]
     except KeyError:

@@ -90,6 +90,8 @@ def test_status_of_a_game_brings_the_rules_and_the_log(tmp_path):
     assert "device.cli.entry_points" in modules
     for heavy in ("importlib.metadata", "email", "zipfile", "csv", "uuid", "platform"):
         assert heavy not in modules, heavy
+    # its own game's rules and texts, not the other games'
+    assert {name.split(".")[2] for name in modules if name.startswith("engine.games.")} == {"palourde"}
 
 
 def test_guide_rules_finds_the_games_without_importlib_metadata(tmp_path):
