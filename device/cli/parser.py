@@ -60,6 +60,23 @@ def words(language: str, text: str) -> str:
     return say(language, text) if text in catalog(DEFAULT_LANGUAGE) else text
 
 
+def terminal_columns() -> int:
+    """The terminal's width as shutil.get_terminal_size() says it: $COLUMNS, else the width of
+    the terminal on standard output, else 80."""
+    import os
+    import sys
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def parser_class(language: str | Callable[[], str]) -> type[argparse.ArgumentParser]:
     """An ArgumentParser whose help speaks `language` (or the language a call gives, asked
     when the help is shown); subparsers inherit the class."""
@@ -68,6 +85,14 @@ def parser_class(language: str | Callable[[], str]) -> type[argparse.ArgumentPar
     said = language
 
     class Formatter(argparse.HelpFormatter):
+        def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                     width: int | None = None) -> None:
+            # argparse makes a formatter for each argument added, and asks shutil for the
+            # terminal's width: shutil (and the compression modules it imports) would be in
+            # every command's start-up
+            super().__init__(prog, indent_increment, max_help_position,
+                             terminal_columns() - 2 if width is None else width)
+
         def _get_help_string(self, action: argparse.Action) -> str | None:
             return None if action.help is None else words(said(), action.help)
 

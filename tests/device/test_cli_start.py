@@ -50,8 +50,20 @@ def commands_imported(modules: set[str]) -> set[str]:
 def test_version_imports_no_command_no_catalog_no_config_and_no_engine(tmp_path):
     modules = modules_after("--version", tmp_path=tmp_path)
     assert commands_imported(modules) == set()
-    for heavy in ("engine", "device.config", "device.texts", "importlib.metadata", "typing", "logging"):
+    for heavy in ("engine", "device.config", "device.texts", "importlib.metadata", "typing", "logging",
+                  "shutil", "zlib", "lzma", "bz2"):
         assert heavy not in modules, heavy
+
+
+@pytest.mark.parametrize("columns", [None, "60", "200", "0", "-3", "wide"])
+def test_the_help_is_as_wide_as_shutil_says_the_terminal_is(monkeypatch, columns):
+    """argparse asks shutil for the width; the parser asks os as shutil does, without it."""
+    import shutil
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert cli_parser.terminal_columns() == shutil.get_terminal_size().columns
 
 
 def test_the_root_help_names_every_command_without_importing_one(tmp_path):
