@@ -42,6 +42,10 @@ class Mode:
             self.pager = Pager()
         return self.pager.page(text, room, app.clock.monotonic())
 
+    def later_page(self, app) -> bool:
+        """Is the page shown of a paged text one after its first?"""
+        return self.pager is not None and self.pager.later(app.clock.monotonic())
+
     def turn_page(self, app) -> bool:
         """DOWN on a paged text: its next page; False when none follows."""
         return self.pager is not None and self.pager.turn(app.clock.monotonic())

@@ -97,6 +97,10 @@ class Pager:
             return 0
         return (self.first + self._turns(now)) % self.count
 
+    def later(self, now: float) -> bool:
+        """Is a page after the first shown (marked: the text began before it)?"""
+        return self.shown(now) > 0
+
     def turn(self, now: float) -> bool:
         """DOWN: the next page, from now on; False on the last page (or the only one)."""
         shown = self.shown(now)

@@ -21,7 +21,7 @@ from device.actions import (
     Undo,
 )
 from device.feedback import sound_switch, toggle_sound
-from engine import Cancel, Choose, Confirm, Tap
+from engine import Cancel, Choose, Confirm, Prompt, Tally, Tap
 from engine.core.events import Event
 from engine.core.spec import kind_of
 from engine.core.text import Msg, msg
@@ -47,15 +47,16 @@ def number_range(keys: tuple[str, ...]) -> range | None:
     return numbers if tuple(map(str, numbers)) == keys else None
 
 
-def header(app) -> tuple[str, str]:
+def header(app, tally: Tally | None = None) -> tuple[str, str]:
+    """The game's name, and its badge from the tally (the running game's, unless given)."""
     spec = app.game().spec
-    right = badge(spec, app.view()[1])
+    right = badge(spec, app.view()[1] if tally is None else tally)
     return app.t(header_name(spec)), app.t(right) if right else ""
 
 
-def scores_lines(app, room: int) -> list[str]:
+def scores_lines(app, tally: Tally, room: int) -> list[str]:
     """`Ann 4  Bob 2  Cy 0` in at most `room` lines: the fewest lines, names shortened to get there."""
-    players = [p for p in app.view()[1].players if p.score is not None]
+    players = [p for p in tally.players if p.score is not None]
     if not players or room < 1:
         return []
     for rows in range(1, room + 1):
@@ -105,12 +106,13 @@ def undo_question(app, event: Event) -> Msg:
     words = spec.event_words(before, event) if spec.event_words else None
     if words is not None:
         return msg("ui.undo.event", event=words)
-    name = spec.tally(before).current
+    reading = app.reading()
+    name = reading.tally(before).current
     args: dict = {"name": name} if name else {}
     if isinstance(event, Tap):
         kind, args["card"] = "played", card_words(spec, event.card)
     elif isinstance(event, Choose):
-        labels = {o.key: o.label for o in spec.prompt(before).options}
+        labels = {o.key: o.label for o in reading.prompt(before).options}
         kind, args["option"] = "chose", labels.get(event.option, msg("core.name", name=event.option))
     else:
         kind = "select" if isinstance(event, Confirm) else "back"
@@ -141,12 +143,13 @@ class Playing(Mode):
         self._prompt_id = prompt_id
         self.picked = picked               # options taken so far in a many-step prompt
 
-    def _refresh_menu(self, app) -> None:
-        """Rebuild the options menu when the state moved on; keep the highlight otherwise."""
+    def _refresh_menu(self, app, prompt: Prompt | None = None) -> None:
+        """Rebuild the options menu when the state moved on; keep the highlight otherwise.
+        `prompt`: the state's, where the caller has it already."""
         state = app.game().state
         if self._for_seq == state.seq and (self.menu or self.picker) is not None:
             return
-        prompt = app.view()[0]
+        prompt = app.view()[0] if prompt is None else prompt
         self.stepper = prompt.keys() == STEPPER
         numbers = number_range(prompt.keys())
         self.picker = NumberPicker(numbers, numbers[0]) if numbers else None
@@ -166,10 +169,12 @@ class Playing(Mode):
     def screen(self, app) -> Screen:
         """The prompt's words first, a page at a time where they are longer than their place;
         under them the menu, the number, or the scores and the reminder."""
-        self._refresh_menu(app)
-        spec, state = app.game().spec, app.game().state
-        text = app.t(app.view()[0].text)
-        left, right = header(app)
+        prompt, tally = app.view()
+        self._refresh_menu(app, prompt)
+        session = app.game()
+        spec, state = session.spec, session.state
+        text = app.t(prompt.text)
+        left, right = header(app, tally)
         if self.menu is not None:
             return above_menu(self, app, Screen(left, right), text, self.menu)
         note = spec.reminder(state) if spec.reminder else None
@@ -179,10 +184,10 @@ class Playing(Mode):
         if self.picker is not None:
             lines = lines + [self.picker.shown()]
         elif not more:
-            lines = lines + scores_lines(app, room - len(lines))
+            lines = lines + scores_lines(app, tally, room - len(lines))
         if note is not None:
             lines = lines + [app.t(note)]
-        return Screen(left, right, tuple(lines), more=mark)
+        return Screen(left, right, tuple(lines), more=mark, above=self.later_page(app))
 
     def button(self, app, name: str, held: bool) -> Actions:
         self._refresh_menu(app)
@@ -238,7 +243,8 @@ class Playing(Mode):
     def _dealing(self, app) -> bool:
         """Is the game's own deal step shown (Palourde's, after its players joined by taps),
         where SELECT says the table has dealt and a card is the first one played?"""
-        spec, state = app.game().spec, app.game().state
+        session = app.game()
+        spec, state = session.spec, session.state
         deal = spec.look.deal
         return (deal is not None and app.view()[0].text.key == deal.key
                 and Tap not in spec.allowed(state) and Confirm in spec.allowed(state))
@@ -327,7 +333,8 @@ class Confirmation(Mode):
     def screen(self, app) -> Screen:
         left, right = header(app)
         lines, more = self.paged(app, app.t(self.question), BODY_LINES)
-        return Screen(left, right, tuple(lines), more=len(lines) - 1 if more else None)
+        return Screen(left, right, tuple(lines), more=len(lines) - 1 if more else None,
+                      above=self.later_page(app))
 
     def confirmed(self) -> Actions:
         """What SELECT does, after going back."""

@@ -19,7 +19,8 @@ class Screen:
     lines: tuple[str, ...] = ()
     highlight: int | None = None      # body line marked `>` (a menu's selection)
     menu: tuple[int, int] | None = None   # body lines (first, stop) of a menu: after a marker
-    above: bool = False               # a list hides lines above its first one shown
+    above: bool = False               # a list hides lines above its first one shown (a
+                                      # text: its page follows others)
     below: bool = False               # ... or below its last one shown
     footer: int = 0                   # last lines that stay put under a list (what a button does)
     more: int | None = None           # the body line ending a page of a text that goes on

@@ -381,7 +381,7 @@ class Instruction(Mode):
         text = app.t(deal.key, **self.setup.house_rules())
         lines, more = self.paged(app, text, BODY_LINES)
         return Screen(app.t(header_name(self.setup.spec)), "", tuple(lines),
-                      more=len(lines) - 1 if more else None)
+                      more=len(lines) - 1 if more else None, above=self.later_page(app))
 
     def button(self, app, name: str, held: bool) -> Actions:
         if name == "down":

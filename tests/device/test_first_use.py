@@ -121,3 +121,8 @@ def test_a_paged_prompt_asks_the_loop_to_wake_for_its_next_page(tmp_path):
     assert due is not None and due <= table.clock.monotonic() + PAGE_SECONDS
     table.app.handle(ButtonPressed("DOWN"))
     assert words(table)[-2:] == ["tap", "it"]
+
+
+def test_a_later_page_is_marked_as_following_an_earlier_one(tmp_path):
+    table = Table(tmp_path).start("tamalou", LONG, "Maximilian").run(TAKE_DISCARD + "\npress down")
+    assert table.text.splitlines()[1:] == ["  discard the one it ^", "  replaces and tap it"]
