@@ -56,7 +56,7 @@ from .inputs import (
     Tapped,
     Tick,
 )
-from .plugin import Outcome, Plugin
+from .plugin import Outcome, Plugin, Reading
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class Companion:
         self.brightness: int | None = None     # contrast chosen by staff over the config's
         self.last_input = clock.monotonic()              # last tap or press: idle timers count from it
         self.input_no: int | None = None       # the simulator's input line, journaled with ops
-        self._view: tuple = (None, None, None)  # (state, prompt, tally) of the last state asked
+        self._reading: Reading | None = None  # the running game's prompts and tallies, kept
         self._disk_retry: float | None = None   # when the refusing disk is tried again
 
     # ---- plugins ----------------------------------------------------------------
@@ -126,15 +126,19 @@ class Companion:
             raise RuntimeError("no game runs at this table")
         return self.session
 
+    def reading(self) -> Reading:
+        """The running game's prompts and tallies, each worked out once a state: the app, the
+        plugins and the frames read them here."""
+        spec = self.game().spec
+        if self._reading is None or self._reading.spec is not spec:
+            self._reading = Reading(spec)
+        return self._reading
+
     def view(self) -> tuple[Prompt, Tally]:
-        """The running game's prompt and tally, worked out once per state: a frame reads them
-        for its header, body and scores, and every plugin may read them again."""
-        session = self.game()
-        state = session.state
-        if self._view[0] is not state:
-            spec = session.spec
-            self._view = (state, spec.prompt(state), spec.tally(state))
-        return self._view[1], self._view[2]
+        """The running game's prompt and tally now: a frame reads them for its header, body
+        and scores, and every plugin may read them again."""
+        reading, state = self.reading(), self.game().state
+        return reading.prompt(state), reading.tally(state)
 
     # ---- inputs ---------------------------------------------------------------
 
@@ -318,7 +322,7 @@ class Companion:
         self.session, self.deck = resumed.session, resumed.deck
         spec, state = resumed.session.spec, resumed.session.state
         self.recall = Recall()
-        self.recall.note(spec.tally(state).current, resumed.effects, spec.instructions)
+        self.recall.note(self.reading().tally(state).current, resumed.effects, spec.instructions)
         over = spec.result(state) is not None
         self.set_mode(GameOver() if over else Playing())
         self.show(*resumed.effects)
@@ -360,14 +364,14 @@ class Companion:
         if isinstance(answer, (Rejected, Info)):
             self.show(answer.msg)
             return
-        spec = self.game().spec
+        spec, reading = self.game().spec, self.reading()
         if outcome.op == "undo":
             self.recall = Recall()             # what it asked is taken back with it
         else:
-            asked = spec.prompt(outcome.before)
+            asked = reading.prompt(outcome.before)
             done = asked.text if isinstance(outcome.event, Confirm) and not asked.options else None
-            self.recall.note(spec.tally(outcome.before).current, answer.effects, spec.instructions,
-                             done)
+            self.recall.note(reading.tally(outcome.before).current, answer.effects,
+                             spec.instructions, done)
         over = spec.result(outcome.after) is not None
         self.set_mode(GameOver() if over else (then or Playing()))
         self.overlay = None                    # an older message never hangs over a new event

@@ -30,7 +30,7 @@ from hardware.feedback import PrintedLed, PrintedTones, StatusLed, Tones
 
 from .actions import NOTHING, Actions
 from .inputs import ReaderBack, ReaderOffline, Removed, Tapped
-from .plugin import Outcome, Plugin
+from .plugin import Outcome, Plugin, Reading
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +44,9 @@ class Moment:
     over: bool
 
 
-def moment(spec, state) -> Moment:
-    tally = spec.tally(state)
-    return Moment(tally.current, tally.round, spec.result(state) is not None)
+def moment(reading: Reading, state) -> Moment:
+    tally = reading.tally(state)
+    return Moment(tally.current, tally.round, reading.spec.result(state) is not None)
 
 
 def tone_for(before: Moment, after: Moment) -> str:
@@ -76,8 +76,6 @@ class Feedback(Plugin):
         self.quiet_hours = quiet_hours
         self.local_time = local_time
         self.sound_on = True
-        self._state: Any = None             # the state `_moment` describes
-        self._moment = Moment(None, None, False)
         self._resting = "ready"
         self._cards_on: set[str] = set()    # a reader that tells cards apart may hold several
         self._reader_ok = True
@@ -107,8 +105,8 @@ class Feedback(Plugin):
         if not outcome.accepted:
             self._sound("rejected" if isinstance(outcome.answer, Rejected) else "accepted")
             return
-        spec = app.session.spec
-        tone = tone_for(self._note(spec, outcome.before), self._note(spec, outcome.after))
+        reading = app.reading()              # the states' tallies, as the app and the frame read them
+        tone = tone_for(moment(reading, outcome.before), moment(reading, outcome.after))
         # The turn's player keeps their colour until one of their inputs is taken.
         self._resting = "your_turn" if tone == "turn" else "ready"
         self._light()
@@ -148,13 +146,6 @@ class Feedback(Plugin):
         self.sound_on = not self.sound_on
 
     # ---- inside ---------------------------------------------------------------------
-
-    def _note(self, spec, state) -> Moment:
-        """The moment of a state; the last one is kept, since each state is the next one's
-        `before` (states are immutable: one tally per new state)."""
-        if state is not self._state:
-            self._state, self._moment = state, moment(spec, state)
-        return self._moment
 
     def quiet(self) -> bool:
         now = self.local_time()

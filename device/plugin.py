@@ -12,10 +12,37 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine import Accepted, Info, Rejected
+from engine import Accepted, Info, Prompt, Rejected, Tally
 from engine.core.events import Event
 
 from .actions import NOTHING, Actions
+
+
+class Reading:
+    """The prompt and tally of a game's states, each worked out once a state and kept for the
+    last few: an input's outcome, the app, its plugins and the frame after it read the same
+    ones (a state never changes, so neither do they)."""
+
+    KEPT = 3                # the state after an input, the one before it, and one more undone
+
+    def __init__(self, spec) -> None:
+        self.spec = spec
+        self._kept: list[tuple[Any, dict[str, Any]]] = []
+
+    def prompt(self, state) -> Prompt:
+        return self._of(state, "prompt", self.spec.prompt)
+
+    def tally(self, state) -> Tally:
+        return self._of(state, "tally", self.spec.tally)
+
+    def _of(self, state, what: str, work) -> Any:
+        known = next((found for seen, found in self._kept if seen is state), None)
+        if known is None:
+            known = {}
+            self._kept = [(state, known), *self._kept[:self.KEPT - 1]]
+        if what not in known:
+            known[what] = work(state)
+        return known[what]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import seeds
 from device.paths import write_atomic
-from device.plugin import Outcome, Plugin
+from device.plugin import Outcome, Plugin, Reading
 from engine.core.spec import GameSpec
 
 from . import quarantine
@@ -150,15 +150,15 @@ class LearnedCards(Plugin):
     def on_outcome(self, app, outcome: Outcome) -> None:
         if not outcome.accepted or app.session is None:
             return
-        spec = app.session.spec
-        before, after = _learned(spec, outcome.before), _learned(spec, outcome.after)
+        reading, deck = app.reading(), app.session.spec.deck
+        before, after = _learned(reading, outcome.before), _learned(reading, outcome.after)
         if after != before:
-            merge_details(self.state_dir, spec.deck, _minus(after, before))
-            forget_details(self.state_dir, spec.deck, _minus(before, after))
+            merge_details(self.state_dir, deck, _minus(after, before))
+            forget_details(self.state_dir, deck, _minus(before, after))
 
 
-def _learned(spec: GameSpec, state) -> Details:
-    return {card: dict(details) for card, details in (spec.tally(state).learned or {}).items()}
+def _learned(reading: Reading, state) -> Details:
+    return {card: dict(details) for card, details in (reading.tally(state).learned or {}).items()}
 
 
 def _minus(a: Details, b: Details) -> Details:

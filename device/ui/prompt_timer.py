@@ -64,4 +64,4 @@ def _waiting(app):
     session = app.session
     if session is None or not isinstance(app.mode, Playing) or app.overlay is not None:
         return None, None
-    return session.state, session.spec.prompt(session.state).closes_after_s
+    return session.state, app.view()[0].closes_after_s

@@ -19,7 +19,7 @@ from device.config import Config, parse_config
 from device.decks.simulated import SimDecks
 from device.feedback import Feedback, Moment, open_feedback, tone_for
 from device.inputs import ButtonHeld, ButtonPressed, ReaderBack, ReaderOffline, Removed, Tapped
-from device.plugin import Outcome
+from device.plugin import Outcome, Reading
 from device.sim.clock import VirtualClock
 from device.storage.store import GameStore
 from engine import Accepted, Info, Rejected, Session, Tally, make_config, msg
@@ -55,7 +55,8 @@ class Spec:
 
 
 def table(state: dict, known: bool = True) -> SimpleNamespace:
-    return SimpleNamespace(session=SimpleNamespace(spec=Spec, state=state),
+    reading = Reading(Spec)
+    return SimpleNamespace(session=SimpleNamespace(spec=Spec, state=state), reading=lambda: reading,
                            registry=SimpleNamespace(lookup=lambda uid: object() if known else None),
                            mode=SimpleNamespace(knows=lambda uid: uid == PLAYER_CARD))
 
