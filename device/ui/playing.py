@@ -187,7 +187,7 @@ class Playing(Mode):
             lines = lines + scores_lines(app, tally, room - len(lines))
         if note is not None:
             lines = lines + [app.t(note)]
-        return Screen(left, right, tuple(lines), more=mark)
+        return Screen(left, right, tuple(lines), more=mark, above=self.later_page(app))
 
     def button(self, app, name: str, held: bool) -> Actions:
         self._refresh_menu(app)
@@ -333,7 +333,8 @@ class Confirmation(Mode):
     def screen(self, app) -> Screen:
         left, right = header(app)
         lines, more = self.paged(app, app.t(self.question), BODY_LINES)
-        return Screen(left, right, tuple(lines), more=len(lines) - 1 if more else None)
+        return Screen(left, right, tuple(lines), more=len(lines) - 1 if more else None,
+                      above=self.later_page(app))
 
     def confirmed(self) -> Actions:
         """What SELECT does, after going back."""
