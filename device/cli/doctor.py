@@ -31,6 +31,7 @@ from engine.core.text import DEFAULT_LANGUAGE
 from . import doctor_checks as checks
 from .doctor_board import board_checks, buttons_check
 from .doctor_checks import Check
+from .doctor_web import web_check
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -75,7 +76,9 @@ def examine(config_file: Path | None, state_dir: Path | None, sim: bool) -> list
             found += [checks.reader_check(config, sim), checks.display_check(config, sim),
                       buttons_check(config, sim)]
     where = state_dir_for(state_dir, config)
-    return found + checks.game_checks() + checks.deck_checks(where, sim) + [checks.space_check(where)]
+    page = [web_check(config, where, sim)] if config is not None else []     # the table's page
+    return found + page + checks.game_checks() + checks.deck_checks(where, sim) + \
+        [checks.space_check(where)]
 
 
 def report(found: list[Check], out: TextIO, language: str = DEFAULT_LANGUAGE) -> int:

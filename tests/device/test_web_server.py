@@ -250,3 +250,24 @@ def test_the_game_select_shows_the_address_with_the_code_as_a_qr_code_and_the_co
     assert read_qr(table.images[-1]) == [f"{web.url}#code={code}"]   # the simulator's picture
     table.start("palourde")
     assert read_qr(web.desk.latest.image) == []              # not over a game
+
+
+def test_doctor_finds_the_running_table_page_answering_or_its_port_free(page, tmp_path):
+    from dataclasses import replace
+
+    from device.cli.doctor_web import web_check
+    from device.config import Config
+    from device.storage.lock import hold
+    _, web = page
+    config = Config()
+    lock = hold(tmp_path)                                    # as the running table holds it
+    try:
+        found = web_check(config, tmp_path, sim=True)
+        assert (found.status, found.detail) == ("OK", f"the running table's page answers at {web.url} (200)")
+    finally:
+        import os
+        os.close(lock)
+    free = web_check(replace(config, web=replace(config.web, port=0)), tmp_path, sim=True)
+    assert free.status == "OK" and free.detail.startswith("it will serve on 127.0.0.1:")
+    off = web_check(replace(config, web=replace(config.web, enabled=False)), tmp_path, sim=True)
+    assert off.detail == "off ([web] enabled = false)"
