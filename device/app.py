@@ -368,8 +368,10 @@ class Companion:
         if outcome.op == "undo":
             self.recall = Recall()             # what it asked is taken back with it
         else:
-            asked = reading.prompt(outcome.before)
-            done = asked.text if isinstance(outcome.event, Confirm) and not asked.options else None
+            asked = reading.prompt(outcome.before)    # a SELECT-only step, not the deal's
+            deal = spec.look.deal.key if spec.look.deal else None
+            done = asked.text if isinstance(outcome.event, Confirm) and not asked.options \
+                and asked.text.key != deal else None
             self.recall.note(reading.tally(outcome.before).current, answer.effects,
                              spec.instructions, done)
         over = spec.result(outcome.after) is not None

@@ -126,3 +126,10 @@ def test_a_paged_prompt_asks_the_loop_to_wake_for_its_next_page(tmp_path):
 def test_a_later_page_is_marked_as_following_an_earlier_one(tmp_path):
     table = Table(tmp_path).start("tamalou", LONG, "Maximilian").run(TAKE_DISCARD + "\npress down")
     assert table.text.splitlines()[1:] == ["  discard the one it ^", "  replaces and tap it"]
+
+
+def test_up_after_the_deal_has_no_deal_to_read_again(tmp_path):
+    table = Table(tmp_path).run("press select\npress select\ntap basket#1\ntap basket#2\n"
+                                "press select\ntap basket#1\ntap clam#1\ntap storm_warning\n"
+                                "press select\npress up")
+    assert table.screen.lines[0] == "Storm! Discard it,"
