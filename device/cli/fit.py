@@ -2,7 +2,7 @@
 
 The device pages a text longer than its place (device/ui/paging.py): a long prompt is read a
 page at a time, so length alone is no fault. What it cannot show is a word wider than a row
-(the layout cuts it), a line of the catalog that takes more rows than a page holds (a
+(the screen breaks it in two, where a reader would not), a line of the catalog that takes more rows than a page holds (a
 run-on sentence the reader waits through page after page: break it with `\\n`), a menu entry
 wider than the menu's column or on two lines (an entry is one row), and a header where the
 game's name and its badge do not fit side by side.
@@ -41,10 +41,9 @@ def paged_misfit(text: str) -> str | None:
         if rows > BODY_LINES:
             return (f"a line of {len(line)} characters takes {rows} rows, a page {BODY_LINES}: "
                     f"break it with \\n ({line[:30]!r}...)")
-    shown = pages(text, BODY_LINES)
-    width = COLUMNS if len(shown) == 1 else COLUMNS - 1       # paged: a column for the mark
-    for page in shown:
-        for row in page:
-            if len(row) > width:
-                return f"the word {row!r} is wider than a row ({len(row)} > {width} characters)"
+    paged = len(pages(text, BODY_LINES)) > 1
+    width = COLUMNS - 1 if paged else COLUMNS           # paged: a column for the mark
+    for word in text.replace("\n", " ").split(" "):     # as the device breaks: a no-break
+        if len(word) > width:                            # space holds its words together
+            return f"the word {word!r} is wider than a row ({len(word)} > {width} characters)"
     return None
