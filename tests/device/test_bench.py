@@ -28,7 +28,10 @@ def is_number(value) -> bool:
 def test_the_bench_reports_every_figure(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(bench, "QUICK", TINY)
     assert main(["bench", "--quick", "--json", "--dir", str(tmp_path)]) == 0
-    report = json.loads(capsys.readouterr().out)
+    out, err = capsys.readouterr()
+    report = json.loads(out)         # stdout holds the report alone; each step is told on stderr
+    steps = [line.split()[1] for line in err.splitlines() if line.startswith("bench: ")]
+    assert steps[:6] == ["1/6", "2/6", "3/6", "4/6", "5/6", "6/6"], err
     for key, parts in FIGURES.items():
         values = [report[key]] if parts is None else [report[key][part] for part in parts]
         for value in values:

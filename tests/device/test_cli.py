@@ -16,7 +16,7 @@ import pytest
 
 import engine
 import seeds
-from device.cli import bench, build_parser, completion, logs, main
+from device.cli import build_parser, completion, logs, main
 from device.decks.registry import DeckRegistry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,21 +101,6 @@ def test_history_json_of_no_game_is_an_empty_array(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) == []
     assert main(["history", "--json", "--stats", "--state-dir", str(tmp_path)]) == 0
     assert json.loads(capsys.readouterr().out) == []
-
-
-# ---- bench progress ---------------------------------------------------------------------------
-
-def test_bench_tells_each_step_on_stderr_and_keeps_stdout_for_the_report(monkeypatch, capsys,
-                                                                         tmp_path):
-    monkeypatch.setattr(bench, "QUICK", bench.Plan(seeds=(1,), games=("palourde",), idle_s=0.05,
-                                                   start_runs=1, resume_events=20, resume_repeat=1,
-                                                   history_games=100, end_repeat=1,
-                                                   growth_inputs=14))
-    assert main(["bench", "--quick", "--json", "--dir", str(tmp_path)]) == 0
-    out, err = capsys.readouterr()
-    json.loads(out)
-    steps = [line for line in err.splitlines() if line.startswith("bench: ")]
-    assert [line.split()[1] for line in steps] == ["1/6", "2/6", "3/6", "4/6", "5/6", "6/6"]
 
 
 # ---- logs -------------------------------------------------------------------------------------
