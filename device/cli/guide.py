@@ -12,7 +12,6 @@ import argparse
 import engine
 from device.texts import say
 
-from .refusal import refuse
 from .rules_page import RulesPageError, game_file, rules_page
 
 TOPICS = ("rules", "cards")
@@ -29,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         specs = [engine.get(args.game)] if args.game else list(engine.all_specs())
     except KeyError as exc:
+        from .refusal import refuse  # here: the refusal's imports only for a refusal
         return refuse(args.language, exc.args[0])
     for spec in specs:
         print(f"# {spec.title} ({spec.id})\n")

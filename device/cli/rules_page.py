@@ -4,8 +4,9 @@ rendering for the companion's docs (tools/make_docs.py) and for `tabletop guide 
 game installed from elsewhere reads as the companion's own do."""
 from __future__ import annotations
 
+import importlib
+import os
 import re
-from importlib import resources
 
 from engine.core.options import OptionSpec
 from engine.core.spec import GameSpec
@@ -20,7 +21,17 @@ class RulesPageError(ValueError):
 
 
 def game_file(spec: GameSpec, name: str) -> str:
-    """One of the files in a game's package (rules.md, deck.toml, demo.script)."""
+    """One of the files in a game's package (rules.md, deck.toml, demo.script): read from the
+    package's folder, or through importlib.resources where it has none (a zip), whose
+    imports (zipfile, tempfile...) `tabletop guide rules` would otherwise pay for every game."""
+    package = importlib.import_module(spec.home)
+    folders = package.__spec__.submodule_search_locations if package.__spec__ else None
+    if folders:
+        path = os.path.join(next(iter(folders)), name)
+        if os.path.isdir(os.path.dirname(path)):
+            with open(path, encoding="utf-8") as file:
+                return file.read()
+    from importlib import resources
     return resources.files(spec.home).joinpath(name).read_text(encoding="utf-8")
 
 

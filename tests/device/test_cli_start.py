@@ -109,8 +109,27 @@ def test_status_of_a_game_brings_the_rules_and_the_log(tmp_path):
 def test_guide_rules_finds_the_games_without_importlib_metadata(tmp_path):
     modules = modules_after("guide", "rules", tmp_path=tmp_path)
     assert {"engine.games.palourde", "device.cli.entry_points"} <= modules      # it did run
-    for heavy in ("importlib.metadata", "email", "csv"):
+    for heavy in ("importlib.metadata", "email", "csv", "importlib.resources", "zipfile",
+                  "tempfile", "device.config"):
         assert heavy not in modules, heavy
+
+
+def test_a_game_s_files_read_as_importlib_resources_reads_them():
+    from importlib import resources
+
+    import engine
+    from device.cli.rules_page import game_file
+    for spec in engine.all_specs():
+        for name in ("rules.md", "deck.toml", "demo.script", "no-such-file"):
+            try:
+                want: object = resources.files(spec.home).joinpath(name).read_text(encoding="utf-8")
+            except OSError as exc:
+                want = type(exc)
+            try:
+                got: object = game_file(spec, name)
+            except OSError as exc:
+                got = type(exc)
+            assert got == want, (spec.id, name)
 
 
 def test_history_reads_the_roster_only_for_a_player(tmp_path):
