@@ -21,7 +21,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("guide", help="cli.help.guide")
     parser.add_argument("topic", choices=TOPICS, help="cli.help.guide_topic")
     parser.add_argument("game", nargs="?", help="cli.help.guide_game")
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, logs_later=True)       # it logs nothing: no logging module
 
 
 def run(args: argparse.Namespace) -> int:

@@ -110,7 +110,7 @@ def test_guide_rules_finds_the_games_without_importlib_metadata(tmp_path):
     modules = modules_after("guide", "rules", tmp_path=tmp_path)
     assert {"engine.games.palourde", "device.cli.entry_points"} <= modules      # it did run
     for heavy in ("importlib.metadata", "email", "csv", "importlib.resources", "zipfile",
-                  "tempfile", "device.config"):
+                  "tempfile", "device.config", "logging"):
         assert heavy not in modules, heavy
 
 
