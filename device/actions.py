@@ -32,6 +32,8 @@ class Mode(Protocol):
 
     def knows(self, uid: str) -> bool: ...
 
+    def answered_by(self, app, button: str) -> bool: ...
+
 
 @dataclass(frozen=True)
 class Show:

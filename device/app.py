@@ -18,8 +18,9 @@ from device.clock import Clock
 from device.storage.settings import remember_language
 from device.storage.store import GameStore
 from device.texts.language import next_language
+from device.ui.app_view import AppView
 from device.ui.game_select import GameSelect
-from device.ui.overlay import Block, Overlay, Recall, names, repeats
+from device.ui.overlay import Block, Overlay, Recall, repeats
 from device.ui.playing import GameOver, Playing, header
 from device.ui.screen import Screen, beside
 from engine import Accepted, Confirm, Info, Prompt, Rejected, Session, Tally
@@ -80,6 +81,7 @@ class Companion:
         self.faults: dict[str, Msg] = {}
         self.notice: Msg | None = None         # header note until the next tap or press
         self.mode: Mode = GameSelect()
+        self.seen: AppView = self              # the app as its modes read it, and no more
         self._plugins: list[Plugin] = []
         self.brightness: int | None = None     # contrast chosen by staff over the config's
         self.last_input = clock.monotonic()              # last tap or press: idle timers count from it
@@ -173,10 +175,10 @@ class Companion:
             elif self.overlay is not None:     # a message that asks nothing: the page turns
                 self.overlay = self.overlay.turn(self.clock.monotonic())
                 return
-            self.apply(self.mode.button(self, event.name.lower(), isinstance(event, ButtonHeld)))
+            self.apply(self.mode.button(self.seen, event.name.lower(), isinstance(event, ButtonHeld)))
         elif isinstance(event, Tapped):
             self.notice = None
-            self.apply(self.mode.tap(self, event.uid, event.ref))
+            self.apply(self.mode.tap(self.seen, event.uid, event.ref))
         elif isinstance(event, ReaderCrowded):  # cards the reader cannot tell apart
             self.notice = msg("ui.one_card")
         elif isinstance(event, ReaderOffline):
@@ -191,11 +193,11 @@ class Companion:
         press ("SELECT when done")? A headline never hides such a prompt: the press is the
         prompt's. An instruction is read first: its pages take the presses. UP and DOWN only
         clear it: a menu's highlight or a number under it does not move unseen. Nor does a
-        game's result go unseen: SELECT on its last message shows it."""
+        game's result go unseen, nor a number or a menu move: only a prompt whose one answer
+        is the press (Playing.answered_by) takes it."""
         assert self.overlay is not None
-        return (isinstance(event, ButtonPressed) and event.name.lower() in ("select", "back")
-                and not self.overlay.instructs() and not isinstance(self.mode, GameOver)
-                and names(self.mode.screen(self).lines, event.name))
+        return (isinstance(event, ButtonPressed) and not self.overlay.instructs()
+                and self.mode.answered_by(self, event.name.lower()))
 
     def tick(self) -> None:
         if self._disk_retry is not None and self.clock.monotonic() >= self._disk_retry:
@@ -209,7 +211,7 @@ class Companion:
     def next_deadline(self) -> float | None:
         deadlines = [p.deadline(self) for p in self._plugins]
         deadlines.append(self.overlay.until if self.overlay else None)
-        deadlines.append(self.mode.deadline(self))       # a long text's next page
+        deadlines.append(self.mode.deadline(self.seen))       # a long text's next page
         deadlines.append(self._disk_retry)
         due = [d for d in deadlines if d is not None]
         return min(due) if due else None
@@ -263,7 +265,7 @@ class Companion:
     # ---- what the screen shows --------------------------------------------------
 
     def screen(self) -> Screen:
-        screen = self.mode.screen(self)
+        screen = self.mode.screen(self.seen)
         if self.overlay is not None:
             left, right = self.overlay.header or (screen.header, screen.header_right)
             screen = Screen(left, right, tuple(self.overlay.lines), below=self.overlay.more)

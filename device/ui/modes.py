@@ -12,6 +12,7 @@ from device.decks.registry import CardRef
 from engine.core.spec import GameSpec
 from engine.core.text import Msg, msg
 
+from .app_view import AppView
 from .menu import Menu
 from .paging import Pager
 from .screen import BODY_LINES, Screen, wrap
@@ -33,36 +34,41 @@ def refusal(ref, spec: GameSpec | None = None, deck: str | None = None) -> Msg |
 class Mode:
     pager: Pager | None = None          # a text longer than its place, shown a page at a time
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         raise NotImplementedError
 
-    def paged(self, app, text: str, room: int) -> tuple[list[str], bool]:
+    def paged(self, app: AppView, text: str, room: int) -> tuple[list[str], bool]:
         """The page of `text` shown now in `room` lines, and whether more of it follows."""
         if self.pager is None:
             self.pager = Pager()
         return self.pager.page(text, room, app.clock.monotonic())
 
-    def later_page(self, app) -> bool:
+    def later_page(self, app: AppView) -> bool:
         """Is the page shown of a paged text one after its first?"""
         return self.pager is not None and self.pager.later(app.clock.monotonic())
 
-    def turn_page(self, app) -> bool:
+    def turn_page(self, app: AppView) -> bool:
         """DOWN on a paged text: its next page; False when none follows."""
         return self.pager is not None and self.pager.turn(app.clock.monotonic())
+
+    def answered_by(self, app, button: str) -> bool:
+        """Is this press the one answer the screen asks for ("SELECT when done"), so that a
+        message over it does not keep it? Only a game's plain prompt says so."""
+        return False
 
     def knows(self, uid: str) -> bool:
         """Is this tag, unknown to every deck, one this mode takes (a player's card)?"""
         return False
 
-    def deadline(self, app) -> float | None:
+    def deadline(self, app: AppView) -> float | None:
         """When the screen changes by itself: a paged text's next page."""
         return None if self.pager is None else self.pager.deadline(app.clock.monotonic())
 
-    def button(self, app, name: str, held: bool) -> Actions:
+    def button(self, app: AppView, name: str, held: bool) -> Actions:
         """Buttons do nothing unless a mode says otherwise."""
         return NOTHING
 
-    def tap(self, app, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, uid: str, ref) -> Actions:
         """A tag while only buttons are expected."""
         return [Show.of(msg("ui.unknown_card") if ref is None else msg("core.use_buttons"))]
 
@@ -75,10 +81,10 @@ class Page(Mode):
         self.back_to = back_to
         self.top = 0
 
-    def lines(self, app) -> list[str]:
+    def lines(self, app: AppView) -> list[str]:
         raise NotImplementedError
 
-    def window(self, app) -> tuple[str, ...]:
+    def window(self, app: AppView) -> tuple[str, ...]:
         return tuple(self.lines(app)[self.top:self.top + BODY_LINES])
 
     def page(self, left: str, right: str, app) -> Screen:
@@ -86,7 +92,7 @@ class Page(Mode):
         return Screen(left, right, self.window(app)).scrolled(
             self.top, BODY_LINES, len(self.lines(app)))
 
-    def button(self, app, name: str, held: bool) -> Actions:
+    def button(self, app: AppView, name: str, held: bool) -> Actions:
         if name == "down" and self.top + BODY_LINES < len(self.lines(app)):
             self.top += 1
         elif name == "up" and self.top > 0:
@@ -95,7 +101,7 @@ class Page(Mode):
             return [Switch(self.back_to)]
         return NOTHING
 
-    def tap(self, app, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, uid: str, ref) -> Actions:
         return [Switch(self.back_to), *self.back_to.tap(app, uid, ref)]
 
 
@@ -127,14 +133,14 @@ class MenuMode(Mode):
         self.prompt = prompt
         self.back_to = back_to
 
-    def header(self, app) -> tuple[str, str]:
+    def header(self, app: AppView) -> tuple[str, str]:
         return app.t(self.title_key), ""
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         left, right = self.header(app)
         return above_menu(self, app, Screen(left, right), self.prompt, self.menu)
 
-    def button(self, app, name: str, held: bool) -> Actions:
+    def button(self, app: AppView, name: str, held: bool) -> Actions:
         if name == "up":
             self.menu.move(-1)
         elif name == "down":
@@ -145,9 +151,9 @@ class MenuMode(Mode):
             return self.leave(app)
         return NOTHING
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         raise NotImplementedError
 
-    def leave(self, app) -> Actions:
+    def leave(self, app: AppView) -> Actions:
         """BACK: to the mode this menu was opened from (the top menus have none)."""
         return NOTHING if self.back_to is None else [Switch(self.back_to)]

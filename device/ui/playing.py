@@ -26,11 +26,13 @@ from engine.core.events import Event
 from engine.core.spec import kind_of
 from engine.core.text import Msg, msg
 
+from .app_view import AppView
 from .game_view import badge, header_name, ranking
 from .house_rules import option_line
 from .menu import Menu
 from .modes import MenuMode, Mode, Page, above_menu, refusal
 from .number import DONE, LEFT, NumberPicker
+from .overlay import names
 from .screen import BODY_LINES, COLUMNS, Screen, wrap
 from .statistics import Statistics
 
@@ -47,14 +49,14 @@ def number_range(keys: tuple[str, ...]) -> range | None:
     return numbers if tuple(map(str, numbers)) == keys else None
 
 
-def header(app, tally: Tally | None = None) -> tuple[str, str]:
+def header(app: AppView, tally: Tally | None = None) -> tuple[str, str]:
     """The game's name, and its badge from the tally (the running game's, unless given)."""
     spec = app.game().spec
     right = badge(spec, app.view()[1] if tally is None else tally)
     return app.t(header_name(spec)), app.t(right) if right else ""
 
 
-def scores_lines(app, tally: Tally, room: int) -> list[str]:
+def scores_lines(app: AppView, tally: Tally, room: int) -> list[str]:
     """`Ann 4  Bob 2  Cy 0` in at most `room` lines: the fewest lines, names shortened to get there."""
     players = [p for p in tally.players if p.score is not None]
     if not players or room < 1:
@@ -98,7 +100,7 @@ def card_words(spec, card: str) -> Msg:
     return msg("ui.card_value", n=value) if value.isdigit() else msg("core.name", name=card)
 
 
-def undo_question(app, event: Event) -> Msg:
+def undo_question(app: AppView, event: Event) -> Msg:
     """"Undo: Ann played 7 of clubs?": the last input in words, by the player its prompt asked;
     in the game's own words where it has them ("Undo: Bob snapped 7 of clubs?")."""
     session = app.game()
@@ -119,12 +121,12 @@ def undo_question(app, event: Event) -> Msg:
     return msg(f"ui.undo.{kind}_by" if name else f"ui.undo.{kind}", **args)
 
 
-def instructions_again(app) -> Actions:
+def instructions_again(app: AppView) -> Actions:
     """UP on the play screen: the turn's last instructions again, or that there are none."""
     return [Show.of(*app.recall.said) if app.recall.said else Show.of(msg("ui.no_instructions"))]
 
 
-def ask_undo(app, back_to: Mode) -> Actions:
+def ask_undo(app: AppView, back_to: Mode) -> Actions:
     """Hold BACK: "Undo <last input>?" — or say there is nothing to undo."""
     last = app.game().last_event()
     if last is None:
@@ -143,7 +145,7 @@ class Playing(Mode):
         self._prompt_id = prompt_id
         self.picked = picked               # options taken so far in a many-step prompt
 
-    def _refresh_menu(self, app, prompt: Prompt | None = None) -> None:
+    def _refresh_menu(self, app: AppView, prompt: Prompt | None = None) -> None:
         """Rebuild the options menu when the state moved on; keep the highlight otherwise.
         `prompt`: the state's, where the caller has it already."""
         state = app.game().state
@@ -166,7 +168,7 @@ class Playing(Mode):
             self.menu.select_key(CONFIRM_KEY)
         self._for_seq, self._prompt_id = state.seq, prompt.id
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         """The prompt's words first, a page at a time where they are longer than their place;
         under them the menu, the number, or the scores and the reminder."""
         prompt, tally = app.view()
@@ -189,7 +191,7 @@ class Playing(Mode):
             lines = lines + [app.t(note)]
         return Screen(left, right, tuple(lines), more=mark, above=self.later_page(app))
 
-    def button(self, app, name: str, held: bool) -> Actions:
+    def button(self, app: AppView, name: str, held: bool) -> Actions:
         self._refresh_menu(app)
         if held:
             if name == "select":
@@ -215,6 +217,12 @@ class Playing(Mode):
             return [Play(Cancel())]
         return NOTHING
 
+    def answered_by(self, app, button: str) -> bool:
+        """A prompt with no menu, number or steps that names the press ("SELECT when done")."""
+        self._refresh_menu(app)
+        plain = self.menu is None and self.picker is None and not self.stepper
+        return plain and button in ("select", "back") and names(self.screen(app).lines, button)
+
     def _pick(self, name: str) -> Actions:
         """A number picker's press: a step, the number set, or BACK past the tens."""
         assert self.picker is not None
@@ -232,7 +240,7 @@ class Playing(Mode):
         # each new state gets a fresh Playing: this one carries what was picked
         return [Play(Choose(key), then=Playing(self.picked | {key}, self._prompt_id))]
 
-    def tap(self, app, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, uid: str, ref) -> Actions:
         why = refusal(ref, app.game().spec, app.deck)
         if why is not None:
             return [Show.of(why)]
@@ -240,7 +248,7 @@ class Playing(Mode):
             return [Play(Confirm()), Play(Tap(ref.card))]
         return [Play(Tap(ref.card))]
 
-    def _dealing(self, app) -> bool:
+    def _dealing(self, app: AppView) -> bool:
         """Is the game's own deal step shown (Palourde's, after its players joined by taps),
         where SELECT says the table has dealt and a card is the first one played?"""
         session = app.game()
@@ -253,12 +261,12 @@ class Playing(Mode):
 class Scores(Page):
     """Every player's score."""
 
-    def lines(self, app) -> list[str]:
+    def lines(self, app: AppView) -> list[str]:
         tally = app.view()[1]
         return [app.t("ui.score_line_out" if p.out else "ui.score_line", name=p.name,
                       score="-" if p.score is None else p.score) for p in tally.players]
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         left, _ = header(app)
         return self.page(left, app.t("ui.scores"), app)
 
@@ -273,7 +281,7 @@ class GlobalMenu(MenuMode):
         super().__init__([("scores", ""), ("undo", ""), ("rules", ""), ("abort", "")],
                          back_to=back_to)
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         labels = {"scores": "ui.scores", "undo": "ui.undo_last", "rules": "ui.house_rules",
                   "again": "ui.instructions_again"}
         switch = sound_switch(app)
@@ -286,7 +294,7 @@ class GlobalMenu(MenuMode):
                            if k not in app.staff_only]     # in kiosk mode: the admin menu's
         return super().screen(app)
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         back_to = self.back_to
         assert back_to is not None            # opened from the game, always
         if key == "again":
@@ -315,12 +323,12 @@ class RulesView(MenuMode):
     def __init__(self, back_to: Mode) -> None:
         super().__init__([], back_to=back_to)
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         options = app.game().config.options
         self.menu.items = [(k, option_line(app, k, v)) for k, v in options]
         return super().screen(app)
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         return self.leave(app)
 
 
@@ -330,7 +338,7 @@ class Confirmation(Mode):
     def __init__(self, back_to: Mode, question: Msg, then: Actions = NOTHING) -> None:
         self.back_to, self.question, self.then = back_to, question, then
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         left, right = header(app)
         lines, more = self.paged(app, app.t(self.question), BODY_LINES)
         return Screen(left, right, tuple(lines), more=len(lines) - 1 if more else None,
@@ -340,7 +348,7 @@ class Confirmation(Mode):
         """What SELECT does, after going back."""
         return self.then
 
-    def button(self, app, name: str, held: bool) -> Actions:
+    def button(self, app: AppView, name: str, held: bool) -> Actions:
         if name == "select":
             return [Switch(self.back_to), *self.confirmed()]
         if name == "down":
@@ -355,7 +363,7 @@ class GameOver(Mode):
     def __init__(self) -> None:
         self.top = 0
 
-    def body(self, app) -> list[str]:
+    def body(self, app: AppView) -> list[str]:
         """The headline, then one line a player: winners first."""
         spec, state = app.game().spec, app.game().state
         result = spec.result(state)
@@ -367,14 +375,14 @@ class GameOver(Mode):
                  for rank, name, score, out in rows]
         return wrap(app.t(result.headline)) + lines
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         """The list in the lines above the last, which says what SELECT does next."""
         lines, rows = self.body(app), BODY_LINES - 1
         body = tuple(lines[self.top:self.top + rows]) + (app.t("ui.game_over_next"),)
         return Screen(app.t("ui.game_over"), app.t(header_name(app.game().spec)), body,
                       footer=1).scrolled(self.top, rows, len(lines))
 
-    def button(self, app, name: str, held: bool) -> Actions:
+    def button(self, app: AppView, name: str, held: bool) -> Actions:
         if held and name == "back":
             return ask_undo(app, self)
         if name == "down":
@@ -385,5 +393,5 @@ class GameOver(Mode):
             return [EndGame(abandoned=False)]
         return NOTHING
 
-    def tap(self, app, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, uid: str, ref) -> Actions:
         return [Show.of(msg("core.game_over"))]

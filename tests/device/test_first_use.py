@@ -133,3 +133,13 @@ def test_up_after_the_deal_has_no_deal_to_read_again(tmp_path):
                                 "press select\ntap basket#1\ntap clam#1\ntap storm_warning\n"
                                 "press select\npress up")
     assert table.screen.lines[0] == "Storm! Discard it,"
+
+
+def test_select_that_clears_a_message_leaves_the_number_under_it(tmp_path):
+    table = Table(tmp_path).start("flouk", "Ann,Bob,Cy", dealt=False)
+    table.run("press select\npress select\nwait 3\ntap chief_faar#1\ntap chief_napil#1\n"
+              "tap mouta#1\npress back\npress select\npress select")
+    assert table.screen.lines == ("Faar Chief: white 0", "Noted for next time")
+    table.run("press select")
+    assert table.screen.lines[:2] == ("Napil Chief:", "white number?")
+    assert table.screen.lines[-1] == "[0]0"              # still on its tens: nothing moved
