@@ -63,7 +63,7 @@ WARNED = re.compile(r"\.py:\d+: \w+: ")       # how Python prints a warning: fil
 
 def test_the_wheel_and_the_editable_install_build_without_a_warning(tmp_path):
     tree = tmp_path / "tree"                  # a copy: the builds leave their folders in it
-    for part in ("engine", "hardware", "device", "seeds"):
+    for part in ("engine", "hardware", "device", "seeds", "tabletop_kit"):
         shutil.copytree(ROOT / part, tree / part, ignore=shutil.ignore_patterns("__pycache__"))
     for part in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / part, tree / part)
