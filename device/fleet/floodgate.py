@@ -4,8 +4,8 @@ Any client of the café's broker can publish on tabletop/shared/: a script sendi
 of forged staff lists a second has paho's thread read each one, and that thread holds the
 processor against the table's loop (a tap took 60 ms to reach the screen instead of 18). A
 café shares a few decks, staff lists or rosters a minute; so the link counts the live
-messages that fail their checks (unsigned, badly signed, replayed), per publisher where the
-signature names one, and past BOUND of one publisher's in a second it leaves the subscription
+messages that fail their checks (unsigned, badly signed, replayed, or repeated: not newer),
+per publisher where the signature names one, and past BOUND of one publisher's in a second it leaves the subscription
 for a pause: the broker stops sending, and the table plays on.
 
 Retained messages never count: they are what the broker holds, which a subscription brings

@@ -20,7 +20,8 @@ from device.decks.registry import DeckRegistry, TagTaken
 from device.players.roster import Player, Roster, RosterError, parse_roster, roster_text
 
 from . import keys
-from .envelope import Refused, Signer, Trust
+from .envelope import ADMIN, Refused, Signer, Trust
+from .freshness import NEW
 from .named import Named
 from .signing import StaffRoll, staff_hash
 from .topics import SHARED_PLAYERS, SHARED_STAFF, SHARED_TABLES, shared_deck_of, shared_deck_topic
@@ -217,31 +218,36 @@ class Inbox:
         self._news: dict[str, Shared] = {}       # new staff lists and rosters, to take
         self._taken: set[str] = set()
         self.refused = 0                  # shared messages that did not check (the log is hushed)
-        self._last: dict[str, tuple[bytes, str | None]] = {}  # topic -> (digest, refused by)
+        # topic -> the digest of the last message heard there, whom its repeat counts for, and
+        # whether it was refused
+        self._last: dict[str, tuple[bytes, str | None, bool]] = {}
 
     def receive(self, topic: str, payload: bytes) -> str | None:
-        """Check a shared message: None when it is taken (or a repeat of one), else who sent
-        the refused message (UNKNOWN when nothing says), for the floodgate to count. A message
-        heard just before on its topic keeps its verdict unchecked (a flood repeats one message:
-        checking each costs the table's loop its processor)."""
+        """Check a shared message: None when it is taken as new, else whose message was not
+        (UNKNOWN when nothing says), for the floodgate to count when it came live: refused, or
+        a repeat of what was taken (taken again, as the retained one at each subscription, but
+        not newer: a live storm of it is a flood too). A message heard just before on its topic
+        keeps its verdict unchecked (a flood repeats one message: checking each costs the
+        table's loop its processor)."""
         digest = hashlib.blake2b(payload, digest_size=16).digest()
         with self._lock:
             last = self._last.get(topic)
             if last is not None and last[0] == digest:
-                self.refused += last[1] is not None
+                self.refused += last[2]
                 return last[1]
-        refused_by = self._check(topic, payload)
+        verdict, again, refused = self._check(topic, payload)
         with self._lock:
             if topic not in self._last and len(self._last) >= REMEMBERED:
                 self._last.pop(next(iter(self._last)))
-            self._last[topic] = (digest, refused_by)
-        return refused_by
+            self._last[topic] = (digest, again, refused)
+        return verdict
 
-    def _check(self, topic: str, payload: bytes) -> str | None:
+    def _check(self, topic: str, payload: bytes) -> tuple[str | None, str, bool]:
+        """(who to count now, who to count when the same bytes come again, refused)."""
         if not payload:
             with self._lock:
                 self._heard.pop(topic, None)      # withdrawn: no longer offered
-            return UNKNOWN
+            return UNKNOWN, UNKNOWN, False
         try:
             shared, verdict = read_shared(topic, payload, self.trust)
         except (Refused, RecursionError) as exc:
@@ -250,7 +256,8 @@ class Inbox:
             # counted; the log's Hush (device/cli/logs.py) writes a few such lines a minute
             log.warning("fleet: refused the shared data on %.80s: %s", topic,
                         str(exc) or "nested too deep")
-            return getattr(exc, "publisher", None) or UNKNOWN
+            refused_by = getattr(exc, "publisher", None) or UNKNOWN
+            return refused_by, refused_by, True
         with self._lock:
             self._heard[topic] = shared
             # the latest list, new or heard again: taken once a run (taking it is idempotent)
@@ -259,7 +266,7 @@ class Inbox:
                 self._news[topic] = shared
         if isinstance(shared, SharedTables):
             enrol_tables(self.trust, shared)
-        return None
+        return (None if verdict == NEW else ADMIN), ADMIN, False
 
     def news(self) -> list[Shared]:
         """The staff lists and rosters newly taken, once each (for the table's thread)."""

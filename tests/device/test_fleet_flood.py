@@ -336,3 +336,21 @@ def test_a_replayed_signed_list_floods_under_its_publisher_and_the_new_one_gets_
     assert waited <= LONGEST + 1
     print(f"replayed list flood: the new staff list waited {waited} virtual seconds")
     table.link.close(flush_s=0)
+
+
+def test_the_inbox_says_whom_to_count_for_each_message(tmp_path):
+    """Taken as new: nobody; the same bytes again (a repeat: taken, not newer) and the café's
+    old list: the café; junk and forgeries: anyone. Retained ones the link never counts."""
+    from tests.device.fleet_tables import cafe_inbox
+    inbox = cafe_inbox(tmp_path / "t1")
+    old, new = staff_list(tmp_path, "Sam"), staff_list(tmp_path, "Sam", "Kim")
+    assert inbox.receive(*old) is None and inbox.receive(*new) is None
+    assert [inbox.receive(*new) for _ in range(3)] == ["@admin"] * 3 and inbox.refused == 0
+    assert inbox.receive(*old) == "@admin" and inbox.refused == 1
+    assert inbox.receive(SHARED_STAFF, b"{}") == "?" and inbox.receive(SHARED_STAFF, FORGED) == "?"
+    assert inbox.refused == 3 and heard_staff_of(inbox) == 2
+
+
+def heard_staff_of(inbox) -> int:
+    shared = inbox._heard.get(SHARED_STAFF)
+    return -1 if shared is None else len(shared.cards)
