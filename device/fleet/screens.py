@@ -11,6 +11,7 @@ import device.texts  # noqa: F401  (registers the texts shown below)
 from device.actions import NOTHING, Actions, Show, Switch
 from device.decks.deck_file import DeckError
 from device.decks.registry import StaffRef
+from device.ui.app_view import AppView
 from device.ui.modes import Mode
 from device.ui.screen import BODY_LINES, COLUMNS, Screen, wrap
 from engine.core.text import Msg, msg
@@ -26,7 +27,7 @@ class ImportOffer(Mode):
         self.first = 0                  # the offer's first line shown
         self.total = 0
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         """What comes in, named and counted, before a staff tap confirms it."""
         if isinstance(self.shared, SharedDeck):
             text = app.t("fleet.offer_deck", deck=self.shared.name, table=self.shared.table,
@@ -42,7 +43,7 @@ class ImportOffer(Mode):
         return Screen(app.t("fleet.header"), "", tuple(lines), footer=1).scrolled(
             self.first, SHOWN, self.total)
 
-    def button(self, app, name: str, held: bool) -> Actions:
+    def button(self, app: AppView, name: str, held: bool) -> Actions:
         if name == "back":
             self.inbox.dismiss(self.shared)
             return [Switch(self.back_to)]
@@ -52,7 +53,7 @@ class ImportOffer(Mode):
             self.first = max(0, self.first - SHOWN)
         return NOTHING
 
-    def tap(self, app, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, uid: str, ref) -> Actions:
         if not isinstance(ref, StaffRef):
             return [Show.of(msg("fleet.staff_needed"))]
         self.inbox.dismiss(self.shared)       # done or failed, it is not offered again

@@ -13,6 +13,7 @@ from device.actions import NOTHING, Actions, EndGame, NextLanguage, SetBrightnes
 from device.decks.deck_file import DeckError, families
 from device.decks.learning import Enrollment
 from device.feedback import sound_switch, toggle_sound
+from device.ui.app_view import AppView
 from device.ui.modes import MenuMode, Mode
 from device.ui.playing import Confirmation, RulesView
 from device.ui.screen import BODY_LINES, Screen, wrap
@@ -21,7 +22,7 @@ from engine.core.text import msg
 BRIGHTNESS = (("12", 32), ("25", 64), ("50", 128), ("100", 255))
 
 
-def fleet_offline(app) -> str | None:
+def fleet_offline(app: AppView) -> str | None:
     """Why the table's fleet link does not work, from the fleet plugin if the table has one."""
     return next((why for why in (getattr(p, "offline_reason", None) for p in app.plugins) if why),
                 None)
@@ -43,10 +44,10 @@ class AdminMenu(MenuMode):
         super().__init__([], back_to=back_to)
         self.system, self.staff = system, staff
 
-    def header(self, app) -> tuple[str, str]:
+    def header(self, app: AppView) -> tuple[str, str]:
         return app.t(self.title_key), self.staff
 
-    def entries(self, app) -> list[tuple[str, str]]:
+    def entries(self, app: AppView) -> list[tuple[str, str]]:
         found = [("fleet", "fleet.offline")] if fleet_offline(app) else []
         found += [("abort", "ui.abort"), ("rules", "ui.house_rules")] if app.session else []
         found += [("learn", "kiosk.learn"), ("brightness", "kiosk.brightness")]
@@ -56,11 +57,11 @@ class AdminMenu(MenuMode):
         return found + [("language", "ui.language"), ("restart", "kiosk.restart"),
                         ("shutdown", "kiosk.shutdown"), ("close", "kiosk.close")]
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         self.menu.items = [(key, app.t(label)) for key, label in self.entries(app)]
         return super().screen(app)
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         if key == "fleet":
             return [Show.of(msg("fleet.offline_why", why=fleet_offline(app) or "-"), seconds=10)]
         if key == "abort":
@@ -84,7 +85,7 @@ class AdminMenu(MenuMode):
 class AdminConfirm(Confirmation):
     """A yes/no question under the admin header (there may be no game to name)."""
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         return Screen(app.t("kiosk.admin"), "", tuple(wrap(app.t(self.question))))
 
 
@@ -109,13 +110,13 @@ class Brightness(MenuMode):
         self.current = current
         self.menu.select_key(str(BRIGHTNESS[-1][1] if current is None else current))
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         self.menu.items = [(str(level), app.t("kiosk.percent_now" if level == self.current
                                               else "kiosk.percent", percent=percent))
                            for percent, level in BRIGHTNESS]
         return super().screen(app)
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         return [SetBrightness(int(key)), *self.leave(app)]
 
 
@@ -143,7 +144,7 @@ class LearnChoice(MenuMode):
     def __init__(self, back_to: Mode) -> None:
         super().__init__([], back_to=back_to)
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         registry = own_decks(app.registry)
         self.prompt = app.t("kiosk.learn_which")
         self.menu.items = [(family, app.t("kiosk.learn_family", family=family,
@@ -151,7 +152,7 @@ class LearnChoice(MenuMode):
                            for family in families()]
         return super().screen(app)
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         registry = own_decks(app.registry)
         try:
             walk = Enrollment(registry, key, deck_to_learn(registry, key), app.language)
@@ -168,15 +169,15 @@ class LearnWalk(Mode):
         self.back_to, self.walk = back_to, walk
         self.said = ""
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         lines = self.walk.prompt() + ([self.said] if self.said else [])
         return Screen(app.t("kiosk.admin"), "", tuple(lines[:BODY_LINES]))
 
-    def tap(self, app, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, uid: str, ref) -> Actions:
         _, self.said = self.walk.offer(uid)   # the walk enrols the tag in the state dir's decks
         return NOTHING
 
-    def button(self, app, name: str, held: bool) -> Actions:
+    def button(self, app: AppView, name: str, held: bool) -> Actions:
         if name == "back" or (name == "select" and self.walk.done):
             return [Switch(self.back_to)]
         return NOTHING

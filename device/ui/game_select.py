@@ -5,6 +5,7 @@ import engine
 from device.actions import Actions, Home, NextLanguage, Show, Switch
 from engine.core.spec import GameSpec
 
+from .app_view import AppView
 from .game_view import menu_name
 from .modes import MenuMode, refusal
 from .screen import BODY_LINES, Screen
@@ -26,22 +27,22 @@ class GameSelect(MenuMode):
     def __init__(self) -> None:
         super().__init__([(spec.id, "") for spec in games()] + [(LANGUAGE_KEY, "")])
 
-    def header(self, app):
+    def header(self, app: AppView):
         return app.t("ui.title"), app.clock.wall()[11:16]
 
-    def screen(self, app):
+    def screen(self, app: AppView):
         self.menu.items = [(spec.id, app.t(menu_name(spec))) for spec in games()] + \
             [(LANGUAGE_KEY, app.t("ui.language"))]
         left, right = self.header(app)
         return self.menu.on_screen(Screen(left, right), [], BODY_LINES - 1,
                                    (app.t("ui.tap_to_start"),))
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         if key == LANGUAGE_KEY:
             return [NextLanguage()]
         return begin_setup(app, next(spec for spec in games() if spec.id == key))
 
-    def tap(self, app, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, uid: str, ref) -> Actions:
         why = refusal(ref)
         return [Show.of(why)] if why is not None else [Switch(OfferGame(ref.family, ref.deck))]
 
@@ -54,16 +55,16 @@ class OfferGame(MenuMode):
         super().__init__([(spec.id, "") for spec in self.specs] + [("cancel", "")], "")
         self.deck = deck
 
-    def screen(self, app):
+    def screen(self, app: AppView):
         self.menu.items = [(spec.id, app.t(menu_name(spec))) for spec in self.specs] + \
             [("cancel", app.t("ui.cancel"))]
         self.prompt = app.t("ui.offer", deck=self.deck)
         return super().screen(app)
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         if key == "cancel":
             return [Home()]
         return begin_setup(app, next(spec for spec in self.specs if spec.id == key), self.deck)
 
-    def leave(self, app) -> Actions:
+    def leave(self, app: AppView) -> Actions:
         return [Home()]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.core.text import DEFAULT_LANGUAGE, Msg, catalog, msg
 
+from .app_view import AppView
 from .screen import MENU_COLUMNS
 
 # A menu's line, less the last column, where a scroll mark may sit: values line up whether
@@ -14,7 +15,7 @@ from .screen import MENU_COLUMNS
 OPTION_COLUMNS = MENU_COLUMNS - 1
 
 
-def option_line(app, key: str, value) -> str:
+def option_line(app: AppView, key: str, value) -> str:
     """The option's name, then its value flush right, both whole: a name and value longer than
     the line are the catalog's to shorten by hand, and the display's layout names the cut."""
     name = app.t(option_name(key))

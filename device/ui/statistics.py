@@ -16,12 +16,13 @@ from contextlib import closing
 from device.players.roster import unnamed
 from device.storage.history import PlayerStats, open_history
 
+from .app_view import AppView
 from .game_view import header_name
 from .modes import Mode, Page
 from .screen import Screen, wrap
 
 
-def stats_lines(app, game: str, players: tuple[str, ...] = ()) -> list[str]:
+def stats_lines(app: AppView, game: str, players: tuple[str, ...] = ()) -> list[str]:
     """The game's statistics as screen lines, with each named player's wins at it; "no
     finished game yet" when there is none."""
     try:
@@ -40,7 +41,7 @@ def stats_lines(app, game: str, players: tuple[str, ...] = ()) -> list[str]:
     return lines + [app.t("ui.stats_wins")] + wrap(seats) + player_lines(app, named)
 
 
-def player_lines(app, named: list[list[PlayerStats]]) -> list[str]:
+def player_lines(app: AppView, named: list[list[PlayerStats]]) -> list[str]:
     """"Ann 3/7": games won and played by each player who has finished this game before."""
     rows = [app.t("ui.stats_player", name=f.player, won=f.won, n=f.played)
             for figures in named for f in figures]
@@ -59,8 +60,8 @@ class Statistics(Page):
         session = app.game()
         return cls(back_to, stats_lines(app, session.spec.id, session.config.players))
 
-    def lines(self, app) -> list[str]:
+    def lines(self, app: AppView) -> list[str]:
         return self._lines
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         return self.page(app.t(header_name(app.game().spec)), app.t("ui.stats_header"), app)
