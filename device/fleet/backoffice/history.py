@@ -54,7 +54,26 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE INDEX IF NOT EXISTS games_by_day ON games (day);
 CREATE INDEX IF NOT EXISTS seats_ranked ON seats (game, day, named, name, winner);
 CREATE INDEX IF NOT EXISTS seats_by_name ON seats (name, day);
-""",)
+""", """
+-- the leaderboards' sums, kept as each game comes: a period's board reads a few hundred rows
+-- however long the history (a day's and a week's from daily, a month's and all time's from monthly)
+CREATE TABLE IF NOT EXISTS daily (
+    game TEXT NOT NULL, day TEXT NOT NULL, name TEXT NOT NULL,
+    games INTEGER NOT NULL, wins INTEGER NOT NULL,
+    PRIMARY KEY (game, day, name)
+);
+CREATE TABLE IF NOT EXISTS monthly (
+    game TEXT NOT NULL, month TEXT NOT NULL, name TEXT NOT NULL,
+    games INTEGER NOT NULL, wins INTEGER NOT NULL,
+    PRIMARY KEY (game, month, name)
+);
+CREATE INDEX IF NOT EXISTS daily_by_day ON daily (day);
+CREATE INDEX IF NOT EXISTS monthly_by_month ON monthly (month);
+INSERT INTO daily SELECT game, day, name, COUNT(*), SUM(winner) FROM seats WHERE named = 1
+    GROUP BY game, day, name;
+INSERT INTO monthly SELECT game, substr(day, 1, 7), name, COUNT(*), SUM(winner) FROM seats
+    WHERE named = 1 GROUP BY game, substr(day, 1, 7), name;
+""")
 VERSION = len(MIGRATIONS)
 
 
@@ -72,6 +91,9 @@ class History:
         self.db = sqlite3.connect(":memory:" if path is None else str(path),
                                   check_same_thread=False, timeout=5.0, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
+        # a commit survives the dashboard's end; a power cut may lose the last ones, which are
+        # then taken as new when the broker hands them again (never twice)
+        self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
 
@@ -128,18 +150,26 @@ class History:
                     (table, game_id, received, day, game and game.get("at"),
                      game and (game.get("game") or "?"), game and game.get("title"),
                      game and game.get("seconds"))).rowcount == 1
-                if taken and game:
-                    winners = set(game.get("winners") or ())
-                    self.db.executemany(
-                        "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [(table, game_id, seat, p["name"], int(not unnamed(p["name"])),
-                          p.get("score"), int(p["name"] in winners), game.get("game") or "?", day)
-                         for seat, p in enumerate(game.get("players") or (), start=1)])
+                if taken and game and day:
+                    self._seat(table, game_id, game, day)
                 self.db.execute("COMMIT")
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
             return taken
+
+    def _seat(self, table: str, game_id: str, game: dict, day: str) -> None:
+        """The game's seats, and each named one in the leaderboards' sums."""
+        winners, kind = set(game.get("winners") or ()), game.get("game") or "?"
+        seats = [(table, game_id, seat, p["name"], int(not unnamed(p["name"])), p.get("score"),
+                  int(p["name"] in winners), kind, day)
+                 for seat, p in enumerate(game.get("players") or (), start=1)]
+        self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
+        for sums, when in (("daily", day), ("monthly", day[:7])):
+            self.db.executemany(
+                f"INSERT INTO {sums} VALUES (?, ?, ?, 1, ?) ON CONFLICT DO UPDATE SET "
+                "games = games + 1, wins = wins + excluded.wins",
+                [(kind, when, name, winner) for _, _, _, name, named, _, winner, _, _ in seats if named])
 
     def read(self, query: str, args: tuple = ()) -> list[tuple]:
         with self._lock:

@@ -2,8 +2,8 @@
 player's page, and the CSV of them. Periods are the café's calendar: today, this week (from
 Monday), this month, and all time; a day is the table's date for the game.
 
-A leaderboard ranks by wins, then win rate, then fewer games; players with as many wins share
-a rank (1, 1, 3). Only named seats are ranked.
+A leaderboard ranks by wins, then win rate; players with as many wins from as many games share
+a rank (1, 1, 3), and a win shared at a table counts for each winner. Only named seats are ranked.
 """
 from __future__ import annotations
 
@@ -35,19 +35,26 @@ def first_day(period: str, today: datetime.date) -> str | None:
 
 def leaderboard(history: History, game: str | None, period: str, today: datetime.date) -> list[dict]:
     since = first_day(period, today)
-    where, args = ["named = 1"], []
+    where: list[str] = ["1"]
+    args: list[str] = []
     if game:
         where.append("game = ?")
         args.append(game)
-    if since is not None:
+    if period in ("day", "week"):
+        sums = "daily"
         where.append("day >= ?")
-        args.append(since)
-    rows = history.read(f"SELECT name, COUNT(*), SUM(winner) FROM seats WHERE {' AND '.join(where)} "
+        args.append(str(since))
+    else:
+        sums = "monthly"
+        if since is not None:
+            where.append("month = ?")
+            args.append(since[:7])
+    rows = history.read(f"SELECT name, SUM(games), SUM(wins) FROM {sums} WHERE {' AND '.join(where)} "
                         "GROUP BY name", tuple(args))
     rows.sort(key=lambda r: (-r[2], -r[2] / r[1], r[1], r[0].casefold()))
     ranked, rank = [], 0
     for n, (name, games, wins) in enumerate(rows):
-        if n == 0 or wins != rows[n - 1][2]:
+        if n == 0 or (wins, games) != (rows[n - 1][2], rows[n - 1][1]):
             rank = n + 1
         ranked.append({"rank": rank, "player": name, "games": games, "wins": wins,
                        "win_rate": round(wins / games, 3)})
