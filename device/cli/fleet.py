@@ -242,10 +242,12 @@ def _import_staff(registry: DeckRegistry, shared: list, key: str | None, languag
 def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) -> int:
     """`tabletop deck publish NAME` (deck given) and `tabletop deck staff publish` (deck None)."""
     from device.fleet.plugin import table_name
+    from device.table import state_dir_for
     try:
-        settings = _config(args).fleet
+        config = _config(args)
+        settings = config.fleet
         table, now = table_name(settings), SystemClock().wall()
-        signer = Signer.admin(registry.state_dir)
+        signer = Signer.admin(state_dir_for(args.state_dir, config))   # where `fleet keys` made it
         message = deck_message(registry, deck, table, now, signer) if deck else \
             staff_message(registry, table, now, settings.key, signer)
         send_retained(settings, [message])
