@@ -14,8 +14,8 @@ from engine.core.text import Msg, msg
 
 from .app_view import AppView
 from .menu import Menu
-from .paging import Pager
-from .screen import BODY_LINES, Screen, wrap
+from .paging import Pager, pages
+from .screen import BODY_LINES, Screen
 
 
 def refusal(ref, spec: GameSpec | None = None, deck: str | None = None) -> Msg | None:
@@ -115,8 +115,8 @@ def above_menu(mode: Mode, app, screen: Screen, text: str, menu: Menu,
     page's last line marked while more follows; the menu scrolls in the lines left."""
     if not text:
         return menu.on_screen(screen, [], BODY_LINES)
-    if len(wrap(text)) > room:
-        room = min(room, PAGED_ROOM)
+    if len(pages(text, room)) > 1:     # paged: the menu keeps two lines, if it has two
+        room = min(room, max(PAGED_ROOM, BODY_LINES - len(menu.items)))
     top, more = mode.paged(app, text, room)
     shown = menu.on_screen(screen, top, BODY_LINES - len(top))
     return replace(shown, more=len(top) - 1) if more else shown
