@@ -57,7 +57,7 @@ from .inputs import (
     Tapped,
     Tick,
 )
-from .plugin import Outcome, Plugin, Reading
+from .plugin import Answered, Plugin, Reading
 
 log = logging.getLogger(__name__)
 
@@ -357,9 +357,9 @@ class Companion:
                 answer = Rejected(E_NOT_SAVED, msg("ui.not_saved"))
             else:
                 session.commit(op, answer)
-        self._after(Outcome(op.kind, op.event, answer, before, session.state), then)
+        self._after(Answered(op.kind, op.event, answer, before, session.state), then)
 
-    def _after(self, outcome: Outcome, then: Mode | None) -> None:
+    def _after(self, outcome: Answered, then: Mode | None) -> None:
         answer = outcome.answer
         for plugin in self._plugins:
             plugin.on_outcome(self, outcome)

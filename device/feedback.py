@@ -30,7 +30,7 @@ from hardware.feedback import PrintedLed, PrintedTones, StatusLed, Tones
 
 from .actions import NOTHING, Actions
 from .inputs import ReaderBack, ReaderOffline, Removed, Tapped
-from .plugin import Outcome, Plugin, Reading
+from .plugin import Answered, Plugin, Reading
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class Feedback(Plugin):
         if isinstance(event, Tapped) and event.ref is None and not app.mode.knows(event.uid):
             self._sound("rejected")
 
-    def on_outcome(self, app, outcome: Outcome) -> None:
+    def on_outcome(self, app, outcome: Answered) -> None:
         if not outcome.accepted:
             self._sound("rejected" if isinstance(outcome.answer, Rejected) else "accepted")
             return

@@ -46,7 +46,7 @@ class Reading:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Answered:
     """What one game input did: the operation ("event" or "undo"), the input event (None for an
     undo), the engine's answer, and the game states before and after (the same unless accepted)."""
 
@@ -76,7 +76,7 @@ class Plugin:
         through; actions, even none, keep it from the app and the plugins after this one."""
         return None
 
-    def on_outcome(self, app, outcome: Outcome) -> None:
+    def on_outcome(self, app, outcome: Answered) -> None:
         """After the engine answered a game input, and the journal kept it if accepted."""
 
     def after_input(self, app) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from device.app import Companion
 from device.loop import Frames
-from device.plugin import Outcome, Plugin
+from device.plugin import Answered, Plugin
 from device.sim.clock import VirtualClock
 from device.sim.lines import SimReaderField
 from device.sim.play import run_sim
@@ -45,9 +45,9 @@ class Recorder(Plugin):
     order = 90              # after every plugin of the table: it only listens
 
     def __init__(self) -> None:
-        self.outcomes: list[Outcome] = []
+        self.outcomes: list[Answered] = []
 
-    def on_outcome(self, app, outcome: Outcome) -> None:
+    def on_outcome(self, app, outcome: Answered) -> None:
         self.outcomes.append(outcome)
 
 
@@ -73,7 +73,7 @@ def on_table(session: Session, steps: Iterable[ScriptStep], language: str) -> li
     return records
 
 
-def record(step: ScriptStep, outcomes: list[Outcome], said: list[str], language: str) -> StepRecord:
+def record(step: ScriptStep, outcomes: list[Answered], said: list[str], language: str) -> StepRecord:
     """One line's record: refused, what its game inputs got, or nothing sent ("info")."""
     if said:
         return StepRecord(step.line, step.text, "rejected",

@@ -27,7 +27,7 @@ from device.decks.registry import DeckRegistry, StaffRef
 from device.inputs import Tapped
 from device.install.distribution import extra_hint
 from device.players.roster import RosterError
-from device.plugin import Outcome, Plugin
+from device.plugin import Answered, Plugin
 from device.storage.status import note_fleet
 from device.ui.game_select import GameSelect
 from engine import Accepted
@@ -103,7 +103,7 @@ class FleetPlugin(Plugin):
         link is up, so a dashboard watching first sees the table at once."""
         self.after_input(app)
 
-    def on_outcome(self, app, outcome: Outcome) -> None:
+    def on_outcome(self, app, outcome: Answered) -> None:
         """The event itself leaves from the journal (journal_feed): this only wakes the feed."""
         if isinstance(outcome.answer, Accepted):
             if app.session is not self._session:

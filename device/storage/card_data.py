@@ -19,7 +19,7 @@ from pathlib import Path
 
 import seeds
 from device.paths import write_atomic
-from device.plugin import Outcome, Plugin, Reading
+from device.plugin import Answered, Plugin, Reading
 from engine.core.spec import GameSpec
 
 from . import quarantine
@@ -147,7 +147,7 @@ class LearnedCards(Plugin):
     def __init__(self, state_dir: Path) -> None:
         self.state_dir = state_dir
 
-    def on_outcome(self, app, outcome: Outcome) -> None:
+    def on_outcome(self, app, outcome: Answered) -> None:
         if not outcome.accepted or app.session is None:
             return
         reading, deck = app.reading(), app.session.spec.deck

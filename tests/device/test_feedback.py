@@ -19,7 +19,7 @@ from device.config import Config, parse_config
 from device.decks.simulated import SimDecks
 from device.feedback import Feedback, Moment, open_feedback, tone_for
 from device.inputs import ButtonHeld, ButtonPressed, ReaderBack, ReaderOffline, Removed, Tapped
-from device.plugin import Outcome, Reading
+from device.plugin import Answered, Reading
 from device.sim.clock import VirtualClock
 from device.storage.store import GameStore
 from engine import Accepted, Info, Rejected, Session, Tally, make_config, msg
@@ -68,13 +68,13 @@ def accept(plugin: Feedback, app, **details) -> None:
     """One input the engine takes, moving the game to a state with these details."""
     plugin.on_input(app, ButtonPressed("SELECT"))
     before, app.session.state = app.session.state, dict(details)
-    plugin.on_outcome(app, Outcome("event", None, Accepted(app.session.state), before,
+    plugin.on_outcome(app, Answered("event", None, Accepted(app.session.state), before,
                                    app.session.state))
 
 
-def answered(answer) -> Outcome:
+def answered(answer) -> Answered:
     """An input the engine refused or only answered: the state stays."""
-    return Outcome("event", None, answer, None, None)
+    return Answered("event", None, answer, None, None)
 
 
 def placed(app, uid: str) -> Tapped:
