@@ -10,9 +10,10 @@ Devices, entities and entity ids are keyed by the table's id (device/fleet/ident
 its name: each config names its entity id (`sensor.tabletop_<id>_game`) as both `object_id`
 (read since Home Assistant 2021.11) and `default_entity_id` (its successor), so the entities a
 renamed table makes take its old ones' ids, and with them their history. A table announced under
-a new name takes the old name's messages away; Home Assistant removes the old entities a moment
-after it reads that, so configs that reach it within that moment find the ids still taken and
-get them with `_2` (seen on 2024.1 when both come in one burst).
+a new name takes the old name's messages away first, and sends its new ones RENAME_PAUSE_S
+later: Home Assistant removes the old entities a moment after it reads that, and configs that
+reached it within that moment would find the ids still taken and get them with `_2` (seen on
+2024.1 when both came in one burst).
 
 A template says what Home Assistant reads as unknown when there is nothing to say (no game,
 nobody's turn, a tie), where an empty string would leave the last value standing, on the
@@ -39,6 +40,10 @@ TEXT_UNKNOWN = "'unknown'"                   # every release: the unknown state 
 # an enum whose options Home Assistant kept reads None as unknown; one that dropped them
 # (2024.1) would show the word
 ENUM_UNKNOWN = "('None' if this.attributes.options is defined else 'unknown')"
+# Home Assistant removes the entities of an emptied config a moment after it reads it (2024.1:
+# within the second): configs with their unique ids that reach it sooner find their entity ids
+# still taken, and take them with `_2`
+RENAME_PAUSE_S = 5.0
 ID_LENGTH = 8      # hex digits of the table id in entity ids: two tables share them once in 4e9 pairs
 
 
@@ -105,9 +110,14 @@ def entities(table: str) -> dict[str, dict]:
     return found
 
 
-def discovery(table: str, table_id: str, renamed_from: str | None = None) -> list[tuple[str, bytes]]:
-    """The retained config messages that make `table` a Home Assistant device (and, when it was
-    announced under another name before, the empty ones that take that name's away first)."""
+def renamed_away(renamed_from: str | None, table: str) -> list[tuple[str, bytes]]:
+    """The empty configs that take away the name a table was announced under before, if it was
+    another: sent RENAME_PAUSE_S before the new name's configs."""
+    return retirement_of_discovery(renamed_from) if renamed_from not in (None, table) else []
+
+
+def discovery(table: str, table_id: str) -> list[tuple[str, bytes]]:
+    """The retained config messages that make `table` a Home Assistant device."""
     version = software()
     device = {"identifiers": [node(table_id)], "name": f"Tabletop {table}",
               "manufacturer": "Tabletop Companion", "model": "Card table companion",
@@ -116,7 +126,7 @@ def discovery(table: str, table_id: str, renamed_from: str | None = None) -> lis
     availability = [{"topic": table_topic(table, "online"),
                      "value_template": f"{{{{ 'online' if {JSON} and value_json.online "
                                        "else 'offline' }}"}]
-    messages = retirement_of_discovery(renamed_from) if renamed_from not in (None, table) else []
+    messages = []
     for entity, own in entities(table).items():
         config = {**own, "unique_id": f"{node(table_id)}_{entity}",
                   "object_id": entity_id(table_id, entity).split(".")[1],

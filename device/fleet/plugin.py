@@ -15,6 +15,7 @@ import json
 import logging
 import re
 import socket
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,11 +34,12 @@ from device.ui.game_select import GameSelect
 from engine import Accepted
 from engine.core.text import msg
 
+from . import home_assistant
 from .envelope import Signer, Trust
 from .failures import failure
 from .floodgate import Floodgate
 from .freshness import Freshness
-from .home_assistant import discovery
+from .home_assistant import discovery, renamed_away
 from .identity import announced, identity
 from .journal_feed import JournalFeed
 from .keys import public_text
@@ -299,19 +301,34 @@ def open_fleet(config, state_dir, wall_clock,
                        feeds[0] if feeds else None, signer)
 
 
-def announce(table: str, state_dir: Path | None, feeds: list):
+def announce(table: str, state_dir: Path | None, feeds: list, later=None):
     """On each connection: the table as a Home Assistant device (retained, so idempotent; with
     `state_dir`, where the table's id is kept), and the journal feed woken to send what the
-    broker missed."""
+    broker missed. A table renamed since its last announcement empties its old name's configs
+    first, and sends the new ones home_assistant.RENAME_PAUSE_S later (`later(delay, send)`)."""
     def up(link) -> None:
         if state_dir is not None:
             ident = identity(state_dir)
-            for topic, payload in discovery(table, ident.id, renamed_from=ident.announced_as):
-                link.publish(topic, payload, retain=True)
+            away, configs = renamed_away(ident.announced_as, table), discovery(table, ident.id)
+
+            def send(messages=configs) -> None:
+                for topic, payload in messages:
+                    link.publish(topic, payload, retain=True)
+            send(away)
+            if away and home_assistant.RENAME_PAUSE_S > 0:
+                (later or _later)(home_assistant.RENAME_PAUSE_S, send)
+            else:
+                send()
             announced(state_dir, ident, table)
         for feed in feeds:
             feed.poke()
     return up
+
+
+def _later(delay: float, send: Callable[[], None]) -> None:
+    timer = threading.Timer(delay, send)
+    timer.daemon = True
+    timer.start()
 
 
 class OfflineLink:

@@ -19,6 +19,7 @@ import pytest
 
 from device.cli import main
 from device.config import parse_config
+from device.fleet import home_assistant, plugin
 from device.fleet.identity import FILE, identity
 from device.fleet.link import fetch_retained
 from device.fleet.plugin import open_fleet
@@ -172,7 +173,10 @@ def state_of(table: Table, broker, ready=lambda data: True) -> bytes:
     raise AssertionError("the table's state never reached the broker")
 
 
-def test_a_renamed_table_keeps_its_device_and_takes_its_old_name_away(tmp_path):
+def test_a_renamed_table_keeps_its_device_and_takes_its_old_name_away(tmp_path, monkeypatch):
+    paused: list[float] = []
+    # the new configs go RENAME_PAUSE_S after the old ones are emptied: here, at once
+    monkeypatch.setattr(plugin, "_later", lambda delay, send: (paused.append(delay), send()))
     with running_broker(tmp_path) as broker:
         state_dir = tmp_path / "s"
         before = announce(tmp_path, broker, "table-4", state_dir)
@@ -182,6 +186,40 @@ def test_a_renamed_table_keeps_its_device_and_takes_its_old_name_away(tmp_path):
             ids = sorted(config[key] for config in after.values())
             assert ids == sorted(config[key] for config in before.values()), key
         assert {c["device"]["name"] for c in after.values()} == {"Tabletop bar-1"}
+    assert paused == [home_assistant.RENAME_PAUSE_S]            # once: for the rename only
+
+
+class Published:
+    """A link as announce() uses it: what it was given to publish, in order."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, bytes]] = []
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        assert retain
+        self.messages.append((topic, payload))
+
+
+def test_a_rename_empties_the_old_configs_and_sends_the_new_ones_after_a_pause(tmp_path):
+    """Home Assistant 2024.1, sent both at once, gave the new entities the old ids with `_2`:
+    it had not removed the old entities yet."""
+    later: list[tuple[float, object]] = []
+    link = Published()
+    plugin.announce("table-4", tmp_path, [])(link)                  # first announcement
+    assert len(link.messages) == 8 and all(payload for _, payload in link.messages)
+    link.messages.clear()
+    plugin.announce("bar-1", tmp_path, [], later=lambda delay, send: later.append((delay, send)))(link)
+    assert [topic for topic, payload in link.messages if payload == b""] == \
+        [topic for topic, _ in link.messages]                        # only the old name's, emptied
+    assert len(link.messages) == 8 and all("/tabletop_table-4/" in t for t, _ in link.messages)
+    [(delay, send)] = later
+    assert delay == home_assistant.RENAME_PAUSE_S > 0
+    send()
+    configs = link.messages[8:]
+    assert len(configs) == 8 and all("/tabletop_bar-1/" in t and p for t, p in configs)
+    link.messages.clear()
+    plugin.announce("bar-1", tmp_path, [], later=lambda delay, send: later.append((delay, send)))(link)
+    assert len(link.messages) == 8 and len(later) == 1          # no rename: at once, no pause
 
 
 @pytest.mark.parametrize("text", ["", "{", '{"id": "not hex"}', '[1]', '{"id": "' + "a" * 32 + '", "x": 1}'])
