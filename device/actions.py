@@ -18,9 +18,10 @@ from engine.core.text import Msg
 MESSAGE_SECONDS = 2.0
 
 
-class Mode(Protocol):
-    """What the table shows and how it takes buttons and taps: device/ui/modes.py's Mode,
-    named here by what it does, since the modes return these actions."""
+class ModeProtocol(Protocol):
+    """What the app asks of its current mode: what the table shows, and how it takes buttons
+    and taps. Every mode meets it (they are built on device/ui/modes.py's Mode); it is named
+    here, below the modes, since they return these actions and the actions name a mode."""
 
     def screen(self, app) -> Screen: ...
 
@@ -51,7 +52,7 @@ class Show:
 class Switch:
     """The table shows this mode next."""
 
-    mode: Mode
+    mode: ModeProtocol
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class Play:
     (None: a fresh Playing); a result always shows the result."""
 
     event: Event
-    then: Mode | None = None
+    then: ModeProtocol | None = None
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from .actions import (
     EndGame,
     Fault,
     Home,
-    Mode,
+    ModeProtocol,
     NextLanguage,
     Play,
     Redo,
@@ -80,7 +80,7 @@ class Companion:
         self.recall = Recall()                 # the turn's instructions, for UP to show again
         self.faults: dict[str, Msg] = {}
         self.notice: Msg | None = None         # header note until the next tap or press
-        self.mode: Mode = GameSelect()
+        self.mode: ModeProtocol = GameSelect()
         self.seen: AppView = self              # the app as its modes read it, and no more
         self._plugins: list[Plugin] = []
         self.brightness: int | None = None     # contrast chosen by staff over the config's
@@ -288,7 +288,7 @@ class Companion:
                   for message in messages]
         self.overlay = Overlay.of(blocks, self.clock.monotonic(), seconds, header) or self.overlay
 
-    def set_mode(self, mode: Mode) -> None:
+    def set_mode(self, mode: ModeProtocol) -> None:
         self.mode = mode
 
     def home(self) -> None:
@@ -333,7 +333,7 @@ class Companion:
             sources = [r["in"] for r in resumed.records if "in" in r]
             self._record_end(sources[-1] if sources else None)
 
-    def play(self, event, then: Mode | None = None) -> None:
+    def play(self, event, then: ModeProtocol | None = None) -> None:
         """Send an event to the engine; journal it if accepted; show what it says. `then`: the
         mode once it is taken and the game goes on (a fresh Playing unless the mode said)."""
         self._operate(Op("event", event), then)
@@ -341,7 +341,7 @@ class Companion:
     def undo(self) -> None:
         self._operate(Op("undo"))
 
-    def _operate(self, op: Op, then: Mode | None = None) -> None:
+    def _operate(self, op: Op, then: ModeProtocol | None = None) -> None:
         """Ask the engine, save an accepted answer, and only then take it: an operation the
         disk refuses is refused on screen, the game stays as it was, and the player repeats it."""
         session = self.game()
@@ -359,7 +359,7 @@ class Companion:
                 session.commit(op, answer)
         self._after(Answered(op.kind, op.event, answer, before, session.state), then)
 
-    def _after(self, outcome: Answered, then: Mode | None) -> None:
+    def _after(self, outcome: Answered, then: ModeProtocol | None) -> None:
         answer = outcome.answer
         for plugin in self._plugins:
             plugin.on_outcome(self, outcome)
