@@ -24,6 +24,8 @@ hardware, side by side with the peers.
                                last tenth of inputs (short games one after the other)
     page                       the table's page: peak RSS and tap-to-frame p50/p99 of the longest
                                game without it, with it serving, with 50 phones on its stream
+    leaderboard_ms             the dashboard's history at 100,000 games: this month's leaderboard
+                               of one game, and all time of every game (median of 7)
 
 The goals are for a 2-core x86 machine; a Pi Zero 2 W is roughly ten times slower.
 """
@@ -55,6 +57,7 @@ class Plan:
     growth_inputs: int = 1_000       # inputs of one long-running table
     page_runs: tuple[str, ...] = ("streams_50",)   # the table's page: which runs (bench.web)
     page_lines: int | None = 60      # of the longest game's lines; None: all
+    leaderboard_games: int = 100_000  # the dashboard's history, for its leaderboards
 
 
 FULL = Plan(seeds=(1, 2, 3), games=None, idle_s=10.0, start_runs=7, resume_events=1000,
@@ -122,6 +125,9 @@ def measure(plan: Plan, directory: Path, progress: Callable[[str], None] = lambd
     progress(f"and the table's page: off, on, with {STREAMS} phones on its stream")
     page = page_figures(directory / "page", longest.game, list(longest.players),
                         longest.lines[:plan.page_lines], plan.page_runs)
+    progress(f"and the dashboard's leaderboards at {plan.leaderboard_games:,} games")
+    from device.bench.leaderboard import leaderboard_figures
+    leaders = leaderboard_figures(directory / "leaderboard", plan.leaderboard_games)
     tenth = max(1, len(inputs) // 10)
     report = {
         "tap_to_frame_ms": percentiles(games.tap_s),
@@ -144,6 +150,7 @@ def measure(plan: Plan, directory: Path, progress: Callable[[str], None] = lambd
                      "inputs": len(inputs)},
         "page": {name: {"peak_rss_mb": run["peak_rss_mb"], "tap_to_frame_ms": percentiles(run["tap_s"])}
                  for name, run in page.items()},
+        "leaderboard_ms": leaders,
         "machine": {"cpus": os.cpu_count(), "arch": platform.machine(),
                     "python": platform.python_version()},
         "notes": [peer_note] if peer_note else [],
@@ -211,6 +218,8 @@ GOALS = [  # name, the goal as the table states it, the check
      <= 5 * r["command_start_ms"]["python"]),
     ("resume", "<= 100 ms", lambda r: r["resume_1000_events_ms"] <= 100),
     ("page_rss", "<= 45 MB", lambda r: r["page"]["streams_50"]["peak_rss_mb"] <= 45),
+    ("leaderboard", "<= 50 ms at 100,000 games", lambda r: r["leaderboard_ms"]["month_one_game"] <= 50
+     and r["leaderboard_ms"]["games"] >= 100_000),
 ]
 
 
@@ -286,6 +295,9 @@ def table(r: dict, command: str) -> str:
         (f"input p50, first / last tenth of {grown['inputs']:,}",
          f"{grown['first']:.2f} / {grown['last']:.2f} ms", "", ""),
         *page_rows(r["page"], goal["page_rss"], met["page_rss"]),
+        (f"leaderboard, month of one game / all time, {r['leaderboard_ms']['games']:,} games",
+         f"{r['leaderboard_ms']['month_one_game']:.2f} / {r['leaderboard_ms']['all_every_game']:.2f} ms",
+         goal["leaderboard"], met["leaderboard"]),
     ]
     widths = [max(len(row[n]) for row in rows) for n in range(3)]
     machine = r["machine"]

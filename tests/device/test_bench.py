@@ -10,7 +10,8 @@ from engine.core.registry import all_specs
 
 # The smallest run that still takes every path: one game, one start-up, a short journal.
 TINY = bench.Plan(seeds=(1,), games=("palourde",), idle_s=0.05, start_runs=1, resume_events=20,
-                  resume_repeat=1, history_games=100, end_repeat=1, growth_inputs=14)
+                  resume_repeat=1, history_games=100, end_repeat=1, growth_inputs=14,
+                  leaderboard_games=1_000)
 
 FIGURES = {"tap_to_frame_ms": ("p50", "p99"), "journal_fsync_ms": ("p50", "p99"),
            "display_bytes_per_update": ("ours", "full_frame"),
@@ -18,7 +19,8 @@ FIGURES = {"tap_to_frame_ms": ("p50", "p99"), "journal_fsync_ms": ("p50", "p99")
            "peak_rss_mb": None, "resume_1000_events_ms": None,
            "game_end_ms": ("small", "large"), "input_ms": ("first", "last"),
            "command_start_ms": ("python", "version", "status", "status_game",
-                                "guide_rules", "history")}
+                                "guide_rules", "history"),
+           "leaderboard_ms": ("month_one_game", "all_every_game", "games")}
 
 
 def is_number(value) -> bool:
