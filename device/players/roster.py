@@ -223,6 +223,8 @@ class Roster:
 
     def add(self, player: Player) -> Player:
         players = self.players()
+        if any(p.name == player.name for p in players):       # the same name twice is one player
+            raise RosterError(f"{player.name} is already a player")
         _check_unique([*players, player])
         if len(players) >= ROSTER_MAX:
             raise RosterError(f"the roster is full ({ROSTER_MAX} players): remove some first")
