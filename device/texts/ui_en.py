@@ -9,6 +9,7 @@ TEXT: dict[str, Template] = {
     "ui.tap_to_start": "Tap a card to start",
     "ui.players": "How many players?",
     "ui.players_n": plural("{n} player", "{n} players"),
+    "ui.same_players": "Same players",
     "ui.who_sits": "Seat {seat}/{n}: who?",
     "ui.seated_already": "{name} is seated\nalready",
     "ui.house_rules": "House rules",

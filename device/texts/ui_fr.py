@@ -8,6 +8,7 @@ TEXT = typeset({
     "ui.tap_to_start": "Ou passe une carte",
     "ui.players": "Combien de joueurs ?",
     "ui.players_n": plural("{n} joueur", "{n} joueurs"),
+    "ui.same_players": "Mêmes joueurs",
     "ui.who_sits": "Place {seat}/{n} : qui ?",
     "ui.seated_already": "{name} a déjà\nsa place",
     "ui.house_rules": "Variantes",
