@@ -57,7 +57,6 @@ class Board:
         included."""
         self.day, self.clock, self.monotonic = day, clock, monotonic
         self.trust = trust if trust is not None and trust.admin is not None else None
-        self.key = self.trust                      # a keyed board: only signed tables count
         self.counted = counted if counted is not None else History(None)
         self.version = 0
         self.broker = {"up": False, "since": clock()}
@@ -85,7 +84,7 @@ class Board:
             self.drops.drop(topic, str(refused))
             return
         # a table is real once it signs (with a key) or has sent a valid state (without one)
-        real = kind != "online" and (self.key is not None or kind == "state")
+        real = kind != "online" and (self.trust is not None or kind == "state")
         with self._changed:
             table = self._table(name, real)
             if table is None:
@@ -190,15 +189,21 @@ class Board:
 
     def view(self) -> dict:
         """Every table (by name) and today's finished games (newest first), as JSON data.
-        With a key, only the tables that sign are shown."""
+        With a key, only the tables that sign and are still enrolled are shown."""
         with self._changed:
-            shown = [t for t in self._tables.values() if t["real"] or self.key is None]
+            shown = [t for t in self._tables.values() if self._enrolled(t)]
             tables = [self._shown(t) for t in sorted(shown, key=lambda t: _natural(t["name"]))]
             day = self.day()
             finished = sorted((g for g in self._finished.values() if g["day"] == day),
                               key=lambda g: g["n"], reverse=True)
             return {"version": self.version, "day": day, "broker": dict(self.broker),
                     "tables": tables, "finished": finished}
+
+    def _enrolled(self, table: dict) -> bool:
+        """Shown: any table without a key; with one, a table that signed and that the café's
+        latest list still enrols (one struck off leaves the board at once)."""
+        return self.trust is None or (table["real"] and
+                                      self.trust.tables.get(table["name"]) is not None)
 
     def _shown(self, table: dict) -> dict:
         """The table, with how long its game and its sitting have lasted by now (or None)."""
