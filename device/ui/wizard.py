@@ -23,6 +23,7 @@ from engine.core.options import OptionSpec
 from engine.core.spec import GameConfig, GameSpec
 from engine.core.text import Msg, msg
 
+from .app_view import AppView
 from .game_view import header_name
 from .house_rules import option_line
 from .menu import Menu
@@ -63,7 +64,7 @@ def decks_for(registry, spec: GameSpec) -> list[str]:
     return [d.name for d in registry.decks() if d.family == spec.deck]
 
 
-def begin_setup(app, spec: GameSpec, deck: str | None = None) -> Actions:
+def begin_setup(app: AppView, spec: GameSpec, deck: str | None = None) -> Actions:
     setup = Setup(spec, deck, roster=roster_of(app))
     setup.last, setup.last_first = recall(app.store.dir)
     if deck is None:
@@ -80,7 +81,7 @@ def steps() -> list[type[Step] | type[Instruction]]:
     return [DeckChoice, HouseRules, PlayerCount, Seats, FirstPlayer, Instruction]
 
 
-def next_step(app, setup: Setup, after: type) -> Actions:
+def next_step(app: AppView, setup: Setup, after: type) -> Actions:
     """The first step after `after` that this game needs; after the last, the game."""
     order = steps()
     for step in order[order.index(after) + 1:]:
@@ -89,7 +90,7 @@ def next_step(app, setup: Setup, after: type) -> Actions:
     return start(app, setup)
 
 
-def step_before(app, setup: Setup, before: type) -> Actions:
+def step_before(app: AppView, setup: Setup, before: type) -> Actions:
     """BACK: the step before `before` that this game asked, its choice kept; before the
     first, the game select."""
     order = steps()
@@ -103,11 +104,11 @@ def step_before(app, setup: Setup, before: type) -> Actions:
     return [Home()]
 
 
-def start(app, setup: Setup) -> Actions:
+def start(app: AppView, setup: Setup) -> Actions:
     return [StartGame(new_session(app, setup), setup.deck)]
 
 
-def new_session(app, setup: Setup) -> Session:
+def new_session(app: AppView, setup: Setup) -> Session:
     config = config_of(app, setup)
     if setup.seated:
         remember_seated(app, config.players)
@@ -116,13 +117,13 @@ def new_session(app, setup: Setup) -> Session:
     return Session(setup.spec, config)
 
 
-def config_of(app, setup: Setup) -> GameConfig:
+def config_of(app: AppView, setup: Setup) -> GameConfig:
     players = setup.names()          # none when a game's players join by tap
     data = game_data(setup.spec, app.store.dir)
     return make_config(setup.spec, players, setup.first, setup.options, data)
 
 
-def roster_of(app) -> tuple[Player, ...]:
+def roster_of(app: AppView) -> tuple[Player, ...]:
     """The café's roster; a roster that does not read offers no names (and says why once a
     setup), so the table still plays, with P1, P2, ..."""
     try:
@@ -132,7 +133,7 @@ def roster_of(app) -> tuple[Player, ...]:
         return ()
 
 
-def remember_seated(app, names: tuple[str, ...]) -> None:
+def remember_seated(app: AppView, names: tuple[str, ...]) -> None:
     """The names just seated go to the top of the roster's offer."""
     try:
         Roster(app.store.dir).seated(names)
@@ -150,22 +151,22 @@ class Step(MenuMode):
     def needed(setup: Setup) -> bool:
         return True
 
-    def header(self, app):
+    def header(self, app: AppView):
         return app.t(header_name(self.setup.spec)), ""
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         if self.setup.note is not None:        # above the step's own question
             self.prompt = f"{app.t(self.setup.note)}\n{self.prompt}"
         return super().screen(app)
 
-    def button(self, app, name: str, held: bool) -> Actions:
+    def button(self, app: AppView, name: str, held: bool) -> Actions:
         self.setup.note = None
         return super().button(app, name, held)
 
-    def leave(self, app) -> Actions:
+    def leave(self, app: AppView) -> Actions:
         return step_before(app, self.setup, type(self))
 
-    def done(self, app) -> Actions:
+    def done(self, app: AppView) -> Actions:
         return next_step(app, self.setup, type(self))
 
 
@@ -173,11 +174,11 @@ class DeckChoice(Step):
     def __init__(self, setup: Setup, decks: list[str] | None = None) -> None:
         super().__init__(setup, [(d, d) for d in decks or []])
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         self.prompt = app.t("ui.which_deck")
         return super().screen(app)
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         self.setup.deck = key
         return self.done(app)
 
@@ -196,13 +197,13 @@ class PlayerCount(Step):
     def needed(setup: Setup) -> bool:
         return not setup.spec.joins_by_tap or bool(setup.roster) or bool(setup.last)
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         self.prompt = app.t("ui.players")
         self.menu.items = [(k, app.t("ui.same_players") if k == SAME else app.t("ui.players_n", n=k))
                            for k, _ in self.menu.items]
         return super().screen(app)
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         if key == SAME:
             setup = self.setup
             setup.players = len(setup.last)
@@ -233,7 +234,7 @@ class HouseRules(Step):
     def needed(setup: Setup) -> bool:
         return bool(setup.spec.options)
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         self.prompt = app.t("ui.house_rules" if self.editing is None else "ui.set_number")
         shown = dict(self.values)
         if self.editing is not None:
@@ -242,7 +243,7 @@ class HouseRules(Step):
             (key, option_line(app, key, value)) for key, value in shown.items()]
         return super().screen(app)
 
-    def button(self, app, name: str, held: bool) -> Actions:
+    def button(self, app: AppView, name: str, held: bool) -> Actions:
         if self.editing is None:
             return super().button(app, name, held)
         key, picker = self.editing
@@ -252,7 +253,7 @@ class HouseRules(Step):
             self.editing = None
         return NOTHING
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         if key == "__start__":
             return self.start(app)
         option = next(o for o in self.setup.spec.options if o.key == key)
@@ -266,7 +267,7 @@ class HouseRules(Step):
         self.values[key] = values[(current + 1) % len(values)]
         return NOTHING
 
-    def start(self, app) -> Actions:
+    def start(self, app: AppView) -> Actions:
         spec = self.setup.spec
         self.setup.options = {k: v for k, v in self.values.items()
                               if v != next(o.default for o in spec.options if o.key == k)}
@@ -309,12 +310,12 @@ class Seats(Step):
         names = [(p.short, p.short) for p in self.setup.roster if p.short not in taken]
         self.menu = Menu([*names, (UNNAMED, f"P{self.seat}")])
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         asks = self.setup.spec.look.asks_seat or msg("ui.who_sits")
         self.prompt = app.t(asks.key, seat=self.seat, n=self.setup.players)
         return super().screen(app)
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         if key != UNNAMED:
             self.setup.seated[self.seat] = key
         if self.seat == self.setup.players:
@@ -323,7 +324,7 @@ class Seats(Step):
         self.offer()
         return NOTHING
 
-    def leave(self, app) -> Actions:
+    def leave(self, app: AppView) -> Actions:
         if self.seat == 1:
             return super().leave(app)
         self.seat -= 1
@@ -334,7 +335,7 @@ class Seats(Step):
     def knows(self, uid: str) -> bool:
         return card_holder(self.setup.roster, uid) is not None
 
-    def tap(self, app, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, uid: str, ref) -> Actions:
         holder = None if ref is not None else card_holder(self.setup.roster, uid)
         if holder is None:
             return super().tap(app, uid, ref)
@@ -359,13 +360,13 @@ class FirstPlayer(Step):
     def needed(setup: Setup) -> bool:
         return setup.spec.look.asks_first is not None and setup.players > 0
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         asks = self.setup.spec.look.asks_first
         assert asks is not None               # needed() says so
         self.prompt = app.t(asks)
         return super().screen(app)
 
-    def take(self, app, key: str) -> Actions:
+    def take(self, app: AppView, key: str) -> Actions:
         self.setup.first = key
         return self.done(app)
 
@@ -395,7 +396,7 @@ class Instruction(Mode):
         return setup.spec.look.deal is not None and (not setup.spec.joins_by_tap
                                                      or setup.players > 0)
 
-    def screen(self, app) -> Screen:
+    def screen(self, app: AppView) -> Screen:
         deal = self.setup.spec.look.deal
         assert deal is not None               # needed() says so
         # The instruction may quote a house rule ("Give {start_tokens} tokens each").
@@ -404,7 +405,7 @@ class Instruction(Mode):
         return Screen(app.t(header_name(self.setup.spec)), "", tuple(lines),
                       more=len(lines) - 1 if more else None, above=self.later_page(app))
 
-    def button(self, app, name: str, held: bool) -> Actions:
+    def button(self, app: AppView, name: str, held: bool) -> Actions:
         if name == "down":
             self.turn_page(app)
         if name == "select" and self.begun:
@@ -414,7 +415,7 @@ class Instruction(Mode):
         return step_before(app, self.setup, Instruction) if name == "back" and not self.begun \
             else NOTHING
 
-    def tap(self, app, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, uid: str, ref) -> Actions:
         spec = self.setup.spec
         why = refusal(ref, spec, self.setup.deck)
         if why is not None:
