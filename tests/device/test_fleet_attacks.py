@@ -375,3 +375,26 @@ def test_deck_staff_remove_takes_a_card_still_waiting_for_its_first_tap(tmp_path
     assert StaffRoll(tmp_path / "t1").pending() == {}
     assert main(["deck", "staff", "remove", KIM, *here]) == 2
     assert "is not a staff card" in capsys.readouterr().err
+
+
+# ---- hostile files on the broker -------------------------------------------------------------
+
+def test_a_nested_roster_signed_on_the_broker_crashes_no_command(tmp_path, broker, capsys):
+    """Even signed by the café (a mistake, or a stolen admin key), a roster nested 3,000 deep
+    is refused in one line by every command that reads what the café shares."""
+    cafe = Cafe(tmp_path, broker)
+    a_deck(cafe.registry, "cafe1")
+    cafe.run("deck", "publish", "cafe1")
+    nested = "a = " + "[" * 3000 + "]" * 3000 + "\n"
+    signer = cafe_admin(tmp_path / "cafe")
+    send_retained(settings_for(broker), [(SHARED_PLAYERS, signer.seal(
+        SHARED_PLAYERS, {"table": "cafe", "at": "now", "roster": nested}))])
+    here = ["--config", str(config_file(tmp_path, broker, "t1")), "--state-dir", str(tmp_path / "t1")]
+    capsys.readouterr()
+    for command, code in ((["fleet", "shared"], 0), (["fleet", "import-staff"], 2),
+                          (["fleet", "import-deck", "cafe1"], 0)):
+        assert main([*command, *here]) == code, command
+        out, err = capsys.readouterr()
+        assert "Traceback" not in out + err and "RecursionError" not in out + err
+    assert DeckRegistry(tmp_path / "t1").info("cafe1").complete
+    assert not (tmp_path / "t1" / "players.toml").exists()
