@@ -79,7 +79,7 @@ def play_games(directory: Path, seeds: Iterable[int],
         if only is not None and spec.id not in only:
             continue
         for seed in seeds:
-            table = Table(directory / f"{spec.id}-{seed}", spec, run)
+            table = BenchGame(directory / f"{spec.id}-{seed}", spec, run)
             table.play(random.Random(seed))
             run.transcripts.append(Transcript(spec.id, table.players, table.script))
     return run
@@ -102,7 +102,7 @@ def presses(mode, event) -> list[str]:
     return ["down"] * ((keys.index(key) - menu.index) % len(keys)) + ["select"]
 
 
-class Table:
+class BenchGame:
     """One game on simulated parts with the real display driver on a counting bus."""
 
     def __init__(self, state_dir: Path, spec, run: TableRun) -> None:
