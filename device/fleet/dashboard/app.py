@@ -48,6 +48,8 @@ HEADER_S = 10.0                        # the longest a request line and its head
 COALESCE_S = 0.5                       # a live reader gets at most two boards a second
 MAX_CONNECTIONS = 32                   # a café's screens, its staff and scripts, with room to spare
 MAX_STREAMS = 32                       # live readers of /events, on places of their own
+BACKLOG = 1024                         # connections the kernel holds until taken: a storm beyond
+                                       # the loop's pace must not make real clients wait out SYN retries
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
@@ -197,7 +199,7 @@ class DashboardServer:
         state = ServerState()
         server = await loop.create_server(
             lambda: Guarded(config=config, server_state=state, app_state={}, guard=self.places),
-            sock=self.socket, backlog=128)
+            sock=self.socket, backlog=BACKLOG)
         watcher = threading.Thread(target=self._watch, name="dashboard-board", daemon=True)
         watcher.start()
         self.ready.set()
