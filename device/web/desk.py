@@ -17,12 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.ui.screen import Screen
+from device.ui.wizard import roster_of
 
 from .joining import Joining
+from .lines import add_name, view_now
 from .view import view
-
-# The page's input line, carried out on the loop's side: (the refusal, or None; the view after)
-Carry = Callable[[str], tuple[str | None, dict[str, Any]]]
 
 
 @dataclass
@@ -56,26 +55,38 @@ class Desk:
         self.app = app
         self.joining = joining
         self.latest: Frame | None = None
-        self.carry: Carry | None = None          # set by whoever runs the loop
+        # set by whoever runs the loop: how an errand runs on the loop's side, and a line
+        self.on_loop: Callable[[Callable[[], Any]], Any] | None = None
+        self.line: Callable[[str], str | None] | None = None
         self.on_change: Callable[[], None] = lambda: None
-        self.on_code: Callable[[str], None] = lambda code: None
         self._game = app.session
 
     def publish(self, image, screen: Screen) -> None:
         """A new frame is out (the loop's thread: Frames' on_frame)."""
         if self._game is not None and self.app.session is not self._game:
             self.joining.renew()                # the game the phones joined is over
-            self.on_code(self.joining.code)
         self._game = self.app.session
         version = self.latest.version + 1 if self.latest is not None else 1
         self.latest = Frame(version, image, {"version": version, **view(self.app, screen)})
         self.on_change()
 
-    def take(self, line: str) -> tuple[str | None, dict[str, Any]]:
-        """The page's line, carried out by the loop's side (the web's thread waits for it)."""
-        version = self.latest.version if self.latest is not None else 0
-        if self.carry is None:
-            return "the table is not ready", {"version": version}
-        problem, shown = self.carry(line)
-        version = self.latest.version if self.latest is not None else 0
-        return problem, {"version": version, **shown}
+    def take(self, text: str) -> tuple[str | None, dict[str, Any]]:
+        """The page's line, carried out on the loop's side (the web's thread waits for it):
+        what is wrong with it, or None; and the view after it."""
+        line = self.line
+        if self.on_loop is None or line is None:
+            return "the table is not ready", {"version": 0}
+        problem, shown = self.on_loop(lambda: (line(text), view_now(self.app)))
+        return problem, {"version": self.latest.version if self.latest else 0, **shown}
+
+    def names(self) -> list[str]:
+        """The roster's names as the setup offers them (read on the loop's side)."""
+        if self.on_loop is None:
+            return []
+        return self.on_loop(lambda: [player.short for player in roster_of(self.app)])
+
+    def add_name(self, name: str) -> str | None:
+        """A name typed on the page, to the roster (on the loop's side): what is wrong, or None."""
+        if self.on_loop is None:
+            return "the table is not ready"
+        return self.on_loop(lambda: add_name(self.app, name))

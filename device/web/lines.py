@@ -1,28 +1,33 @@
-"""The page's input lines, carried out on the loop's side, in the simulator's language.
+"""The page's errands on the loop's side: its input lines, in the simulator's language, and
+the names it adds to the roster.
 
-Under the simulator a line is carried out exactly as a typed one (`device.sim.play.run_sim`,
-one line), in turn with the typed lines: the lock is held while either is handled, and
-released while the keyboard waits. On the table's own hardware the line goes onto the
-loop's queue as an `Errand` and the loop carries it out between its other inputs; a card
-line is refused there, since a card is tapped on the reader (the page never invents one),
-and so is `wait`, since real time passes by itself.
+Under the simulator an errand runs with the lock that the typed lines hold while each is
+handled (released while the keyboard waits), and the frame is drawn after it; a line is
+carried out exactly as a typed one (`device.sim.play.run_sim`, one line). On the table's own
+hardware an errand goes onto the loop's queue (`Errand`) and the loop runs it between its other
+inputs, then draws; a card line is refused there, since a card is tapped on the reader (the
+page never invents one), and so is `wait`, since real time passes by itself.
 """
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, TypeVar
 
 from device.loop import Errand
+from device.players.roster import Roster, RosterError, new_player
 from device.sim.lines import Answer, SimInputError, SimReaderField
 from device.sim.play import run_sim
+from device.ui.wizard import Seats, roster_of
 from engine.core.script import InputError, input_line, line_words
 
 from .view import view
 
-TAKE_S = 10.0                  # the longest the web waits for the loop to take a line
+TAKE_S = 10.0                  # the longest the web waits for the loop to take an errand
 ON_THE_TABLE = ("tap", "place", "lift", "wait")
+T = TypeVar("T")
+OnLoop = Callable[[Callable[[], T]], T]
 
 
 def in_turn(lines: Iterable, lock: threading.Lock) -> Iterator:
@@ -33,32 +38,43 @@ def in_turn(lines: Iterable, lock: threading.Lock) -> Iterator:
             yield line
 
 
-def simulated(app, clock, frames, field: SimReaderField, lock: threading.Lock
-              ) -> Callable[[str], tuple[str | None, dict[str, Any]]]:
-    """The simulator's way: a line as if typed, its complaint without the line number."""
-    def carry(line: str) -> tuple[str | None, dict[str, Any]]:
-        said: list[str] = []
+def under_lock(app, frames, lock: threading.Lock) -> OnLoop:
+    """The simulator's way: the errand in turn with the typed lines, then the frame."""
+    def run(errand: Callable[[], T]) -> T:
         with lock:
-            run_sim(app, [line], clock, frames, field, said.append, first=app.input_no or 0)
-            return (said[0].partition(": ")[2] if said else None), view(app, app.screen())
-    return carry
+            done = errand()
+            frames.update(app)
+            return done
+    return run
 
 
-def on_hardware(app, put: Callable[[Any], None]) -> Callable[[str], tuple[str | None, dict[str, Any]]]:
+def on_queue(put: Callable[[Any], None]) -> OnLoop:
     """The appliance's way: an errand on the loop's queue; the web's thread waits for it."""
-    buttons = SimReaderField(lambda word: None)
-
-    def carry(line: str) -> tuple[str | None, dict[str, Any]]:
+    def run(errand: Callable[[], T]) -> T:
         done: Future = Future()
 
-        def run() -> None:
+        def carry_out() -> None:
             try:
-                done.set_result((take(app, buttons, line), view(app, app.screen())))
+                done.set_result(errand())
             except Exception as exc:          # noqa: BLE001  (the web answers 500, the loop goes on)
                 done.set_exception(exc)
-        put(Errand(run))
+        put(Errand(carry_out))
         return done.result(TAKE_S)
+    return run
+
+
+def simulated(app, clock, frames, field: SimReaderField) -> Callable[[str], str | None]:
+    """A line as if typed; its complaint without the line number."""
+    def carry(line: str) -> str | None:
+        said: list[str] = []
+        run_sim(app, [line], clock, frames, field, said.append, first=app.input_no or 0)
+        return said[0].partition(": ")[2] if said else None
     return carry
+
+
+def on_hardware(app) -> Callable[[str], str | None]:
+    buttons = SimReaderField(lambda word: None)
+    return lambda line: take(app, buttons, line)
 
 
 def take(app, buttons: SimReaderField, line: str) -> str | None:
@@ -81,3 +97,20 @@ def take(app, buttons: SimReaderField, line: str) -> str | None:
         else:
             app.handle(action)
     return None
+
+
+def add_name(app, name: str) -> str | None:
+    """A name typed on the page joins the roster, checked as `tabletop players add` checks it;
+    a setup naming its seats offers it at once. What is wrong with it, or None."""
+    try:
+        Roster(app.store.dir).add(new_player(name))
+    except (RosterError, OSError) as exc:
+        return str(exc)
+    if isinstance(app.mode, Seats):
+        app.mode.setup.roster = roster_of(app)
+        app.mode.offer()
+    return None
+
+
+def view_now(app) -> dict[str, Any]:
+    return view(app, app.screen())

@@ -80,6 +80,7 @@ class TablePage:
             *(Route(path, self.asset) for path in ASSETS),
             Route("/api/join", self.join, methods=["POST"]),
             Route("/api/input", self.input, methods=["POST"]),
+            Route("/api/players", self.players, methods=["GET", "POST"]),
             Route("/api/screen", self.screen),
             Route("/api/frame.png", self.frame),
             Route("/api/events", Events(self)),
@@ -118,6 +119,22 @@ class TablePage:
         if problem is not None:
             return answer(400, {"error": problem})
         return answer(200, {"screen": view})
+
+    async def players(self, request: Request) -> Response:
+        """The roster's names (GET), or a typed name added to it (POST {"name": ...})."""
+        if not self.admitted(request):
+            return answer(401, {"error": "join first: the code is on the table's screen"})
+        loop = asyncio.get_running_loop()
+        if request.method == "POST":
+            try:
+                name = await body(request, "name")
+            except Refused as exc:
+                return refusal(exc)
+            problem = await loop.run_in_executor(None, self.desk.add_name, name)
+            if problem is not None:
+                return answer(400, {"error": problem})
+        names = await loop.run_in_executor(None, self.desk.names)
+        return answer(200, {"players": names})
 
     async def screen(self, request: Request) -> Response:
         if not self.admitted(request):

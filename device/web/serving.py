@@ -80,10 +80,11 @@ class WebPage:
     def simulated(self, lines, clock, frames, field):
         """Under the simulator: the page's lines carried out as typed ones, in turn with them
         (the typed lines, returned, hold the lock while each is handled)."""
-        from .lines import in_turn, simulated
+        from .lines import in_turn, simulated, under_lock
         lock = threading.Lock()
         self._hook(frames)
-        self.desk.carry = simulated(self.desk.app, clock, frames, field, lock)
+        self.desk.on_loop = under_lock(self.desk.app, frames, lock)
+        self.desk.line = simulated(self.desk.app, clock, frames, field)
 
         def redraw() -> None:
             with lock:
@@ -96,9 +97,10 @@ class WebPage:
         """On the table's hardware: the page's lines go onto the loop's queue (`put`)."""
         from device.loop import Errand
 
-        from .lines import on_hardware
+        from .lines import on_hardware, on_queue
         self._hook(frames)
-        self.desk.carry = on_hardware(self.desk.app, put)
+        self.desk.on_loop = on_queue(put)
+        self.desk.line = on_hardware(self.desk.app)
         self._redraw = lambda: put(Errand(lambda: setattr(frames, "last", None)))
 
     def _hook(self, frames) -> None:

@@ -1,8 +1,9 @@
 """The table's page as people use it: headless Chromium (the system's, driven by Playwright)
 in a phone's viewport beside `tabletop run --sim`. The phone joins by the QR code read off
-the OLED frame, the seats are set up with the page's buttons and Basket taps on the
-simulator, the first turns are played with taps on the simulator and the page's buttons,
-an instruction to a 10-character name is read whole on the page, and a second phone joins.
+the OLED frame, three names are typed on the page into the roster, the seats are named with
+the page's buttons, the first turns are played with taps on the simulator and the page's
+buttons, an instruction to a 10-character name is read whole on the page, and a second phone
+joins.
 
 Nothing waits on a clock: the simulator acknowledges each line it handled (TABLETOP_SIM_ACK)
 and the page marks each view it drew on its body (data-version), which Playwright waits for.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from device.cli import main
+from device.players.roster import Roster
 from tests.device.chromium import FLAGS
 from tests.device.test_web_server import read_qr
 
@@ -125,8 +126,6 @@ def texts(page) -> str:
 
 
 def test_a_phone_joins_by_the_qr_code_sets_up_and_plays_beside_the_table(tmp_path, browser):
-    for name in ("Cy", "Ann", LONG_NAME):             # the roster offers the last added first
-        assert main(["players", "add", name, "--state-dir", str(tmp_path)]) == 0
     sim = Sim(tmp_path)
     try:
         [address] = read_qr(sim.last_frame())         # what a phone's camera reads off the OLED
@@ -134,6 +133,18 @@ def test_a_phone_joins_by_the_qr_code_sets_up_and_plays_beside_the_table(tmp_pat
         first = phone(browser, address)
         assert first.url == sim.url                    # the code left the address bar
         assert "Palourde" in texts(first)
+        for name in ("Cy", "Ann", LONG_NAME):         # typed; the last added is offered first
+            first.fill("#name", name)
+            with first.expect_response("**/api/players") as added:
+                first.click("#name-form button")
+            assert added.value.status == 200, added.value.text()
+        first.fill("#name", "two words")             # refused as `players add` refuses it
+        with first.expect_response("**/api/players") as refused:
+            first.click("#name-form button")
+        assert refused.value.status == 400
+        first.wait_for_function("document.getElementById('name-error').textContent !== ''")
+        assert first.inner_text("#names").split() == [LONG_NAME, "Ann", "Cy"]
+        assert [p.name for p in Roster(tmp_path).players()] == [LONG_NAME, "Ann", "Cy"]
         snap(first, "web-phone-join.png")
         # Palourde; its house rules as they are; 3 fishermen (the page's buttons)
         for button in ("select", "select", "down", "select"):

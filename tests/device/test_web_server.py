@@ -271,3 +271,29 @@ def test_doctor_finds_the_running_table_page_answering_or_its_port_free(page, tm
     assert free.status == "OK" and free.detail.startswith("it will serve on 127.0.0.1:")
     off = web_check(replace(config, web=replace(config.web, enabled=False)), tmp_path, sim=True)
     assert off.detail == "off ([web] enabled = false)"
+
+
+def test_a_typed_name_joins_the_roster_checked_as_players_add_checks_it(page, tmp_path):
+    from device.players.roster import Roster, RosterError, new_player
+    table, web = page
+    cookie = joined(web)
+    status, _, body = ask(web, "POST", "/api/players", {"name": "Maximilian"}, cookie)
+    assert status == 200 and json.loads(body)["players"] == ["Maximilian"]
+    assert [p.name for p in Roster(tmp_path).players()] == ["Maximilian"]
+    for bad in ("Maximilian", "two words", "Bartholomew-Alexander", ""):
+        with pytest.raises(RosterError) as said:
+            Roster(tmp_path).add(new_player(bad))
+        status, _, body = ask(web, "POST", "/api/players", {"name": bad}, cookie)
+        assert status == 400 and json.loads(body)["error"] == str(said.value), bad
+    assert [p.name for p in Roster(tmp_path).players()] == ["Maximilian"]
+    assert ask(web, "POST", "/api/players", {"name": "Ann"})[0] == 401
+
+
+def test_a_name_typed_while_the_seats_are_named_is_offered_at_once(page):
+    table, web = page
+    cookie = joined(web)
+    ask(web, "POST", "/api/players", {"name": "Ann"}, cookie)
+    table.run("press down\npress select\npress select\npress select")   # L'Auberge, 2 players
+    assert "Ann" in table.screen.lines and "Cy" not in table.screen.lines
+    assert ask(web, "POST", "/api/players", {"name": "Cy"}, cookie)[0] == 200
+    assert "Cy" in table.app.screen().lines

@@ -55,7 +55,27 @@ function draw(view) {
   });
   $("last").replaceChildren(...last);
   $("last-title").hidden = last.length === 0;
+  $("names-part").hidden = Boolean(view.game);
   document.body.dataset.version = String(view.version);
+}
+
+function listNames(names) {
+  $("names").replaceChildren(...names.map((name) => {
+    const li = document.createElement("li");
+    li.textContent = name;
+    return li;
+  }));
+}
+
+async function loadNames() {
+  const {status, data} = await call("/api/players");
+  if (status === 200) listNames(data.players || []);
+}
+
+async function addName(name) {
+  const {status, data} = await call("/api/players", {name});
+  $("name-error").textContent = status === 200 ? "" : (data.error || "not added");
+  if (status === 200) { $("name").value = ""; listNames(data.players || []); }
 }
 
 function follow() {
@@ -74,6 +94,7 @@ async function enter() {
   show("table");
   draw(data);
   follow();
+  loadNames();
 }
 
 async function join(code) {
@@ -95,6 +116,10 @@ function wire() {
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     join($("code").value.trim());
+  });
+  $("name-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    addName($("name").value.trim());
   });
   for (const button of document.querySelectorAll("#buttons button")) {
     let down = 0;
