@@ -272,8 +272,8 @@ class Scores(Page):
 
 
 class GlobalMenu(MenuMode):
-    """Hold SELECT: Scores, Undo last, House rules, Last instructions (UP's, where a menu takes
-    UP), Sound (with a buzzer), Statistics, Language, Abort game."""
+    """Hold SELECT: Scores, Undo last, House rules, Sound (with a buzzer), Statistics, Last
+    instructions (UP's, where a menu takes UP), Language, Abort game."""
 
     title_key = "ui.menu"
 
@@ -282,12 +282,12 @@ class GlobalMenu(MenuMode):
                          back_to=back_to)
 
     def screen(self, app: AppView) -> Screen:
-        labels = {"scores": "ui.scores", "undo": "ui.undo_last", "rules": "ui.house_rules",
-                  "again": "ui.instructions_again"}
+        labels = {"scores": "ui.scores", "undo": "ui.undo_last", "rules": "ui.house_rules"}
         switch = sound_switch(app)
         if switch is not None:
             labels["sound"] = "ui.sound_on" if switch.sound_on else "ui.sound_off"
         labels["stats"] = "ui.statistics"
+        labels["again"] = "ui.instructions_again"
         labels["language"] = "ui.language"
         labels["abort"] = "ui.abort"
         self.menu.items = [(k, app.t(label)) for k, label in labels.items()
