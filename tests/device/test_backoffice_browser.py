@@ -102,6 +102,8 @@ def test_names_and_titles_from_a_table_are_text_never_html(browser, office):  # 
         assert seen["images"] == 0 and seen["hacked"] is None
         assert MARKUP in seen["leaders"] and TURNED in seen["leaders"]
         assert any(MARKUP in line and TURNED in line for line in seen["games"])
+        names = page.eval_on_selector_all("#games li:first-child .who", "spans => spans.map(s => s.textContent)")
+        assert names == [MARKUP, TURNED]                      # each name isolated in its own span
         assert seen["bidi"] == "isolate"                      # the override turns its own cell only
         page.click(f"#games button:text-is('{TURNED}')")
         page.wait_for_selector("#player-page:not([hidden])")

@@ -103,16 +103,21 @@ async function staff() {
 
 async function decks() {
   const data = await call("api/decks");
+  if (!data.decks.length) { $("decks").replaceChildren(element("li", "No deck here yet (tabletop deck learn).")); return; }
   $("decks").replaceChildren(...data.decks.map((deck) => element(
     "li", `${deck.name} · ${deck.family} · ${deck.tags} tags` +
           (deck.missing.length ? ` · ${deck.missing.length} missing` : " · complete"))));
 }
 
 function gameLine(game) {
+  // each name in its own span: an override in one name turns that name only
   const li = element("li");
-  const who = game.players.map((p) => p.winner ? `${p.name} (won)` : p.name).join(", ");
   li.append(element("span", `${game.day} · ${game.table} · `), element("span", game.title || game.game, "title"),
-            element("span", " · "), element("span", who, "who"));
+            element("span", " · "));
+  game.players.forEach((player, n) => {
+    li.append(element("span", player.name, "who"));
+    li.append(element("span", (player.winner ? " (won)" : "") + (n < game.players.length - 1 ? ", " : "")));
+  });
   return li;
 }
 
