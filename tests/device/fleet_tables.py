@@ -88,7 +88,7 @@ _COUNT = Count()
 
 
 def table_signer(name: str, key: str = "") -> Signer:
-    """Table `name`'s signer with a key made from its name (and `key`: another one for a
+    """CafeTable `name`'s signer with a key made from its name (and `key`: another one for a
     forger), so a test's board knows it without a state dir."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     seed = hashlib.sha256(f"{key}/{name}".encode("utf-8", "surrogatepass")).digest()
@@ -131,7 +131,9 @@ def settings_for(broker, **changes) -> FleetConfig:
     return FleetConfig(**{**base, **changes})
 
 
-class Table:
+class CafeTable:
+    """A table of the café on simulated parts, with its fleet plugin where it has settings."""
+
     def __init__(self, folder: Path, name: str, settings: FleetConfig | None) -> None:
         self.name = name
         # virtual time moves the wall clock too: starting it two hours back keeps every label
@@ -250,7 +252,7 @@ def settle(board, ready, timeout: float, broker) -> dict:
         board.wait(view["version"], remaining)
 
 
-def shows(view: dict, table: Table) -> bool:
+def shows(view: dict, table: CafeTable) -> bool:
     """The board has every event of the table and shows the table as it is now."""
     seen = {t["name"]: t for t in view["tables"]}.get(table.name)
     if seen is None or seen["seq"] != table.plugin.seq or seen["state"] is None:

@@ -23,7 +23,7 @@ from device.storage.history import open_history
 from device.storage.journal import JournalError
 from device.ui.prompt_timer import PromptTimer
 
-from .fleet_tables import Table as FleetTable
+from .fleet_tables import CafeTable
 from .table import WALL_CLOCK, Table
 from .test_fleet_parts import FakeLink
 from .test_sim_tamalou import UNTIL_LAST_SNAPS
@@ -174,7 +174,7 @@ def test_the_last_snaps_count_down_through_a_jump(tmp_path, jump_s):
 
 @pytest.mark.parametrize("jump_s", JUMPS)
 def test_the_fleet_tells_the_real_length_and_re_dates_the_times(tmp_path, jump_s):
-    table, link = FleetTable(tmp_path / "t1", "t1", None), FakeLink()
+    table, link = CafeTable(tmp_path / "t1", "t1", None), FakeLink()
     table.clock.set_wall(WALL_CLOCK)
     table.app.attach(FleetPlugin(link, "t1", table.clock.wall))
     table.start("palourde", ["Ann", "Bob", "Cy"])

@@ -33,7 +33,7 @@ from tests.device.fleet_tables import (
     ADMIN_KEY,
     FLEET_KEY,
     SETTLE,
-    Table,
+    CafeTable,
     a_deck,
     cafe_admin,
     plain,
@@ -67,11 +67,11 @@ def dashboard_feed(broker, board: Board, name: str = "tabletop-dashboard-test"):
 @dataclass
 class Cafe:
     board: Board
-    tables: list[Table]
+    tables: list[CafeTable]
     finished: dict[str, dict]
 
 
-def evening(table: Table, number: int, finished: dict, errors: list) -> None:
+def evening(table: CafeTable, number: int, finished: dict, errors: list) -> None:
     """A whole game, then a second one left half-way (the last table stays idle)."""
     try:
         rng = random.Random(number)
@@ -93,7 +93,7 @@ def cafe(tmp_path_factory):
     with running_broker(folder) as broker:
         board = Board()
         feed = dashboard_feed(broker, board)
-        tables = [Table(folder / f"table-{n}", f"table-{n}", settings_for(broker))
+        tables = [CafeTable(folder / f"table-{n}", f"table-{n}", settings_for(broker))
                   for n in range(1, 11)]
         try:
             finished = play_evenings(tables)
@@ -106,7 +106,7 @@ def cafe(tmp_path_factory):
             feed.close(flush_s=0)
 
 
-def play_evenings(tables: list[Table]) -> dict[str, dict]:
+def play_evenings(tables: list[CafeTable]) -> dict[str, dict]:
     """Every table plays at once, in its own thread; then two parts fail. The finished games."""
     finished, errors = {}, []
     players = [threading.Thread(target=evening, args=(table, n, finished, errors))
@@ -196,7 +196,7 @@ def test_dashboard_page_in_chromium(cafe, tmp_path):
 def test_broker_restart_mid_game_loses_nothing(tmp_path, broker):
     board = Board()
     feed = dashboard_feed(broker, board)
-    tables = [Table(tmp_path / f"t{n}", f"t{n}", settings_for(broker)) for n in range(3)]
+    tables = [CafeTable(tmp_path / f"t{n}", f"t{n}", settings_for(broker)) for n in range(3)]
     rngs = [random.Random(100 + n) for n in range(3)]
     for table, rng in zip(tables, rngs):
         assert table.link.wait_up(WAIT_S)
@@ -221,8 +221,8 @@ def test_broker_restart_mid_game_loses_nothing(tmp_path, broker):
 
 def test_wrong_credentials_are_refused_and_the_game_plays_on(tmp_path, broker):
     wrong = settings_for(broker, password="not-" + PASSWORD)
-    refused = Table(tmp_path / "refused", "refused", wrong)
-    alone = Table(tmp_path / "alone", "alone", None)
+    refused = CafeTable(tmp_path / "refused", "refused", wrong)
+    alone = CafeTable(tmp_path / "alone", "alone", None)
     assert not refused.link.wait_up(WAIT_S)
     assert "Not authorized" in refused.link.refused
     for table in (refused, alone):
@@ -251,7 +251,7 @@ def test_a_shared_deck_is_offered_at_idle_and_a_staff_card_imports_it(tmp_path, 
                "--state-dir", str(tmp_path / "a")]
     assert main(["deck", "publish", "cafe2", *table_a]) == 0
     assert "tabletop/shared/decks/cafe2" in capsys.readouterr().out
-    table = Table(tmp_path / "b", "table-b", settings_for(broker))
+    table = CafeTable(tmp_path / "b", "table-b", settings_for(broker))
     assert table.heard.wait(WAIT_S)
     table.play(["wait 1"])                                  # at idle: the offer comes up
     assert "New deck cafe2 (59 cards) from" in " ".join(table.screens[-1].lines)
@@ -336,7 +336,7 @@ def test_a_table_reaches_the_broker_over_tls(tmp_path):
     broker.start()
     try:
         over_tls = settings_for(broker, port=broker.tls_port, tls=True, ca_file=ca)
-        table = Table(tmp_path / "t", "t-tls", over_tls)
+        table = CafeTable(tmp_path / "t", "t-tls", over_tls)
         assert table.link.wait_up(WAIT_S), table.link.refused or table.link.unreachable
         table.start("palourde", ["Ann", "Bob"])
         table.play(["tap clam#1", "tap clam#2"])

@@ -35,7 +35,7 @@ from tests.device.fleet_tables import (
     ADMIN_KEY,
     FLEET_KEY,
     SETTLE,
-    Table,
+    CafeTable,
     a_deck,
     cafe_admin,
     enrolment,
@@ -75,20 +75,20 @@ class Cafe:
         assert main([*command, *self.args]) == 0, command
 
 
-def kiosk_table(tmp_path, broker, name: str = "t1") -> Table:
-    table = Table(tmp_path / name, name, settings_for(broker))
+def kiosk_table(tmp_path, broker, name: str = "t1") -> CafeTable:
+    table = CafeTable(tmp_path / name, name, settings_for(broker))
     table.app.attach(*kiosk_plugins(KioskConfig(enabled=True), RecordedSystem()))
     return table
 
 
-def tap(table: Table, uid: str) -> None:
+def tap(table: CafeTable, uid: str) -> None:
     table.app.handle(Tapped(uid, table.app.registry.lookup(uid)))
     table.play(["wait 1"])
     if not isinstance(table.app.mode, AdminMenu):
         table.play([SETTLE])                              # what the tap said is read
 
 
-def opens_admin(table: Table, uid: str) -> bool:
+def opens_admin(table: CafeTable, uid: str) -> bool:
     """A tap of `uid` opens the admin menu (and BACK closes it again)."""
     tap(table, uid)
     opened = isinstance(table.app.mode, AdminMenu)
@@ -97,7 +97,7 @@ def opens_admin(table: Table, uid: str) -> bool:
     return opened
 
 
-def wait_taken(table: Table, ready) -> None:
+def wait_taken(table: CafeTable, ready) -> None:
     """Until `ready()` holds: each message heard, then a tick that takes the café's lists."""
     def looked() -> bool:
         table.play(["wait 1"])
@@ -174,7 +174,7 @@ def test_an_old_state_and_online_cannot_bring_a_gone_table_back(tmp_path, broker
     feed = dashboard_feed(broker, board)
     send_retained(settings_for(broker), [enrolment({"t1": table_key(tmp_path / "t1", "t1")},
                                                    tmp_path)])
-    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    table = CafeTable(tmp_path / "t1", "t1", settings_for(broker))
     table.start("palourde", ["Ann", "Bob"])
     table.play(["tap clam#1", "tap clam#2", "wait 1"])
     settle(board, lambda view: shows(view, table), WAIT_S, broker)
@@ -236,7 +236,7 @@ def test_a_dashboard_restarted_counts_each_finished_game_once(tmp_path, broker):
     feed = dashboard_feed(broker, board)
     send_retained(settings_for(broker), [enrolment({"t1": table_key(tmp_path / "t1", "t1")},
                                                    tmp_path)])
-    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    table = CafeTable(tmp_path / "t1", "t1", settings_for(broker))
     for _ in range(3):                                          # the players leave three results
         finish_quickly(table)
     settle(board, lambda view: len(view["finished"]) == 3, WAIT_S, broker)
@@ -255,7 +255,7 @@ def test_a_dashboard_restarted_counts_each_finished_game_once(tmp_path, broker):
     spy.link.close(flush_s=0)
 
 
-def finish_quickly(table: Table) -> None:
+def finish_quickly(table: CafeTable) -> None:
     """A game of Palourde to its end, its result left: the table sends it as finished."""
     table.start("palourde", ["Ann", "Bob"])
     table.play(random_game_lines(table.app, random.Random(3), 1000))
@@ -277,7 +277,7 @@ def test_a_signed_deck_moved_to_another_name_is_refused(tmp_path, broker, capsys
     capsys.readouterr()
     assert main(["fleet", "import-deck", "evil", *here]) == 2
     assert "no shared deck 'evil' (shared: cafe1)" in capsys.readouterr().err
-    table = Table(tmp_path / "t2", "t2", settings_for(broker))
+    table = CafeTable(tmp_path / "t2", "t2", settings_for(broker))
     wait_heard(table, lambda: table.inbox.refused >= 1)
     assert table.inbox.next_offer(table.registry, "t2").name == "cafe1"
     table.link.close(flush_s=0)
@@ -292,7 +292,7 @@ def test_a_stolen_tables_key_signs_nothing_shared_and_is_struck_off(tmp_path, br
         cafe.run("fleet", "enrol", name, public)
     board = keyed_board()
     feed = dashboard_feed(broker, board)
-    tables = [Table(tmp_path / name, name, settings_for(broker)) for name in keys_of]
+    tables = [CafeTable(tmp_path / name, name, settings_for(broker)) for name in keys_of]
     for table in tables:
         table.start("palourde", ["Ann", "Bob"])
         table.play(["tap clam#1", "tap clam#2", "wait 1"])
@@ -343,7 +343,7 @@ def test_a_one_key_fleet_moves_to_the_admin_key_and_keeps_its_waiting_staff_card
     config = config_file(tmp_path, broker, "t1")
     config.write_text(config.read_text().replace(ADMIN_KEY, admin_public))
     assert main(["fleet", "keys", "--config", str(config), "--state-dir", str(state)]) == 0
-    table_public = capsys.readouterr().out.split("Table t1: ")[1].split()[0]
+    table_public = capsys.readouterr().out.split("CafeTable t1: ")[1].split()[0]
     cafe_args = ["--config", str(config_file(tmp_path, broker, "cafe")), "--state-dir", str(cafe_dir)]
     assert main(["fleet", "enrol", "t1", table_public, *cafe_args]) == 0
     assert "Enrolled t1: 1 table" in capsys.readouterr().out

@@ -18,7 +18,7 @@ from device.fleet.words import to_plain, words
 from device.sim.clock import VirtualClock
 from engine.core.text import msg, render
 from tests.device.chromium import Chromium
-from tests.device.fleet_tables import Table, settings_for
+from tests.device.fleet_tables import CafeTable, settings_for
 from tests.device.mosquitto import running_broker
 from tests.device.test_fleet import WAIT_S, WALL, dashboard_feed
 from tests.device.test_fleet_board import EVENING, KEY, Clocks, finished, iso
@@ -164,7 +164,7 @@ def test_the_wall_screen_in_both_languages_and_its_banner_while_the_broker_is_do
     with running_broker(tmp_path) as broker:
         board = Board()
         feed = dashboard_feed(broker, board)
-        table = Table(tmp_path / "t1", "t1", settings_for(broker))
+        table = CafeTable(tmp_path / "t1", "t1", settings_for(broker))
         table.start("palourde", ["Ann", "Bob"])
         table.play(["tap clam#1", "tap clam#2", "wait 1"])
         server = DashboardServer(board, "127.0.0.1", 0, token="tide-3", language="fr").start()

@@ -29,7 +29,7 @@ from device.fleet.floodgate import (
 from device.fleet.link import mqtt_client, send_retained, unique_id
 from device.fleet.shared import deck_message, staff_message
 from device.fleet.topics import SCHEMA, SHARED_STAFF, sync_topic
-from tests.device.fleet_tables import FLEET_KEY, Table, a_deck, admin_signer, settings_for
+from tests.device.fleet_tables import FLEET_KEY, CafeTable, a_deck, admin_signer, settings_for
 from tests.device.mosquitto import PASSWORD, USER, running_broker
 
 WAIT_S = 30.0                 # bounds a failure only
@@ -159,13 +159,13 @@ class Flooder:
         self.client.loop_stop()
 
 
-def wait_link(table: Table, ready) -> bool:
+def wait_link(table: CafeTable, ready) -> bool:
     link = table.link
     with link._progress:                       # what the link's threads signal by
         return link._progress.wait_for(lambda: ready(link), WAIT_S)
 
 
-def wait_heard(table: Table, ready) -> bool:
+def wait_heard(table: CafeTable, ready) -> bool:
     """Wait until `ready()` holds, looking again at each message the table hears."""
     for _ in range(10_000):
         table.heard.clear()
@@ -191,7 +191,7 @@ def flood_lines(caplog) -> list[str]:
 def test_a_flood_makes_the_table_leave_the_shared_topics_and_come_back_after_the_pause(
         tmp_path, broker, caplog):
     caplog.set_level(logging.WARNING)
-    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    table = CafeTable(tmp_path / "t1", "t1", settings_for(broker))
     gate = table.link.floodgate
     assert wait_link(table, lambda link: link.listening)
     flooder = Flooder(broker)
@@ -234,7 +234,7 @@ def test_the_shared_decks_a_cafe_keeps_on_its_broker_are_no_flood(tmp_path, brok
     messages = [shared_deck(tmp_path / "decks", f"cafe{n}") for n in range(240)]
     for count, table_name in ((50, "t1"), (240, "t2")):
         send_retained(settings_for(broker), messages[:count])
-        table = Table(tmp_path / table_name, table_name, settings_for(broker))
+        table = CafeTable(tmp_path / table_name, table_name, settings_for(broker))
         assert wait_link(table, lambda link: link.listening)
         gate = table.link.floodgate
         assert wait_heard(table, lambda gate=gate, count=count: gate.seen >= count)
@@ -257,14 +257,14 @@ def staff_list(folder, *labels: str) -> tuple[str, bytes]:
     return staff_message(registry, "cafe", "now", FLEET_KEY, admin_signer(folder))
 
 
-def heard_staff(table: Table) -> int:
+def heard_staff(table: CafeTable) -> int:
     """How many cards the latest staff list the table took names (-1: none yet)."""
     with table.inbox._lock:                    # paho's thread writes it
         shared = table.inbox._heard.get(SHARED_STAFF)
     return -1 if shared is None else len(shared.cards)
 
 
-def virtual_wait(table: Table, taken) -> int:
+def virtual_wait(table: CafeTable, taken) -> int:
     """Virtual seconds until `taken()`: the table's clock moves a second at a time while its
     gate is closed; while it listens, the retained messages come first, before the flood can
     close the gate again."""
@@ -289,7 +289,7 @@ def test_junk_retained_on_600_topics_never_closes_the_gate(tmp_path, broker):
     send_retained(settings, [(f"tabletop/shared/decks/j{n:03d}", b"{}") for n in range(600)])
     send_retained(settings, [staff_list(tmp_path, "Sam", "Kim")])
     for name in ("t1", "t2"):                        # two subscriptions, two tables
-        table = Table(tmp_path / name, name, settings)
+        table = CafeTable(tmp_path / name, name, settings)
         assert virtual_wait(table, lambda table=table: heard_staff(table) == 2) == 0
         assert not table.link.floodgate.closed and table.inbox.refused >= 600
         table.link.close(flush_s=0)
@@ -298,7 +298,7 @@ def test_junk_retained_on_600_topics_never_closes_the_gate(tmp_path, broker):
 def test_a_sustained_flood_delays_a_real_staff_list_at_most_the_longest_pause(tmp_path, broker):
     """A flooder as fast as the broker takes it: the gate closes, opens, closes again (15, 30,
     45, 45 s); a staff list the café shares meanwhile is taken at the next opening."""
-    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    table = CafeTable(tmp_path / "t1", "t1", settings_for(broker))
     assert wait_link(table, lambda link: link.listening)
     flooder = Flooder(broker)
     waits = []
@@ -321,7 +321,7 @@ def test_a_replayed_signed_list_floods_under_its_publisher_and_the_new_one_gets_
     so counted as the café's, refused as not newer; the café's next list still comes in."""
     old = staff_list(tmp_path, "Sam")
     send_retained(settings_for(broker), [old])
-    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    table = CafeTable(tmp_path / "t1", "t1", settings_for(broker))
     assert virtual_wait(table, lambda: heard_staff(table) == 1) == 0
     send_retained(settings_for(broker), [staff_list(tmp_path, "Sam", "Kim")])
     assert virtual_wait(table, lambda: heard_staff(table) == 2) == 0

@@ -26,7 +26,7 @@ from device.fleet.plugin import open_fleet
 from device.fleet.table_state import ACTIVITIES
 from device.fleet.topics import decode, online_of
 from device.inputs import PartStatus
-from tests.device.fleet_tables import Table, settings_for
+from tests.device.fleet_tables import CafeTable, settings_for
 from tests.device.mosquitto import running_broker
 from tests.device.test_fleet import WAIT_S, config_file
 
@@ -106,7 +106,7 @@ def test_the_templates_render_unknown_without_a_value_and_the_scores_as_attribut
     with running_broker(tmp_path) as broker:
         configs = announce(tmp_path, broker, "table-4", tmp_path / "s")
         by_entity = {topic.split("/")[3]: config for topic, config in configs.items()}
-        table = Table(tmp_path / "t", "table-4", settings_for(broker))
+        table = CafeTable(tmp_path / "t", "table-4", settings_for(broker))
         assert table.link.wait_up(WAIT_S)
         idle = state_of(table, broker)
         values = {name: render(c["value_template"], idle) for name, c in by_entity.items()}
@@ -162,7 +162,7 @@ def test_retirement_empties_the_configs_before_the_state():
     assert topics[8:] == ["tabletop/table-4/state", "tabletop/table-4/online"]
 
 
-def state_of(table: Table, broker, ready=lambda data: True) -> bytes:
+def state_of(table: CafeTable, broker, ready=lambda data: True) -> bytes:
     """The table's retained state message once `ready` holds for it."""
     for _ in range(200):
         payload = fetch_retained(settings_for(broker), "tabletop/table-4/state").get(

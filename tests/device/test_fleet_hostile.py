@@ -26,7 +26,7 @@ from device.fleet.shared import deck_message, staff_message
 from device.fleet.topics import SCHEMA, encode, table_topic
 from tests.device.fleet_tables import (
     FLEET_KEY,
-    Table,
+    CafeTable,
     a_deck,
     admin_signer,
     cafe_inbox,
@@ -64,7 +64,7 @@ def test_nested_messages_on_every_topic_leave_tables_and_dashboard_working(tmp_p
     send_retained(settings, [(t, NESTED) for t in topics])     # re-delivered at each subscribe
     board = Board()
     feed = dashboard_feed(broker, board)
-    tables = [Table(tmp_path / f"t{n}", f"t{n}", settings) for n in (1, 2)]
+    tables = [CafeTable(tmp_path / f"t{n}", f"t{n}", settings) for n in (1, 2)]
     for table in tables:
         assert table.link.wait_up(WAIT_S)
     send_retained(settings, [(t, SHALLOW_BUT_DEEP.encode()) for t in topics])
@@ -94,7 +94,7 @@ def test_a_forged_staff_list_is_refused(tmp_path, broker, caplog):
     topic, signed = staff_message(forger, "t9", "now", FLEET_KEY, admin_signer(tmp_path))
     unsigned = {k: v for k, v in json.loads(signed).items()
                 if k not in ("sig", "publisher", "counter", "topic")}
-    table = Table(tmp_path / "t1", "t1", settings)
+    table = CafeTable(tmp_path / "t1", "t1", settings)
     assert table.link.wait_up(WAIT_S)
     for message in (forged[0], (topic, json.dumps(unsigned).encode())):
         table.heard.clear()
@@ -136,7 +136,7 @@ def test_a_link_that_cannot_start_shows_fleet_offline_on_the_table(tmp_path, mon
     def refused():
         raise OSError(97, "Address family not supported by protocol")
     monkeypatch.setattr(paho, "_socketpair_compat", refused)
-    table = Table(tmp_path / "t1", "t1", settings_for_nowhere())
+    table = CafeTable(tmp_path / "t1", "t1", settings_for_nowhere())
     assert table.link.offline == "OSError: [Errno 97] Address family not supported by protocol"
     table.start("palourde", ["Ann", "Bob"])
     table.play(["tap clam#1", "tap clam#2", "wait 1"])
@@ -175,7 +175,7 @@ def test_under_the_generated_acl_each_table_writes_only_its_own_topics(tmp_path,
         assert feed.wait_up(WAIT_S)
         send_retained(account("cafe-admin"), [
             enrolment({"table-1": table_key(tmp_path / "t1", "table-1")}, tmp_path)])
-        table = Table(tmp_path / "t1", "table-1", account("table-1"))
+        table = CafeTable(tmp_path / "t1", "table-1", account("table-1"))
         cafe = admin_signer(tmp_path)
         table.start("palourde", ["Ann", "Bob"])
         table.play(["tap clam#1", "tap clam#2", "wait 1"])
@@ -208,7 +208,7 @@ def test_with_the_key_the_dashboard_keeps_a_table_whose_state_is_forged_on_the_b
     feed = dashboard_feed(broker, board)
     send_retained(settings_for(broker), [enrolment({"t1": table_key(tmp_path / "t1", "t1")},
                                                    tmp_path)])
-    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    table = CafeTable(tmp_path / "t1", "t1", settings_for(broker))
     table.start("palourde", ["Ann", "Bob"])
     table.play(["tap clam#1", "tap clam#2", "wait 1"])
     settle(board, lambda view: shows(view, table), WAIT_S, broker)

@@ -19,7 +19,7 @@ from device.cli import main
 from device.fleet import link as fleet_link
 from device.kiosk.admin import AdminMenu
 from device.storage.status import FLEET_FILE, fleet_offline
-from tests.device.fleet_tables import Table, settings_for
+from tests.device.fleet_tables import CafeTable, settings_for
 from tests.device.mosquitto import running_broker
 from tests.device.test_fleet import WAIT_S
 
@@ -30,19 +30,19 @@ def broker(tmp_path):
         yield broker
 
 
-def status_of(table: Table, capsys, *flags: str) -> str:
+def status_of(table: CafeTable, capsys, *flags: str) -> str:
     main([*flags, "status", "--state-dir", str(table.app.store.dir)])
     return capsys.readouterr().out
 
 
-def admin_lines(table: Table) -> tuple[str, ...]:
+def admin_lines(table: CafeTable) -> tuple[str, ...]:
     table.app.set_mode(AdminMenu(table.app.mode, system=None, staff="Zoe"))
     table.play(["wait 1"])
     return table.screens[-1].lines
 
 
 def test_a_broker_gone_is_fleet_offline_with_why_until_it_is_back(tmp_path, broker, capsys):
-    table = Table(tmp_path / "t1", "t1", settings_for(broker))
+    table = CafeTable(tmp_path / "t1", "t1", settings_for(broker))
     assert table.link.wait_up(WAIT_S)
     table.start("palourde", ["Ann", "Bob"])
     table.play(["tap clam#1", "wait 1"])
@@ -72,7 +72,7 @@ def test_a_broker_gone_is_fleet_offline_with_why_until_it_is_back(tmp_path, brok
 
 
 def test_tls_to_a_plain_port_is_named_a_tls_failure(tmp_path, broker, capsys):
-    table = Table(tmp_path / "t1", "t1", settings_for(broker, tls=True))
+    table = CafeTable(tmp_path / "t1", "t1", settings_for(broker, tls=True))
     why = table.wait_down(WAIT_S)
     assert "TLS failure: ConnectionResetError" in why and "handshake" in why
     table.play(["wait 1"])
@@ -102,7 +102,7 @@ def test_a_port_that_takes_the_connection_and_never_speaks_is_offline_with_why(
         mute.bind(("127.0.0.1", 0))
         mute.listen(8)                          # the kernel takes connections; no one answers
         where = SimpleNamespace(host="127.0.0.1", port=mute.getsockname()[1])
-        table = Table(tmp_path / "t1", "t1", settings_for(where))
+        table = CafeTable(tmp_path / "t1", "t1", settings_for(where))
         why = table.wait_down(WAIT_S)
         assert why == (f"no answer from the broker at 127.0.0.1:{where.port} within 0.2 s: "
                        "it takes connections but does not speak MQTT")

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from device.fleet.journal_feed import FINISHED_DIR, JournalFeed, journals, pending
 from device.fleet.link import Link
 from device.fleet.topics import decode
-from tests.device.fleet_tables import Table, random_game_lines, settings_for
+from tests.device.fleet_tables import CafeTable, random_game_lines, settings_for
 from tests.device.mosquitto import running_broker
 from tests.device.test_fleet import GAME_LIMIT, WAIT_S
 
@@ -51,7 +51,7 @@ def test_a_table_stopped_during_an_outage_delivers_every_event_after_it_restarts
                         on_message=heard.receive, clean=False).start()
         assert consumer.wait_up(WAIT_S)
         folder, rng = tmp_path / "t1", random.Random(11)
-        before = Table(folder, "t1", settings_for(broker))
+        before = CafeTable(folder, "t1", settings_for(broker))
         assert before.link.wait_up(WAIT_S)
         before.start("palourde", ["Ann", "Bob"])
         before.play(random_game_lines(before.app, rng, 3))
@@ -65,7 +65,7 @@ def test_a_table_stopped_during_an_outage_delivers_every_event_after_it_restarts
         broker.start()
         expected = [("t1", game, seq) for game, seq, _, _ in pending(journals(folder), {})]
         assert len(expected) > 10 and len({game for _, game, _ in expected}) == 2
-        after = Table(folder, "t1", settings_for(broker))  # the same table, started again
+        after = CafeTable(folder, "t1", settings_for(broker))  # the same table, started again
         assert after.feed.wait_acknowledged(len(expected) - 3, WAIT_S)
         assert before.feed.acknowledged + after.feed.acknowledged == len(expected)  # none twice
         assert heard.wait_for(len(expected))
@@ -86,7 +86,7 @@ def test_a_game_finished_with_the_broker_away_arrives_once_after_restarts(tmp_pa
                         subscriptions=("tabletop/+/events", "tabletop/+/finished")).start()
         assert consumer.wait_up(WAIT_S)
         folder, rng = tmp_path / "t1", random.Random(5)
-        before = Table(folder, "t1", settings_for(broker))
+        before = CafeTable(folder, "t1", settings_for(broker))
         assert before.link.wait_up(WAIT_S)
         before.start("palourde", ["Ann", "Bob"])
         before.play(random_game_lines(before.app, rng, 2))
@@ -97,14 +97,14 @@ def test_a_game_finished_with_the_broker_away_arrives_once_after_restarts(tmp_pa
         assert len(list((folder / FINISHED_DIR).iterdir())) == 1
         before.plugin.close()                               # stopped, the broker still away
         broker.start()
-        after = Table(folder, "t1", settings_for(broker))
+        after = CafeTable(folder, "t1", settings_for(broker))
         assert heard.wait_finished(1)
         (finished,) = heard.finished
         assert finished["table"] == "t1" and finished["game"] == "palourde" and finished["winners"]
         after.plugin.close()
         assert after.feed.finished_acknowledged == 1 and not list((folder / FINISHED_DIR).iterdir())
 
-        again = Table(folder, "t1", settings_for(broker))   # started once more: nothing again
+        again = CafeTable(folder, "t1", settings_for(broker))   # started once more: nothing again
         assert again.link.wait_up(WAIT_S)
         again.start("palourde", ["Cy", "Dee"])
         again.play(random_game_lines(again.app, rng, 1))

@@ -26,7 +26,7 @@ from device.ui.screen import COLUMNS
 from tests.device.fleet_tables import (
     FLEET_KEY,
     SETTLE,
-    Table,
+    CafeTable,
     a_deck,
     admin_signer,
     cafe_inbox,
@@ -65,8 +65,8 @@ class FakeLink:
         return True
 
 
-def fake_table(tmp_path, name="t1") -> tuple[Table, FakeLink]:
-    table, link = Table(tmp_path / name, name, None), FakeLink()
+def fake_table(tmp_path, name="t1") -> tuple[CafeTable, FakeLink]:
+    table, link = CafeTable(tmp_path / name, name, None), FakeLink()
     table.inbox = cafe_inbox(tmp_path / name)
     table.plugin = FleetPlugin(link, name, lambda: "2030-01-02T20:15:00+01:00", table.inbox,
                                table.registry, signer=table_signer(name))
@@ -197,8 +197,8 @@ def test_a_refused_broker_is_a_fault_on_the_table(tmp_path):
 def test_a_table_plays_the_same_with_the_broker_gone(tmp_path):
     pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed (extra: fleet)")
     settings = FleetConfig(enabled=True, host="127.0.0.1", port=free_port())
-    away = Table(tmp_path / "away", "away", settings)
-    alone = Table(tmp_path / "alone", "alone", None)
+    away = CafeTable(tmp_path / "away", "away", settings)
+    alone = CafeTable(tmp_path / "alone", "alone", None)
     for table in (away, alone):
         table.start("palourde", ["Ann", "Bob"])
         table.play(random_game_lines(table.app, random.Random(5), 1000))

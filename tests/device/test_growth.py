@@ -23,7 +23,7 @@ from device.storage.store import GameStore
 from device.ui.prompt_timer import PromptTimer
 from engine import Session, Tap, make_config
 
-from .fleet_tables import Table as FleetTable
+from .fleet_tables import CafeTable
 from .table import Table
 from .test_fleet_parts import FakeLink
 
@@ -119,7 +119,7 @@ def test_a_table_holds_the_same_after_hundreds_of_games(tmp_path):
 
 def test_the_journal_feed_parses_each_line_of_the_game_being_played_once(tmp_path):
     """The feed wakes at every input: it reads only what was written since, not the game anew."""
-    table, link = FleetTable(tmp_path, "t1", None), FakeLink()
+    table, link = CafeTable(tmp_path, "t1", None), FakeLink()
     feed = JournalFeed(link, "t1", tmp_path, table.clock.wall)
     table.start("palourde", ["Ann", "Bob", "Cy"])
     for card in WIN[:4]:

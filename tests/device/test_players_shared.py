@@ -18,7 +18,7 @@ from device.fleet.topics import SHARED_PLAYERS
 from device.players.roster import FILE, Player, Roster, new_player
 from tests.device.fleet_tables import (
     ADMIN_KEY,
-    Table,
+    CafeTable,
     admin_private,
     admin_signer,
     cafe_admin,
@@ -87,7 +87,7 @@ def test_a_roster_published_by_the_cafe_is_merged_by_a_table(tmp_path, broker, c
                "--state-dir", str(tmp_path / "a")]
     assert main(["players", "publish", *table_a]) == 0
     assert capsys.readouterr().out == "Shared the roster from table-a as tabletop/shared/players\n"
-    table = Table(tmp_path / "b", "table-b", settings_for(broker))
+    table = CafeTable(tmp_path / "b", "table-b", settings_for(broker))
     assert table.heard.wait(WAIT_S)
     table.play(["wait 1"])                                      # a tick merges it
     assert [(p.short, p.cards) for p in Roster(tmp_path / "b").players()] == [
@@ -104,7 +104,7 @@ def test_a_forged_roster_changes_nothing(tmp_path, broker, caplog):
     topic, signed = roster_message(forger, "t9", "now", admin_signer(tmp_path))
     unsigned = {k: v for k, v in json.loads(signed).items()
                 if k not in ("sig", "publisher", "topic", "counter")}
-    table = Table(tmp_path / "t1", "t1", settings_)
+    table = CafeTable(tmp_path / "t1", "t1", settings_)
     assert table.link.wait_up(WAIT_S)
     for message in (roster_message(forger, "t9", "now", table_signer("t9")),
                     (topic, json.dumps(unsigned).encode())):
