@@ -4,7 +4,9 @@ Reading: the leaderboard, the history (JSON and CSV), a player's page, the roste
 cards, the decks. Changing: players add, rename and remove, staff cards add and revoke. Each
 goes through the very functions `tabletop players` and `tabletop deck staff` use (the
 roster, the deck registry) on the dashboard's state dir, so each field is checked as the
-command line checks it: one clear message (400), nothing changed.
+command line checks it: one clear message (400), nothing changed. With `sharing`, each change
+of the roster or of the staff cards is then sent to every table (sharing.py), and a deck is
+shared on demand; the answer says whether it went.
 """
 from __future__ import annotations
 
@@ -28,13 +30,15 @@ from . import leaderboard as boards
 from .forms import answer, fields
 from .history import History
 from .office import BackOffice
+from .sharing import Sharing, shared
 
 Today = Callable[[], datetime.date]
 
 
 class Api:
-    def __init__(self, office: BackOffice, history: History, today: Today = datetime.date.today) -> None:
-        self.office, self.history, self.today = office, history, today
+    def __init__(self, office: BackOffice, history: History, today: Today = datetime.date.today,
+                 sharing: Sharing | None = None) -> None:
+        self.office, self.history, self.today, self.sharing = office, history, today, sharing
         self.state_dir: Path = office.state_dir
 
     def routes(self) -> list[Route]:
@@ -51,7 +55,8 @@ class Api:
                 Route("/api/staff", read(self.staff)),
                 Route("/api/staff/add", change(self.add_staff), methods=["POST"]),
                 Route("/api/staff/revoke", change(self.revoke_staff), methods=["POST"]),
-                Route("/api/decks", read(self.decks))]
+                Route("/api/decks", read(self.decks)),
+                Route("/api/decks/share", change(self.share_deck), methods=["POST"])]
 
     # ---- the history -----------------------------------------------------------------------
 
@@ -100,15 +105,15 @@ class Api:
 
     async def add_player(self, request: Request) -> Response:
         return await self._change(request, {"name": str},
-                                  lambda f: shown(Roster(self.state_dir).add(new_player(f["name"]))))
+                                  lambda f: shown(Roster(self.state_dir).add(new_player(f["name"]))), "roster")
 
     async def rename_player(self, request: Request) -> Response:
         return await self._change(request, {"name": str, "to": str},
-                                  lambda f: shown(rename(Roster(self.state_dir), f["name"], f["to"])))
+                                  lambda f: shown(rename(Roster(self.state_dir), f["name"], f["to"])), "roster")
 
     async def remove_player(self, request: Request) -> Response:
         return await self._change(request, {"name": str},
-                                  lambda f: shown(Roster(self.state_dir).remove(f["name"])))
+                                  lambda f: shown(Roster(self.state_dir).remove(f["name"])), "roster")
 
     async def staff(self, request: Request) -> Response:
         cards = await off(lambda: DeckRegistry(self.state_dir).staff())
@@ -118,23 +123,37 @@ class Api:
         def add(f: dict) -> dict:
             DeckRegistry(self.state_dir).add_staff(f["uid"], f["label"])
             return {"uid": normalize_uid(f["uid"]), "label": f["label"].strip()}
-        return await self._change(request, {"uid": str, "label": str}, add)
+        return await self._change(request, {"uid": str, "label": str}, add, "staff")
 
     async def revoke_staff(self, request: Request) -> Response:
         def revoke(f: dict) -> dict:
             DeckRegistry(self.state_dir).remove_staff(f["uid"])
             return {"uid": normalize_uid(f["uid"])}
-        return await self._change(request, {"uid": str}, revoke)
+        return await self._change(request, {"uid": str}, revoke, "staff")
 
     async def decks(self, request: Request) -> Response:
         found = await off(lambda: DeckRegistry(self.state_dir).decks())
         return answer(200, {"decks": [{"name": d.name, "family": d.family, "tags": d.size,
                                        "missing": list(d.missing)} for d in found]})
 
-    async def _change(self, request: Request, wanted: dict[str, type], change: Callable[[dict], Any]) -> Response:
+    async def share_deck(self, request: Request) -> Response:
+        def share(f: dict) -> dict:
+            DeckRegistry(self.state_dir).deck(f["name"])          # DeckError when there is none
+            if self.sharing is None:
+                return {"not_shared": "this dashboard has no broker to share with"}
+            sharing = self.sharing
+            return shared(lambda: sharing.deck(f["name"]))
+        return await self._change(request, {"name": str}, share)
+
+    async def _change(self, request: Request, wanted: dict[str, type], change: Callable[[dict], Any],
+                      share: str | None = None) -> Response:
+        """The change, then (for the roster or the staff cards) the tables told of it."""
         try:
             given = await fields(request, wanted)
-            return answer(200, await off(change, given))
+            done = await off(change, given)
+            if share is not None and self.sharing is not None:
+                done = {**done, **await off(shared, getattr(self.sharing, share))}
+            return answer(200, done)
         except Refused as exc:
             return answer(exc.status, {"error": exc.error})
         except (RosterError, DeckError, TagTaken) as exc:

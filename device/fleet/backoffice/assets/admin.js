@@ -26,6 +26,13 @@ async function call(path, body) {
   return data;
 }
 
+// what a change's answer says of the tables: sent to them, or why not
+function told(done) {
+  if (done.shared) { return "; sent to every table"; }
+  if (done.not_shared) { return `; not sent to the tables: ${done.not_shared}`; }
+  return "";
+}
+
 function element(tag, text, className) {
   const node = document.createElement(tag);
   if (text !== undefined && text !== null) { node.textContent = String(text); }
@@ -73,13 +80,13 @@ async function players() {
               button("Rename", async () => {
                 const to = prompt(`New name for ${player.name}`);
                 if (to === null) { return; }
-                await call("api/players/rename", {name: player.name, to});
-                say(`Renamed ${player.name}`, true);
+                const done = await call("api/players/rename", {name: player.name, to});
+                say(`Renamed ${player.name}${told(done)}`, true);
                 await players();
               }),
               button("Remove", async () => {
-                await call("api/players/remove", {name: player.name});
-                say(`Removed ${player.name}`, true);
+                const done = await call("api/players/remove", {name: player.name});
+                say(`Removed ${player.name}${told(done)}`, true);
                 await players();
               }));
     return li;
@@ -93,8 +100,8 @@ async function staff() {
     li.dataset.uid = card.uid;
     li.append(element("span", card.label, "label"), element("span", ` · ${card.uid}`, "uid"),
               button("Revoke", async () => {
-                await call("api/staff/revoke", {uid: card.uid});
-                say(`Revoked the card ${card.uid}`, true);
+                const done = await call("api/staff/revoke", {uid: card.uid});
+                say(`Revoked the card ${card.uid}${told(done)}`, true);
                 await staff();
               }));
     return li;
@@ -104,9 +111,15 @@ async function staff() {
 async function decks() {
   const data = await call("api/decks");
   if (!data.decks.length) { $("decks").replaceChildren(element("li", "No deck here yet (tabletop deck learn).")); return; }
-  $("decks").replaceChildren(...data.decks.map((deck) => element(
-    "li", `${deck.name} · ${deck.family} · ${deck.tags} tags` +
-          (deck.missing.length ? ` · ${deck.missing.length} missing` : " · complete"))));
+  $("decks").replaceChildren(...data.decks.map((deck) => {
+    const li = element("li", `${deck.name} · ${deck.family} · ${deck.tags} tags` +
+                             (deck.missing.length ? ` · ${deck.missing.length} missing` : " · complete"));
+    li.append(button("Share with every table", async () => {
+      const done = await call("api/decks/share", {name: deck.name});
+      say(`Deck ${deck.name}${told(done).replace("; ", ": ")}`, Boolean(done.shared));
+    }));
+    return li;
+  }));
 }
 
 function gameLine(game) {
@@ -165,14 +178,14 @@ form("leaderboard-form", leaderboard);
 form("player-form", async () => {
   const added = await call("api/players/add", {name: $("player-name").value});
   $("player-name").value = "";
-  say(`Added ${added.name}`, true);
+  say(`Added ${added.name}${told(added)}`, true);
   await players();
 });
 form("staff-form", async () => {
   const added = await call("api/staff/add", {uid: $("staff-uid").value, label: $("staff-label").value});
   $("staff-uid").value = "";
   $("staff-label").value = "";
-  say(`Added the staff card ${added.uid}`, true);
+  say(`Added the staff card ${added.uid}${told(added)}`, true);
   await staff();
 });
 $("logout").addEventListener("click", () => call("api/logout", {}).then(() => show(false))
