@@ -28,33 +28,33 @@ def phrases(text: str) -> list[tuple[str, str]]:
             for n, part in enumerate(parts) if n % 2 == 0 and part]
 
 
-def flowed(text: str, sentences: bool) -> str:
-    """The text with the line breaks a catalog made for names of a few letters given up;
-    `sentences`: a break stays where a sentence may end there ("...your cards\nBob plays
-    next": the line ends with . ! ? or the next begins with a capital)."""
+def flowed(text: str) -> str:
+    """The text with the line breaks a catalog made for names of a few letters given up; a
+    break stays where a sentence may end ("...your cards\nBob plays next": the line ends
+    with . ! ? or the next begins with a capital), so two never run together."""
     lines = text.split("\n")
     joined = lines[0]
     for line in lines[1:]:
-        kept = sentences and (joined[-1:] in ".!?" or line[:1].isupper())
+        kept = joined[-1:] in ".!?" or line[:1].isupper()
         joined += ("\n" if kept else " ") + line
     return joined
 
 
 def pages(text: str, room: int, width: int = COLUMNS) -> list[list[str]]:
     """`text` in pages of at most `room` lines of `width` characters: one page when it fits
-    (its own line breaks given up where a line of it does not fit, or if that is what it
-    takes), else pages of whole phrases, each but the last with a column left for the mark."""
+    (the breaks made for short names given up where a line of it does not fit), else pages
+    of whole phrases, each but the last with a column left for the mark."""
     own = wrap(text, width)
     if room < 1 or len(own) <= room and len(own) == len(text.split("\n")):
         return [own]                  # the catalog's lines, each whole on its own line
-    for form in (flowed(text, sentences=True), flowed(text, sentences=False)):
-        whole = wrap(form, width)
-        if len(whole) <= room:
-            return [whole]
+    text = flowed(text)
+    whole = wrap(text, width)
+    if len(whole) <= room:
+        return [whole]
     narrow = width - 1
     found: list[list[str]] = []
     page = ""
-    for joint, phrase in phrases(flowed(text, sentences=True)):
+    for joint, phrase in phrases(text):
         candidate = page + joint + phrase if page else phrase
         if len(wrap(candidate, narrow)) <= room:
             page = candidate
