@@ -336,26 +336,6 @@ TEXT = typeset({
                                "{table} rayée : {n} tables restent dans la liste du café, "
                                "partagée"),
     "cli.fleet.staff_taken": "Retirées par le café : {names}",
-    "cli.config.not_public_key": "{value} n'est pas une clé publique (64 chiffres "
-                                 "hexadécimaux : tabletop fleet keys les affiche)",
-    "cli.help.fleet_keys": "crée la clé de signature de cette table s'il n'y en a pas, et "
-                           "affiche sa moitié publique",
-    "cli.help.fleet_keys_admin": "la clé d'administration du café à la place (sur la machine "
-                                 "du café seulement)",
-    "cli.help.fleet_enrol": "laisse une table signer ses messages : son nom et sa clé publique",
-    "cli.help.fleet_strike": "raye une table : sa clé ne compte plus nulle part",
-    "cli.fleet.key_table": "Table {table} : {public}",
-    "cli.fleet.key_admin": "Administration du café : {public} (fleet.admin_key sur chaque table)",
-    "cli.fleet.enrolled": plural("{table} inscrite : {n} table dans la liste du café, partagée",
-                                 "{table} inscrite : {n} tables dans la liste du café, partagée"),
-    "cli.fleet.struck": plural("{table} rayée : {n} table reste dans la liste du café, partagée",
-                               "{table} rayée : {n} tables restent dans la liste du café, "
-                               "partagée"),
-    "cli.fleet.staff_taken": "Retirées par le café : {names}",
-    "cli.secrets.short_key": "{n} octets seulement : une clé de {most} octets aléatoires ou "
-                             "plus ne se devine pas (par exemple openssl rand -hex 32)",
-    "cli.secrets.readable": "{path} contient {keys} et d'autres peuvent le lire (mode {mode}) : "
-                            "faites chmod 640",
     "cli.secrets.short_key": "{n} octets seulement : une clé de {most} octets aléatoires ou "
                              "plus ne se devine pas (par exemple openssl rand -hex 32)",
     "cli.secrets.readable": "{path} contient {keys} et d'autres peuvent le lire (mode {mode}) : "
