@@ -7,7 +7,6 @@ raises (the fleet's link, the dashboard) instead of killing the table, and that 
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 TYPE_CHECKING = False               # as typing's, which costs --version its start-up to import
@@ -48,5 +47,6 @@ def die_of_sigpipe() -> None:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())   # its last flush
         except (OSError, ValueError):
             pass                                     # no file behind it to point elsewhere
+    import signal  # here: only a reader gone needs it, not every command's start
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     os.kill(os.getpid(), signal.SIGPIPE)

@@ -51,7 +51,7 @@ def test_version_imports_no_command_no_catalog_no_config_and_no_engine(tmp_path)
     modules = modules_after("--version", tmp_path=tmp_path)
     assert commands_imported(modules) == set()
     for heavy in ("engine", "device.config", "device.texts", "importlib.metadata", "typing", "logging",
-                  "shutil", "zlib", "lzma", "bz2"):
+                  "shutil", "zlib", "lzma", "bz2", "signal"):
         assert heavy not in modules, heavy
 
 
