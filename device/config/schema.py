@@ -335,7 +335,8 @@ class WebConfig:
     enabled: bool = _key(True, "serve the page: join by the code the screen shows", _bool)
     host: str | None = _key(None, "address to listen on (default: every interface on the table, "
                             "127.0.0.1 in the simulator)", _text, example="0.0.0.0")
-    port: int = _key(8080, "port (the next free one if taken; 0: any free one)",
+    port: int = _key(8081, "port (the next free one if taken; 0: any free one); the café "
+                     "dashboard keeps 8080",
                      _int(0, 65535, "port"))
 
 
