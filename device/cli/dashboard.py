@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                                              (settings.dashboard_names or "").split(",") if n.strip()),
                                  language=settings.dashboard_language,
                                  finished=settings.dashboard_finished,
-                                 backoffice=back_office(state_dir, history, settings))
+                                 backoffice=back_office(state_dir, history, settings, board))
         # one persistent session per dashboard: two on one host must not take turns
         port = server.server_address[1]
         link = subscribe(settings, board, f"tabletop-dashboard-{socket.gethostname()}-{port}")
@@ -76,14 +76,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def back_office(state_dir: Path, history: History, settings):
+def back_office(state_dir: Path, history: History, settings, board: Board):
     """The staff's pages under /admin, over the dashboard's state dir and history; what they
     change goes to the tables through the config's broker."""
     from device.fleet.backoffice.api import Api
     from device.fleet.backoffice.office import BackOffice
     from device.fleet.backoffice.sharing import Sharing
     sharing = Sharing(settings, state_dir)
-    return BackOffice(state_dir, api=lambda office: Api(office, history, sharing=sharing).routes())
+    return BackOffice(state_dir, api=lambda office: Api(office, history, sharing=sharing, board=board).routes())
 
 
 def set_password(args: argparse.Namespace) -> int:

@@ -34,8 +34,9 @@ def serve(state_dir: Path, password: str | None = PASSWORD, history: History | N
         store(state_dir, password)
     history = history if history is not None else History(None)
     clock = Clock()
-    office = BackOffice(state_dir, clock=clock, api=lambda o: Api(o, history, lambda: today).routes())
-    server = DashboardServer(Board(counted=history), "127.0.0.1", 0, token=None, backoffice=office).start()
+    board = Board(counted=history)
+    office = BackOffice(state_dir, clock=clock, api=lambda o: Api(o, history, lambda: today, board=board).routes())
+    server = DashboardServer(board, "127.0.0.1", 0, token=None, backoffice=office).start()
     return server, clock, history
 
 

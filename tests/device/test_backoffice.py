@@ -17,8 +17,10 @@ from device.cli import main
 from device.decks.registry import DeckRegistry
 from device.fleet.backoffice.password import FILE, Password
 from device.fleet.backoffice.sessions import SESSION_S, WINDOW_S
+from device.fleet.topics import encode, table_topic
 from device.players.roster import Roster, check_name, new_player
 from tests.device.backoffice_client import PASSWORD, Staffer, serve
+from tests.device.test_fleet_dashboard import CLOCK
 
 ROUTES = [("GET", "/admin/api/leaderboard?game=palourde&period=month"), ("GET", "/admin/api/history"),
           ("GET", "/admin/api/history.csv"), ("GET", "/admin/api/player?name=Ann"),
@@ -241,3 +243,21 @@ def test_any_query_is_answered_or_refused_in_one_line(fuzzed, query, path):
     assert status in (200, 400), (status, answer)
     if status == 400:
         assert answer["error"].count("\n") == 0
+
+
+def test_the_tables_as_the_wall_screen_has_them(office):
+    server, _, _ = office
+    board = server.board
+    for name in ("t1", "t2"):
+        board.receive(table_topic(name, "online"), b"true")
+        board.receive(table_topic(name, "state"), encode({
+            "table": name, "at": CLOCK, "activity": "playing", "faults": {"reader": "reader unplugged"},
+            "game": None}))
+    board.receive(table_topic("t2", "online"), b"false")
+    staffer = Staffer(server)
+    assert staffer.get("/admin/api/tables")[0] == 401
+    assert staffer.login() == 200
+    status, seen = staffer.get("/admin/api/tables")
+    assert status == 200 and [(t["name"], t["activity"], t["faults"]) for t in seen["tables"]] == [
+        ("t1", "playing", ["reader unplugged"]), ("t2", "offline", ["reader unplugged"])]
+    assert seen["tables"][1]["offline_since"] is not None and seen["tables"][0]["offline_since"] is None

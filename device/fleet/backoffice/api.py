@@ -1,12 +1,12 @@
 """The back office's data routes under /admin/api/ (docs/fleet.md lists them).
 
-Reading: the leaderboard, the history (JSON and CSV), a player's page, the roster, the staff
-cards, the decks. Changing: players add, rename and remove, staff cards add and revoke. Each
-goes through the very functions `tabletop players` and `tabletop deck staff` use (the
-roster, the deck registry) on the dashboard's state dir, so each field is checked as the
-command line checks it: one clear message (400), nothing changed. With `sharing`, each change
-of the roster or of the staff cards is then sent to every table (sharing.py), and a deck is
-shared on demand; the answer says whether it went.
+Reading: every table as the wall screen has it, the leaderboard, the history (JSON and CSV),
+a player's page, the roster, the staff cards, the decks. Changing: players add, rename and
+remove, staff cards add and revoke. Each goes through the very functions `tabletop players`
+and `tabletop deck staff` use (the roster, the deck registry) on the dashboard's state dir, so
+each field is checked as the command line checks it: one clear message (400), nothing
+changed. With `sharing`, each change of the roster or of the staff cards is then sent to every
+table (sharing.py), and a deck is shared on demand; the answer says whether it went.
 """
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ from starlette.routing import Route
 
 from device.decks.deck_file import DeckError, normalize_uid
 from device.decks.registry import DeckRegistry, TagTaken
+from device.fleet.dashboard.board import Board
+from device.fleet.dashboard.page import language_of, table_shown
 from device.players.roster import Player, Roster, RosterError, new_player
 from device.web.server import Refused
 
@@ -37,14 +39,16 @@ Today = Callable[[], datetime.date]
 
 class Api:
     def __init__(self, office: BackOffice, history: History, today: Today = datetime.date.today,
-                 sharing: Sharing | None = None) -> None:
+                 sharing: Sharing | None = None, board: Board | None = None) -> None:
         self.office, self.history, self.today, self.sharing = office, history, today, sharing
+        self.board = board
         self.state_dir: Path = office.state_dir
 
     def routes(self) -> list[Route]:
         staff = self.office.staff
         read, change = (lambda handler: staff(handler)), (lambda handler: staff(handler, change=True))
-        return [Route("/api/leaderboard", read(self.leaderboard)),
+        return [Route("/api/tables", read(self.tables)),
+                Route("/api/leaderboard", read(self.leaderboard)),
                 Route("/api/history", read(self.played)),
                 Route("/api/history.csv", read(self.played_csv)),
                 Route("/api/player", read(self.player)),
@@ -58,7 +62,18 @@ class Api:
                 Route("/api/decks", read(self.decks)),
                 Route("/api/decks/share", change(self.share_deck), methods=["POST"])]
 
-    # ---- the history -----------------------------------------------------------------------
+    # ---- the tables and the history -----------------------------------------------------------
+
+    async def tables(self, request: Request) -> Response:
+        """Each table: online or offline since when, what it does, its game, its faults."""
+        if self.board is None:
+            return answer(200, {"tables": []})
+        board, language = self.board, request.query_params.get("lang") or "en"
+        tables = await off(lambda: [table_shown(t, language_of(language, "en")) for t in board.view()["tables"]])
+        return answer(200, {"tables": [
+            {"name": t["name"], "online": t["online"], "activity": t["activity"],
+             "offline_since": t["offline_since"], "game": t["game"]["title"] if t["game"] else None,
+             "faults": t["faults"]} for t in tables]})
 
     async def leaderboard(self, request: Request) -> Response:
         game, period = request.query_params.get("game") or None, request.query_params.get("period", "month")

@@ -154,8 +154,22 @@ async function playerPage(name) {
   $("player-games").replaceChildren(...page.recent.map(gameLine));
 }
 
+async function tables() {
+  const data = await call("api/tables");
+  if (!data.tables.length) { $("tables").replaceChildren(element("li", "No table heard from yet.")); return; }
+  $("tables").replaceChildren(...data.tables.map((table) => {
+    const li = element("li");
+    li.dataset.table = table.name;
+    const doing = table.offline_since ? `offline since ${table.offline_since.slice(11, 16)}` : table.activity;
+    li.append(element("span", table.name, "name"), element("span", ` · ${doing}`));
+    if (table.game) { li.append(element("span", " · "), element("span", table.game, "title")); }
+    for (const fault of table.faults) { li.append(element("span", " · "), element("span", fault, "fault")); }
+    return li;
+  }));
+}
+
 async function everything() {
-  await Promise.all([leaderboard(), players(), staff(), decks(), recent()]);
+  await Promise.all([tables(), leaderboard(), players(), staff(), decks(), recent()]);
   document.body.dataset.ready = String(Number(document.body.dataset.ready || 0) + 1);
 }
 
