@@ -27,7 +27,7 @@ from device.table import start_from_flags
 from device.ui.render import render
 from device.ui.screen import Screen
 
-from .device.table import Table
+from .device.table import SimTable
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "tabletop.service"
@@ -266,7 +266,7 @@ class Idle:
 
 
 def test_sigterm_closes_the_journal_and_leaves_a_paused_frame(tmp_path, monkeypatch):
-    table = Table(tmp_path)
+    table = SimTable(tmp_path)
     app = table.app
     flags = argparse.Namespace(game="palourde", players="Ann,Bob", first=None, option=[])
     assert start_from_flags(app, flags) is None
@@ -284,7 +284,7 @@ def test_sigterm_closes_the_journal_and_leaves_a_paused_frame(tmp_path, monkeypa
         signal.signal(signal.SIGINT, handlers[1])
     assert panel.paused.tobytes() == render(Screen("TABLETOP", "", ("Paused",))).tobytes()
     assert app.store.journal is None                     # closed, every line on disk
-    replay = Table(tmp_path)
+    replay = SimTable(tmp_path)
     replay.app.resume_game()
     assert replay.app.session.state == app.session.state
 

@@ -11,7 +11,7 @@ from device.ui.layout import Cut, layout
 from device.ui.screen import Screen
 from engine.core.text import catalog, forms
 
-from .table import Table
+from .table import SimTable
 
 FIELD = re.compile(r"\{[^}]*\}")
 NAMED = 4                 # the fewest letters of its own a catalog text needs to be named by
@@ -24,8 +24,8 @@ class Seen:
     screen: Screen
 
 
-class Watched(Table):
-    """A Table that keeps each frame with its language, its mode and the line it followed."""
+class Watched(SimTable):
+    """A SimTable that keeps each frame with its language, its mode and the line it followed."""
 
     def __init__(self, state_dir, language: str = "en") -> None:
         super().__init__(state_dir, language)

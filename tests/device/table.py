@@ -39,7 +39,7 @@ def whole_games() -> dict:
     return {game: importlib.import_module(f"{__package__}.test_sim_{game}") for game in ours}
 
 
-class Table:
+class SimTable:
     def __init__(self, state_dir, language: str = "en") -> None:
         self.clock = VirtualClock(wall=WALL_CLOCK)
         self.registry = open_registry(state_dir, True)
@@ -55,7 +55,7 @@ class Table:
         self.screens.append(screen)
 
     def start(self, game: str, players: str = "P1,P2,P3", first: str | None = None,
-              *options: str, dealt: bool = True) -> Table:
+              *options: str, dealt: bool = True) -> SimTable:
         """Skip the wizard, as `--game --players --first --option` do; `dealt`: SELECT past the
         deal instruction too, to the first prompt."""
         args = argparse.Namespace(game=game, players=players, first=first, option=list(options))
@@ -66,7 +66,7 @@ class Table:
             self.run("press select")
         return self
 
-    def run(self, lines: str) -> Table:
+    def run(self, lines: str) -> SimTable:
         def complain(text: str) -> None:
             raise AssertionError(text)
         run_sim(self.app, textwrap.dedent(lines).strip().splitlines(), self.clock, self.frames,

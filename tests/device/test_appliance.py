@@ -10,7 +10,7 @@ from hardware.presence import Presence
 from hardware.rc522 import RC522
 from hardware.reader_loop import ReaderLoop
 from hardware.sim import SimReader
-from tests.device.table import Table
+from tests.device.table import SimTable
 
 
 def test_a_reader_missing_at_start_is_retried_until_it_answers():
@@ -62,7 +62,7 @@ def test_the_appliance_reader_reports_every_card_of_an_rc522():
 
 
 def test_cards_the_reader_cannot_tell_apart_ask_for_one_card_at_a_time(tmp_path):
-    table = Table(tmp_path).start("palourde")
+    table = SimTable(tmp_path).start("palourde")
     table.app.handle(ReaderCrowded())
     assert table.screen.header_right == "One card at a time"
     assert layout(table.screen).header.endswith(" One card at a time")
@@ -71,7 +71,7 @@ def test_cards_the_reader_cannot_tell_apart_ask_for_one_card_at_a_time(tmp_path)
 
 
 def test_one_card_at_a_time_in_french(tmp_path):
-    table = Table(tmp_path, language="fr").start("palourde")
+    table = SimTable(tmp_path, language="fr").start("palourde")
     table.app.handle(ReaderCrowded())
     assert table.screen.header_right == "Une carte à la fois"
     assert layout(table.screen).header.endswith(" Une carte à la fois")

@@ -11,7 +11,7 @@ from device.ui.modes import Mode
 from device.ui.overlay import BUTTON_WORD
 from engine.core.text import Msg, catalog, forms
 
-from .table import Table
+from .table import SimTable
 
 
 class Recording(Mode):
@@ -61,7 +61,7 @@ def test_the_games_have_messages_that_name_buttons():
 @pytest.mark.parametrize("language,key,button", MESSAGES)
 def test_one_press_of_the_named_button_clears_the_message_and_does_it(tmp_path, language,
                                                                          key, button):
-    table = Table(tmp_path, language)
+    table = SimTable(tmp_path, language)
     mode = Recording()
     table.app.set_mode(mode)
     fields = {f for form in forms(catalog(language)[key]) for f in _fields(form)}
@@ -73,7 +73,7 @@ def test_one_press_of_the_named_button_clears_the_message_and_does_it(tmp_path, 
 
 
 def test_a_press_on_a_message_that_asks_nothing_only_dismisses_it(tmp_path):
-    table = Table(tmp_path)
+    table = SimTable(tmp_path)
     mode = Recording()
     table.app.set_mode(mode)
     table.app.show(Msg("ui.aborted"))

@@ -24,7 +24,7 @@ from device.storage.journal import JournalError
 from device.ui.prompt_timer import PromptTimer
 
 from .fleet_tables import CafeTable
-from .table import WALL_CLOCK, Table
+from .table import WALL_CLOCK, SimTable
 from .test_fleet_parts import FakeLink
 from .test_sim_tamalou import UNTIL_LAST_SNAPS
 
@@ -46,11 +46,11 @@ def near(label: str, expected: str) -> bool:
     return abs((parse(label) - parse(expected)).total_seconds()) <= 1
 
 
-def palourde(table: Table) -> Table:
+def palourde(table: SimTable) -> SimTable:
     return table.start("palourde", "Ann,Bob,Cy", "Ann", "tie_rule=shared")
 
 
-def play(table: Table, cards, jump_after: int | None = None, jump_s: float = 0) -> Table:
+def play(table: SimTable, cards, jump_after: int | None = None, jump_s: float = 0) -> SimTable:
     """Tap `cards` a minute apart; the wall clock jumps after the `jump_after`-th."""
     for n, card in enumerate(cards, 1):
         table.run(f"wait {MOVE_S}\ntap {card}")
@@ -95,7 +95,7 @@ def test_a_label_from_another_run_or_not_a_time_is_never_re_dated():
 @pytest.mark.parametrize("jump_s", JUMPS)
 def test_a_game_across_a_jump_records_its_real_length_and_its_start_re_dated(
         tmp_path, capsys, jump_s):
-    table = play(palourde(Table(tmp_path)), WIN, jump_after=2, jump_s=jump_s)
+    table = play(palourde(SimTable(tmp_path)), WIN, jump_after=2, jump_s=jump_s)
     table.run("wait 30\npress select")                      # the result is left
     records = archived(tmp_path)
     end, moves = records[-1], records[1:-1]
@@ -117,7 +117,7 @@ def test_a_game_across_a_jump_records_its_real_length_and_its_start_re_dated(
 
 
 def test_a_game_without_a_jump_keeps_its_start_and_says_nothing_was_corrected(tmp_path):
-    play(palourde(Table(tmp_path)), WIN).run("wait 30\npress select")
+    play(palourde(SimTable(tmp_path)), WIN).run("wait 30\npress select")
     end = archived(tmp_path)[-1]
     assert "clock_corrected" not in end and "started" not in end
     with closing(open_history(tmp_path)) as history:
@@ -127,9 +127,9 @@ def test_a_game_without_a_jump_keeps_its_start_and_says_nothing_was_corrected(tm
 
 @pytest.mark.parametrize("jump_s", [YEAR_S, -YEAR_S])
 def test_a_restart_goes_on_from_the_seconds_played_whatever_the_wall_clock_says(tmp_path, jump_s):
-    play(palourde(Table(tmp_path)), WIN[:2])
+    play(palourde(SimTable(tmp_path)), WIN[:2])
     before = json.loads((tmp_path / "current.jsonl").read_text().splitlines()[-1])["elapsed"]
-    again = Table(tmp_path)              # a new run: its monotonic clock starts from nothing
+    again = SimTable(tmp_path)              # a new run: its monotonic clock starts from nothing
     again.clock.jump(jump_s)
     again.app.resume_game()
     assert again.app.store.elapsed() == before
@@ -143,7 +143,7 @@ def test_a_restart_goes_on_from_the_seconds_played_whatever_the_wall_clock_says(
 
 @pytest.mark.parametrize("jump_s", JUMPS)
 def test_the_kiosk_waits_its_idle_time_on_the_monotonic_clock(tmp_path, jump_s):
-    table = palourde(Table(tmp_path))
+    table = palourde(SimTable(tmp_path))
     table.app.attach(*kiosk_plugins(KioskConfig(enabled=True, attract_after_s=120, dim_after_s=0,
                                                 screensaver_after_s=0), RecordedSystem()))
     play(table, WIN[:1])
@@ -158,7 +158,7 @@ def test_the_kiosk_waits_its_idle_time_on_the_monotonic_clock(tmp_path, jump_s):
 
 @pytest.mark.parametrize("jump_s", JUMPS)
 def test_the_last_snaps_count_down_through_a_jump(tmp_path, jump_s):
-    table = Table(tmp_path)
+    table = SimTable(tmp_path)
     table.app.attach(PromptTimer())
     table.start("tamalou", "P1,P2,P3", "P2").run(UNTIL_LAST_SNAPS)
     table.clock.jump(jump_s)
@@ -204,7 +204,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st
 def three_moves(tmp_path_factory) -> list[dict]:
     """A journal's lines: a header and three moves, each with its seconds played."""
     state_dir = tmp_path_factory.mktemp("three-moves")
-    play(palourde(Table(state_dir)), WIN[:3])
+    play(palourde(SimTable(state_dir)), WIN[:3])
     return [json.loads(text) for text in (state_dir / "current.jsonl").read_text().splitlines()]
 
 

@@ -17,7 +17,7 @@ from device.loop import Frames
 from device.ui.render import render
 from hardware.display import PROBE_SECONDS, RETRY_SECONDS, OledDisplay
 from hardware.pages import pack_pages
-from tests.device.table import Table
+from tests.device.table import SimTable
 from tests.hardware.fakes.oled_bus import RecordingSerial
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
@@ -36,7 +36,7 @@ class Led:
 
 def test_a_replugged_panel_shows_the_table_again_and_the_fault_is_told_once(tmp_path, caplog):
     caplog.set_level(logging.WARNING, "hardware.display")
-    table = Table(tmp_path).start("palourde", "Ann,Bob")
+    table = SimTable(tmp_path).start("palourde", "Ann,Bob")
     led = Led()
     table.app.attach(Feedback(None, led))
     app, clock, inputs = table.app, table.clock, queue.Queue()

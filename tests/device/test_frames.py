@@ -13,7 +13,7 @@ from PIL import Image
 from device.ui.render import render
 
 from . import test_sim_flouk
-from .table import Table, to_game
+from .table import SimTable, to_game
 
 FRAMES_DIR = Path(__file__).parent / "frames"
 SHEET = Path(__file__).parents[2] / "docs" / "screens.png"
@@ -104,7 +104,7 @@ FRENCH = ("game_select", "house_rules", "palourde_flip", "palourde_pair", "palou
 
 def frame(tmp_path: Path, name: str, language: str = "en") -> Image.Image:
     game, lines = FRAMES[name]
-    table = Table(tmp_path, language)
+    table = SimTable(tmp_path, language)
     if game:
         table.start(*game)
     return render(table.run(lines).screen)

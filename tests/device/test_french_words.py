@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from device.ui.prompt_timer import PromptTimer
 
-from .table import Table
+from .table import SimTable
 from .test_sim_tamalou import UNTIL_LAST_SNAPS
 
 
-def bodies(table: Table) -> list[str]:
+def bodies(table: SimTable) -> list[str]:
     """Every frame's body lines, one string a frame."""
     return ["\n".join(screen.lines) for screen in table.screens]
 
 
 def test_the_peek_reminder_names_the_card_bob_may_not_flip(tmp_path):
-    table = Table(tmp_path, "fr").start("palourde", "Ann,Bob,Cy", "Ann")
+    table = SimTable(tmp_path, "fr").start("palourde", "Ann,Bob,Cy", "Ann")
     table.run("tap shrimp#1\ntap shrimp#2\nwait 3\npress select")
     # Bob's turn: flip two cards, but not the one Ann looked at
     assert table.screen.lines[-1] == "Pas celle vue par Ann", table.screen
@@ -22,7 +22,7 @@ def test_the_peek_reminder_names_the_card_bob_may_not_flip(tmp_path):
 
 
 def test_the_last_snaps_are_a_last_chance_to_discard_a_card_of_the_same_value(tmp_path):
-    table = Table(tmp_path, "fr")
+    table = SimTable(tmp_path, "fr")
     table.app.attach(PromptTimer())
     table.start("tamalou", "P1,P2,P3", "P2").run(UNTIL_LAST_SNAPS)
     seen = bodies(table)

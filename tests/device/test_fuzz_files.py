@@ -35,7 +35,7 @@ from device.storage.history import open_history, update_history
 from device.storage.settings import SETTINGS_FILE, saved_language
 from device.storage.store import GameStore
 
-from .table import Table
+from .table import SimTable
 from .test_crash import GAME, ROOT
 
 EXAMPLES = 40
@@ -108,7 +108,7 @@ def furnished(tmp_path_factory) -> Path:
 def played(tmp_path_factory) -> Path:
     """A finished game in the archive and the history."""
     state = tmp_path_factory.mktemp("fuzz-played")
-    Table(state).start("palourde", "Ann,Bob,Cy").run("\n".join(GAME))
+    SimTable(state).start("palourde", "Ann,Bob,Cy").run("\n".join(GAME))
     update_history(state)
     return state
 

@@ -9,7 +9,7 @@ from device.conformance.playouts import random_playout
 from device.ui.playing import GameOver
 from device.ui.render import LINE_TOPS, MARK_X, render
 
-from .table import Table
+from .table import SimTable
 
 AUBERGE_3 = """
     tap 5#1
@@ -40,7 +40,7 @@ AUBERGE_3 = """
 
 def test_the_result_shows_the_headline_and_who_is_out(tmp_path):
     # P2 accuses P3 (a pair: P3 out), then P1 accuses P2 (no pair: P1 out); P2 wins.
-    table = Table(tmp_path).start("auberge").run(AUBERGE_3)
+    table = SimTable(tmp_path).start("auberge").run(AUBERGE_3)
     assert table.screen.header == "GAME OVER"
     assert table.screen.header_right == "AUBERGE"
     assert table.screen.lines == ("P2 wins!", "1 P2 -", "2 P1 out", "SELECT=new game")
@@ -49,7 +49,7 @@ def test_the_result_shows_the_headline_and_who_is_out(tmp_path):
 
 
 def test_down_stops_at_the_last_player(tmp_path):
-    table = Table(tmp_path).start("auberge").run(AUBERGE_3 + "press down\npress down\npress down")
+    table = SimTable(tmp_path).start("auberge").run(AUBERGE_3 + "press down\npress down\npress down")
     # P3 went out first, P1 last: P1 places second, P3 third
     assert table.screen.lines == ("1 P2 -", "2 P1 out", "3 P3 out", "SELECT=new game")
     assert (table.screen.above, table.screen.below) == (True, False)
@@ -65,7 +65,7 @@ def test_every_game_over_says_what_select_does_next(tmp_path, game, language, wo
     spec = engine.get(game)
     low, _ = spec.player_range(tuple((o.key, o.default) for o in spec.options))
     session = random_playout(spec, max(low, 3), seed=1)
-    table = Table(tmp_path, language)
+    table = SimTable(tmp_path, language)
     table.app.session, table.app.mode = session, GameOver()
     assert table.screen.lines[-1] == words
     assert len(table.screen.lines) == 4

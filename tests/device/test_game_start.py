@@ -15,7 +15,7 @@ from device.ui.wizard import Instruction
 
 from . import test_sim_palourde
 from .simrun import sim
-from .table import Table, to_game
+from .table import SimTable, to_game
 
 # The first card of each game whose first prompt asks for one, and what the screen says next.
 FIRST_CARDS = {
@@ -28,7 +28,7 @@ FIRST_CARDS = {
 
 @pytest.mark.parametrize("game", [spec.id for spec in engine.all_specs()])
 def test_every_game_begun_from_the_command_line_shows_its_deal_first(tmp_path, game):
-    table = Table(tmp_path).start(game, "Ann,Bob,Cy", dealt=False)
+    table = SimTable(tmp_path).start(game, "Ann,Bob,Cy", dealt=False)
     assert isinstance(table.app.mode, Instruction)
     assert table.screen.lines[-1].endswith("SELECT") or "SELECT" in table.screen.lines[-1]
     table.run("press select")
@@ -37,7 +37,7 @@ def test_every_game_begun_from_the_command_line_shows_its_deal_first(tmp_path, g
 
 
 def test_palourde_with_its_players_given_deals_its_beach_first(tmp_path):
-    table = Table(tmp_path).start("palourde", "Ann,Bob", dealt=False)
+    table = SimTable(tmp_path).start("palourde", "Ann,Bob", dealt=False)
     assert table.screen.lines == ("Set aside unused", "Baskets + Golden Clam",
                                   "Shuffle 53 face down", "SELECT when done")
 
@@ -45,14 +45,14 @@ def test_palourde_with_its_players_given_deals_its_beach_first(tmp_path):
 @pytest.mark.parametrize("game", FIRST_CARDS)
 def test_a_card_tapped_on_the_deal_screen_is_the_first_card(tmp_path, game):
     card, shown = FIRST_CARDS[game]
-    table = Table(tmp_path).start(game, "Ann,Bob,Cy", dealt=False).run(f"tap {card}")
+    table = SimTable(tmp_path).start(game, "Ann,Bob,Cy", dealt=False).run(f"tap {card}")
     assert [str(event) for event in table.app.session.events] == [f"tap {card}"]
     assert any(line.startswith(shown) for line in table.screen.lines), table.text
 
 
 def test_from_the_menus_too(tmp_path):
     # Tamalou: 2 players, P1 starts, then its deal screen, where the opening discard is tapped
-    table = Table(tmp_path).run(to_game("tamalou") + "press select\npress select\npress select")
+    table = SimTable(tmp_path).run(to_game("tamalou") + "press select\npress select\npress select")
     assert isinstance(table.app.mode, Instruction)
     table.run("tap 7C")
     assert table.app.session is not None and len(table.app.session.events) == 1
@@ -60,7 +60,7 @@ def test_from_the_menus_too(tmp_path):
 
 
 def test_a_deal_screen_that_asks_more_than_a_deal_keeps_the_card_out(tmp_path):
-    table = Table(tmp_path).start("flouk", "Ann,Bob,Cy", dealt=False).run("tap mouta#1")
+    table = SimTable(tmp_path).start("flouk", "Ann,Bob,Cy", dealt=False).run("tap mouta#1")
     assert table.screen.lines == ("Use the buttons",)
     assert table.app.session.events == ()
     table.run("wait 2")
@@ -68,18 +68,18 @@ def test_a_deal_screen_that_asks_more_than_a_deal_keeps_the_card_out(tmp_path):
 
 
 def test_a_tag_of_no_deck_on_the_deal_screen_is_refused_there(tmp_path):
-    table = Table(tmp_path).start("tamalou", "Ann,Bob", dealt=False).run("tap uid:0A0B0C0D")
+    table = SimTable(tmp_path).start("tamalou", "Ann,Bob", dealt=False).run("tap uid:0A0B0C0D")
     assert table.screen.lines == ("Unknown card",)
     assert table.app.session.events == ()
 
 
 def test_palourde_from_the_menus_deals_in_its_own_setup(tmp_path):
-    table = Table(tmp_path).run(to_game("palourde") + "press select")
+    table = SimTable(tmp_path).run(to_game("palourde") + "press select")
     assert table.screen.lines[0] == "Fishermen: tap your"
 
 
 def test_flouks_header_names_no_turn_on_its_deal(tmp_path):
-    table = Table(tmp_path).start("flouk", "Ann,Bob,Cy")
+    table = SimTable(tmp_path).start("flouk", "Ann,Bob,Cy")
     assert table.screen.header_right == "R1"
     table.run("press select\nwait 2")
     assert table.screen.header_right == "R1 T1"

@@ -24,7 +24,7 @@ from device.ui.prompt_timer import PromptTimer
 from engine import Session, Tap, make_config
 
 from .fleet_tables import CafeTable
-from .table import Table
+from .table import SimTable
 from .test_fleet_parts import FakeLink
 
 WIN = ("clam#1", "clam#2", "high_tide#1", "high_tide#2", "high_tide#3")
@@ -99,7 +99,7 @@ def held_by(root) -> int:
 def test_a_table_holds_the_same_after_hundreds_of_games(tmp_path):
     """Every game's inputs in one process: nothing kept per input or per game outlives it
     (the inputs' lists, the plugins' seen sets, the journal's index, the history's handle)."""
-    table = Table(tmp_path)
+    table = SimTable(tmp_path)
     keep_history(table.app.store)
     link = FakeLink()
     table.app.attach(*kiosk_plugins(KioskConfig(enabled=True), RecordedSystem()), PromptTimer(),

@@ -11,7 +11,7 @@ from device.ui.screen import COLUMNS
 from engine.core.outcomes import Tally
 from engine.core.text import msg
 
-from .table import Table
+from .table import SimTable
 
 
 @pytest.mark.parametrize("spec", engine.all_specs(), ids=lambda s: s.id)
@@ -37,7 +37,7 @@ TURN_1 = "press select\nwait 2\ntap mouta#1\ntap faar#1\ntap bloup#1\nwait 2\n"
 def test_a_message_shows_under_the_header_of_the_game_as_it_is_now(tmp_path):
     """The last reveal runs the Decree step and stops at the Chiefs' white numbers: the Decree
     message is shown under the header of the step the game is at, as is every message."""
-    table = Table(tmp_path).start("flouk")
+    table = SimTable(tmp_path).start("flouk")
     table.run(TURN_1 + "tap chief_mouta#1\ntap decree#2")
     assert table.text.splitlines()[0] == "|FLOUK           R1 T2|"
     table.run("tap chief_faar#1")
@@ -59,14 +59,14 @@ def test_a_message_shows_under_the_header_of_the_game_as_it_is_now(tmp_path):
      "Everyone puts 1 token"),
 ], ids=["palourde", "auberge", "tribord"])
 def test_the_header_agrees_with_the_message_over_it(tmp_path, game, players, lines, header, said):
-    table = Table(tmp_path).start(game, players, dealt=False).run("press select\n" + lines)
+    table = SimTable(tmp_path).start(game, players, dealt=False).run("press select\n" + lines)
     shown = table.text.splitlines()
     assert shown[0] == header, table.text
     assert said in " ".join(line.strip() for line in shown[1:]), table.text
 
 
 def test_a_games_closing_steps_show_under_its_header_then_game_over(tmp_path):
-    table = Table(tmp_path).start("palourde", "Ann,Bob")
+    table = SimTable(tmp_path).start("palourde", "Ann,Bob")
     table.run("tap high_tide#1\ntap high_tide#2\ntap high_tide#3")
     assert table.text.splitlines()[:2] == ["|PALOURDE     Tide 3/3|", "  High Tide! 3/3"]
     table.run("press select")             # read: the result, not a new game yet
@@ -79,7 +79,7 @@ def test_a_games_closing_steps_show_under_its_header_then_game_over(tmp_path):
 @pytest.mark.parametrize("note", ["ui.resumed", "ui.torn", "ui.one_card", "ui.reader_offline",
                                   "ui.disk_error", "ui.display_offline"])
 def test_a_header_note_leaves_the_games_name_whole(tmp_path, game, language, note):
-    table = Table(tmp_path, language).start(game)
+    table = SimTable(tmp_path, language).start(game)
     table.app.notice = msg(note)
     laid = layout(table.screen)
     name = table.app.t(header_name(table.app.game().spec))
@@ -88,7 +88,7 @@ def test_a_header_note_leaves_the_games_name_whole(tmp_path, game, language, not
 
 
 def test_the_resumed_game_names_itself_whole(tmp_path):
-    Table(tmp_path).start("tribord", "Ann,Bob,Cy").run("tap 5#1")
-    again = Table(tmp_path)
+    SimTable(tmp_path).start("tribord", "Ann,Bob,Cy").run("tap 5#1")
+    again = SimTable(tmp_path)
     again.app.resume_game()
     assert again.text.splitlines()[0] == "|A TRIBORD!    Resumed|"

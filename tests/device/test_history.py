@@ -17,7 +17,7 @@ from device.storage.history import FILE, keep_history, open_history
 from device.storage.store import GameStore
 from engine import Session, Tap, make_config
 
-from .table import Table
+from .table import SimTable
 
 NOW = "2024-05-04T20:00:00+02:00"
 CARDS = ("clam#1", "clam#2", "high_tide#1", "high_tide#2", "high_tide#3")   # the starter wins 2-0-0
@@ -139,7 +139,7 @@ def test_an_unnamed_seat_is_no_one_player_across_games(tmp_path, capsys):
     assert history(tmp_path, capsys, "--player", "Ann") == (0, "Ann palourde: 1 played, 1 won\n")
 
 
-def open_statistics(table: Table) -> None:
+def open_statistics(table: SimTable) -> None:
     """Hold SELECT, then DOWN to Statistics (wherever the menu has it) and SELECT."""
     table.run("hold select")
     while table.app.mode.menu.key != "stats":
@@ -149,7 +149,7 @@ def open_statistics(table: Table) -> None:
 
 def test_the_global_menu_shows_this_games_statistics(tmp_path):
     three_games(tmp_path)
-    table = Table(tmp_path).start("palourde", "Ann,Bob,Cy")
+    table = SimTable(tmp_path).start("palourde", "Ann,Bob,Cy")
     open_statistics(table)
     assert (table.screen.header, table.screen.header_right) == ("PALOURDE", "Statistics")
     assert table.screen.lines == ("Games played: 3", "Average: 20 min", "Wins by seat:",
@@ -159,7 +159,7 @@ def test_the_global_menu_shows_this_games_statistics(tmp_path):
 
 
 def test_statistics_say_so_when_there_is_no_finished_game(tmp_path):
-    table = Table(tmp_path).start("palourde", "Ann,Bob")
+    table = SimTable(tmp_path).start("palourde", "Ann,Bob")
     open_statistics(table)
     assert table.screen.lines == ("No finished game", "yet")
 

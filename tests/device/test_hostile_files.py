@@ -59,8 +59,8 @@ def test_a_nul_byte_and_a_huge_word_are_refused_with_their_line_and_cut(tmp_path
 # ---- journals ------------------------------------------------------------------------------
 
 def saved_game(state_dir) -> bytes:
-    from .table import Table
-    Table(state_dir).start("palourde", "Ann,Bob,Cy").run("tap clam#1\ntap clam#2\ntap crab#1")
+    from .table import SimTable
+    SimTable(state_dir).start("palourde", "Ann,Bob,Cy").run("tap clam#1\ntap clam#2\ntap crab#1")
     return (state_dir / "current.jsonl").read_bytes()
 
 

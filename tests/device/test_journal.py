@@ -18,7 +18,7 @@ from engine import Session, Tap, make_config
 from engine.core.codec import state_hash
 from engine.core.session import Op
 
-from .table import Table
+from .table import SimTable
 
 NOW = "2024-05-04T12:40:00+02:00"
 LATER = "2024-05-04T13:05:30+02:00"
@@ -239,9 +239,9 @@ def test_the_bench_journal_resumes_with_undo_and_redo_records(tmp_path):
 
 
 def test_a_resumed_game_is_back_as_it_was_with_its_last_message(tmp_path):
-    before = Table(tmp_path).start("palourde", "Ann,Bob").run("tap clam#1\ntap clam#2")
+    before = SimTable(tmp_path).start("palourde", "Ann,Bob").run("tap clam#1\ntap clam#2")
     before.app.store.close()
-    after = Table(tmp_path)
+    after = SimTable(tmp_path)
     after.app.resume_game()
     assert after.screen.lines == before.screen.lines == ("Clam + Clam!", "Ann +2 clams -> 2",
                                                          "Both to your Basket", "Bob plays next")
@@ -258,18 +258,18 @@ def test_a_game_kept_aside_says_why_on_screen(tmp_path):
     header, *records = lines(store.current)
     records[1]["hash"] = "0" * 64
     store.current.write_text("".join(json.dumps(r) + "\n" for r in [header, *records]))
-    table = Table(tmp_path)
+    table = SimTable(tmp_path)
     table.app.resume_game()
     assert " ".join(table.screen.lines) == "Saved game kept aside: line 3 does not replay"
     assert table.app.session is None
 
 
 def test_a_torn_last_line_is_reported_in_the_header_until_the_next_input(tmp_path):
-    before = Table(tmp_path).start("palourde", "Ann,Bob").run("tap clam#1\ntap clam#2\nwait 2")
+    before = SimTable(tmp_path).start("palourde", "Ann,Bob").run("tap clam#1\ntap clam#2\nwait 2")
     before.app.store.close()
     current = tmp_path / "current.jsonl"
     current.write_bytes(current.read_bytes()[:-9])
-    after = Table(tmp_path)
+    after = SimTable(tmp_path)
     after.app.resume_game()
     assert after.screen.header_right == "Last entry dropped"
     assert after.screen.lines[:2] == ("Ann: flip 2nd", "card, tap it")

@@ -7,13 +7,13 @@ from device.config import KioskConfig
 from device.kiosk.plugin import Attract, kiosk_plugins
 from device.kiosk.system_actions import RecordedSystem
 
-from .table import Table
+from .table import SimTable
 from .test_sim_palourde import PLAY, SETUP
 
 ATTRACT_S = 120
 
 
-class Kiosk(Table):
+class Kiosk(SimTable):
     def __init__(self, state_dir, **settings) -> None:
         super().__init__(state_dir)
         self.system = RecordedSystem()
@@ -36,12 +36,12 @@ def kiosk(tmp_path):
     return Kiosk(tmp_path)
 
 
-def labels(table: Table) -> list[str]:
+def labels(table: SimTable) -> list[str]:
     """Every entry of the menu on screen, shown or scrolled off."""
     return [label for _, label in table.app.mode.menu.items]
 
 
-def archived(table: Table) -> list[str]:
+def archived(table: SimTable) -> list[str]:
     return [path.name.split("-", 1)[1] for path in table.app.store.archived()]
 
 
@@ -97,7 +97,7 @@ def test_players_menu_keeps_scores_and_undo_but_no_admin(kiosk):
 
 
 def test_out_of_kiosk_mode_the_menu_has_it_all(tmp_path):
-    table = Table(tmp_path).start("palourde", "Ann,Bob").run("hold select")
+    table = SimTable(tmp_path).start("palourde", "Ann,Bob").run("hold select")
     assert {"Abort game", "House rules"} <= set(labels(table))
 
 

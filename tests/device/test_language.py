@@ -26,7 +26,7 @@ from device.ui.house_rules import OPTION_COLUMNS, value_name
 from device.ui.screen import COLUMNS
 from engine.core.text import catalog, forms, msg, render
 
-from .table import Table, to_game, too_wide, whole_games
+from .table import SimTable, to_game, too_wide, whole_games
 
 # every module that registers texts
 for module in pkgutil.walk_packages(device.__path__, "device."):
@@ -116,7 +116,7 @@ def test_every_character_has_a_glyph(language):
 @pytest.mark.parametrize("game", GAMES)
 def test_a_whole_game_in_french_fits_the_display(tmp_path, game):
     script = GAMES[game]
-    table = Table(tmp_path, "fr").run(script.SETUP + script.PLAY)
+    table = SimTable(tmp_path, "fr").run(script.SETUP + script.PLAY)
     assert not {line for screen in table.screens for line in too_wide(screen)}
     assert any(screen.header == "FIN" for screen in table.screens)
 
@@ -159,7 +159,7 @@ def test_the_staff_choice_is_remembered_and_wins(tmp_path):
 
 
 def test_game_select_switches_at_once_and_a_restart_keeps_it(tmp_path):
-    table = Table(tmp_path).run("press up")
+    table = SimTable(tmp_path).run("press up")
     assert table.screen.lines[table.screen.highlight] == "Language: English"
     table.run("press select")
     assert table.app.language == "fr"
@@ -169,7 +169,7 @@ def test_game_select_switches_at_once_and_a_restart_keeps_it(tmp_path):
 
 
 def test_game_menu_switches_mid_game(tmp_path):
-    table = Table(tmp_path).start("palourde", "Ann,Bob")
+    table = SimTable(tmp_path).start("palourde", "Ann,Bob")
     assert table.screen.lines[:2] == ("Ann: flip 2 cards,", "tap each")
     table.run("hold select\npress up\npress up\npress select\npress back")
     assert table.app.language == "fr"
@@ -177,7 +177,7 @@ def test_game_menu_switches_mid_game(tmp_path):
 
 
 def test_french_house_rules(tmp_path):
-    table = Table(tmp_path, "fr").run(to_game("tribord") + "press down")
+    table = SimTable(tmp_path, "fr").run(to_game("tribord") + "press down")
     assert table.screen.lines[:3] == ("Variantes", "Lancer la partie", f"{'Jetons départ':<17}10")
 
 

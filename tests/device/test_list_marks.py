@@ -33,8 +33,8 @@ def test_the_marks_are_drawn_in_the_right_margin():
 
 
 def test_a_long_french_turn_menu_says_there_are_more_choices(tmp_path):
-    from .table import Table
-    table = Table(tmp_path, "fr")
+    from .table import SimTable
+    table = SimTable(tmp_path, "fr")
     table.start("tamalou", "P1,P2,P3", first="P2")
     table.run("press select")
     table.run("tap 7C")

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from .table import Table
+from .table import SimTable
 
 TO_THE_JACK = ["press select", "tap 7C", "wait 2", "press select", "press down", "press select",
                "tap JH", "wait 2"]
 
 
-def played_to(tmp_path, game: str, lines: list[str], prompt: str, **start) -> Table:
+def played_to(tmp_path, game: str, lines: list[str], prompt: str, **start) -> SimTable:
     """A three-player game played by `lines` up to the prompt `prompt`."""
-    table = Table(tmp_path)
+    table = SimTable(tmp_path)
     table.start(game, "P1,P2,P3", **start)
     for line in lines:
         table.run(line)
@@ -20,7 +20,7 @@ def played_to(tmp_path, game: str, lines: list[str], prompt: str, **start) -> Ta
     return table
 
 
-def jack(tmp_path) -> Table:
+def jack(tmp_path) -> SimTable:
     return played_to(tmp_path, "tamalou", TO_THE_JACK, "power", first="P2")
 
 
@@ -53,7 +53,7 @@ TO_THE_REPORT = ["press select", "wait 2", "tap mouta#1", "tap mouta#2", "tap fa
                  "press select", "wait 4", "press back", "press back"]
 
 
-def report(tmp_path) -> Table:
+def report(tmp_path) -> SimTable:
     return played_to(tmp_path, "flouk", TO_THE_REPORT, "report")
 
 
@@ -84,7 +84,7 @@ TO_THE_ACCUSATION = ["tap 5#1", "tap 3#1", "tap 8#1", "wait 4", "press down", "p
 
 @pytest.mark.parametrize("language,word", [("en", "then SELECT"), ("fr", "puis SELECT")])
 def test_an_accusation_says_that_select_ends_the_taps(tmp_path, language, word):
-    table = Table(tmp_path, language)
+    table = SimTable(tmp_path, language)
     table.start("auberge", "P1,P2,P3")
     for line in TO_THE_ACCUSATION:
         table.run(line)

@@ -18,7 +18,7 @@ from device.ui.paging import pages
 from device.ui.screen import BODY_LINES, COLUMNS
 from engine.core.text import catalog, forms
 
-from .table import Table
+from .table import SimTable
 
 LANGUAGES = ("en", "fr")
 FIELD = re.compile(r"\{[^}]*\}")
@@ -109,7 +109,7 @@ def test_messages_over_a_screen_hold_every_word_and_never_split_a_short_one(said
 
 def test_the_french_attack_instruction_pages_every_word(tmp_path):
     """The long names of a whole French table: nothing of the instruction is dropped."""
-    table = Table(tmp_path, "fr").start("auberge", "Maximilian,Bartholome,Christophe")
+    table = SimTable(tmp_path, "fr").start("auberge", "Maximilian,Bartholome,Christophe")
     table.run("tap 5#1\ntap 3#1\ntap 8#1\nwait 3\npress select\npress down\npress select")
     shown = " ".join(table.screen.lines).split()
     assert shown == ("Bartholome : pose devant Christophe une carte de ta main, passe-la"
@@ -121,7 +121,7 @@ def test_the_french_attack_instruction_pages_every_word(tmp_path):
 def test_a_set_aside_notice_with_a_long_file_name_pages_whole(tmp_path):
     from device.storage.card_data import learned_details
     from device.ui.set_aside import SetAsideNotice
-    table = Table(tmp_path)
+    table = SimTable(tmp_path)
     table.app.attach(notice := SetAsideNotice(tmp_path))
     (tmp_path / "cards").mkdir()
     # a learned-details file of a game id as long as a file name on a card may be

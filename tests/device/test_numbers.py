@@ -13,7 +13,7 @@ from device.ui.number import DONE, LEFT, NumberPicker
 from device.ui.wizard import OPEN_TOP, option_numbers
 from engine.core.registry import all_specs
 
-from .table import Table, to_game
+from .table import SimTable, to_game
 from .test_frames import FLOUK_TURN_2
 
 BUTTONS = ("up", "down", "select", "back")
@@ -62,9 +62,9 @@ def test_no_press_leaves_the_range(presses, values):
         assert picker.shown().replace("[", "").replace("]", "").lstrip("0") == str(picker.value).lstrip("0")
 
 
-def white_prompt(tmp_path) -> Table:
+def white_prompt(tmp_path) -> SimTable:
     """Flouk at its first white number: the Mouta Chief's."""
-    table = Table(tmp_path).start("flouk")
+    table = SimTable(tmp_path).start("flouk")
     table.run(FLOUK_TURN_2.split("    press select\n    press select")[0])
     assert table.app.view()[0].id == "learn"
     return table
@@ -95,16 +95,16 @@ def row(name: str, value: str) -> str:
     return name + value.rjust(OPTION_COLUMNS - len(name))
 
 
-def rule(table: Table, name: str) -> str:
+def rule(table: SimTable, name: str) -> str:
     """The house rule's line on screen, wherever the menu scrolled it."""
     found = [line for line in table.screen.lines if line.startswith(name)]
     assert found, table.text
     return found[0]
 
 
-def house_rules(tmp_path) -> Table:
+def house_rules(tmp_path) -> SimTable:
     """A tribord!'s house rules, the start tokens (10) open for UP/DOWN."""
-    table = Table(tmp_path).run(TRIBORD + "press down\npress select")
+    table = SimTable(tmp_path).run(TRIBORD + "press down\npress select")
     assert rule(table, "Start tokens") == row("Start tokens", "[1]0")
     return table
 
@@ -142,9 +142,9 @@ def test_every_house_rule_number_takes_up_down_within_its_range(game, option):
     assert numbers[-1] == (OPEN_TOP if option.maximum is None else option.maximum)
 
 
-def failed_call_rule(tmp_path) -> Table:
+def failed_call_rule(tmp_path) -> SimTable:
     """A Tamalou's house rules, the failed-call penalty (0, no top in the rules) open."""
-    table = Table(tmp_path).run(TAMALOU + "press down\n" * 7 + "press select")
+    table = SimTable(tmp_path).run(TAMALOU + "press down\n" * 7 + "press select")
     assert rule(table, "Failed call +") == row("Failed call +", "[0]0")
     return table
 

@@ -15,7 +15,7 @@ from device.sim.lines import LONGEST, SimInputError, SimReaderField
 from device.sim.play import run_sim
 from engine.core.script import BUTTONS, WORDS, ScriptError, parse_script
 
-from .table import Table
+from .table import SimTable
 
 HEADER = "game flouk\nplayers Ann Bob Cy\n"
 
@@ -117,7 +117,7 @@ def test_each_demo_ends_the_same_played_on_a_table(spec):
 
 
 def test_the_simulator_answers_a_prompt_with_choose(tmp_path):
-    table = Table(tmp_path).start("auberge", "P1,P2,P3").run("tap 5#1\ntap 3#1\ntap 8#1\nwait 2")
+    table = SimTable(tmp_path).start("auberge", "P1,P2,P3").run("tap 5#1\ntap 3#1\ntap 8#1\nwait 2")
     assert table.app.view()[0].id == "turn"
     table.run("choose attack")
     assert table.app.view()[0].id == "target"
@@ -129,7 +129,7 @@ def test_the_simulator_answers_a_prompt_with_choose(tmp_path):
 
 def test_choose_without_a_game_is_one_line_that_changes_nothing(tmp_path):
     said: list[str] = []
-    table = Table(tmp_path)
+    table = SimTable(tmp_path)
     before = table.screen
     run_sim(table.app, ["choose attack"], table.clock, table.frames, table.field, said.append)
     assert said == ["input line 1: no game is on: choose, select, back, undo and redo answer "

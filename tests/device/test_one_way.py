@@ -32,7 +32,7 @@ from device.ui.set_aside import SetAsideNotice
 from engine import Tap
 from engine.core.text import msg
 
-from .table import Table
+from .table import SimTable
 
 ROOT = Path(__file__).resolve().parents[2]
 # every module whose code is a mode or a plugin: all of device/ but the app itself and the
@@ -84,7 +84,7 @@ def test_the_checker_sees_a_change(tmp_path):
 
 
 def test_a_tap_is_decided_by_the_mode_and_done_by_the_app(tmp_path):
-    table = Table(tmp_path).start("palourde")
+    table = SimTable(tmp_path).start("palourde")
     app, mode, before = table.app, table.app.mode, table.state()
     ref = app.registry.lookup(app.registry.sim_uid("clam#1"))
     assert mode.tap(app, "uid", ref) == [Play(Tap("clam#1"))]
@@ -94,7 +94,7 @@ def test_a_tap_is_decided_by_the_mode_and_done_by_the_app(tmp_path):
 
 
 def test_menus_return_what_select_does(tmp_path):
-    table = Table(tmp_path).start("palourde")
+    table = SimTable(tmp_path).start("palourde")
     app = table.app
     table.run("tap clam#1")
     [held] = app.mode.button(app, "select", held=True)
@@ -123,7 +123,7 @@ def test_the_one_check_of_a_tapped_card():
 
 
 def test_a_wrong_deck_tap_is_refused_by_the_mode(tmp_path):
-    table = Table(tmp_path).start("palourde")
+    table = SimTable(tmp_path).start("palourde")
     app = table.app
     app.deck = "cafe"
     ref = app.registry.lookup(app.registry.sim_uid("clam#1"))       # sim-palourde's clam

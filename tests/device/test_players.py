@@ -29,7 +29,7 @@ from device.ui.font import covers
 from device.ui.wizard import Seats, Setup
 
 from .simpty import PtySim
-from .table import Table, to_game, too_wide, whole_games
+from .table import SimTable, to_game, too_wide, whole_games
 from .test_history import open_statistics
 from .test_sim_tamalou import PLAY as TAMALOU_PLAY
 
@@ -152,7 +152,7 @@ def test_any_roster_file_reads_or_is_refused_and_the_table_still_sets_up(tmp_pat
     except RosterError as exc:
         found = None
         assert "\n" not in str(exc)
-    table = Table(state).run(to_game("tamalou") + "press select\npress select")
+    table = SimTable(state).run(to_game("tamalou") + "press select\npress select")
     assert table.screen.lines[0] == ("Seat 1/2: who?" if found else "Who starts?")
     assert (state / FILE).read_bytes() == data
 
@@ -169,7 +169,7 @@ GAMES = whole_games()
 
 def test_seats_offer_the_roster_most_recent_first_then_the_seat_number(tmp_path):
     cafe(tmp_path)
-    table = Table(tmp_path).run(TAMALOU_3)
+    table = SimTable(tmp_path).run(TAMALOU_3)
     assert table.screen.lines == ("Seat 1/3: who?", "Anna", "Cy", "Bob")
     table.run("press up")
     assert table.screen.lines[1:] == ("Cy", "Bob", "P1")
@@ -182,7 +182,7 @@ def test_seats_offer_the_roster_most_recent_first_then_the_seat_number(tmp_path)
 
 def test_a_player_card_seats_its_player_once(tmp_path):
     cafe(tmp_path)
-    table = Table(tmp_path).run(TAMALOU_3 + f"tap uid:{CARD}")
+    table = SimTable(tmp_path).run(TAMALOU_3 + f"tap uid:{CARD}")
     assert table.screen.lines == ("Bob: seat 1", "Seat 2/3: who?", "Anna", "Cy")   # it says so
     table.run("press down\npress down")               # (and the next press clears the note)
     assert table.screen.lines == ("Seat 2/3: who?", "Anna", "Cy", "P2")
@@ -194,7 +194,7 @@ def test_a_player_card_seats_its_player_once(tmp_path):
 
 def test_names_reach_the_screen_the_journal_the_roster_and_the_fleet(tmp_path):
     cafe(tmp_path)
-    table = Table(tmp_path).run(TAMALOU_3 + f"tap uid:{CARD}\npress select\npress down\n"
+    table = SimTable(tmp_path).run(TAMALOU_3 + f"tap uid:{CARD}\npress select\npress down\n"
                                 "press select")
     assert table.screen.lines == ("Who starts?", "Bob", "Anna", "P3")
     table.run("press select\npress select")
@@ -204,13 +204,13 @@ def test_names_reach_the_screen_the_journal_the_roster_and_the_fleet(tmp_path):
     assert [p["name"] for p in state["game"]["players"]] == ["Bob", "Anna", "P3"]
     assert state["game"]["turn"] == "Bob"             # Home Assistant's Turn sensor reads it
     assert [p.short for p in Roster(tmp_path).players()] == ["Bob", "Anna", "Cy"]
-    resumed = Table(tmp_path)                         # a power cut: the journal keeps the names
+    resumed = SimTable(tmp_path)                         # a power cut: the journal keeps the names
     resumed.app.resume_game()
     assert resumed.app.session.config.players == ("Bob", "Anna", "P3")
 
 
 def test_without_a_roster_the_setup_is_as_it_was(tmp_path):
-    table = Table(tmp_path).run(TAMALOU_3)
+    table = SimTable(tmp_path).run(TAMALOU_3)
     assert table.screen.lines[0] == "Who starts?"
     assert not isinstance(table.app.mode, Seats)
 
@@ -220,7 +220,7 @@ def test_without_a_roster_the_setup_is_as_it_was(tmp_path):
 def test_a_finished_game_names_its_winners_in_the_history_and_the_finished_message(tmp_path,
                                                                                   capsys):
     cafe(tmp_path)
-    table = Table(tmp_path).run(SEATED + TAMALOU_PLAY)
+    table = SimTable(tmp_path).run(SEATED + TAMALOU_PLAY)
     view = table_state(table.app)["game"]
     assert finished_record(view)["winners"] == ["Anna"]
     table.run("press select")                         # the game over screen left: archived
@@ -244,7 +244,7 @@ def test_names_of_the_longest_seated_form_are_never_cut(tmp_path, monkeypatch, g
     monkeypatch.setattr(Setup, "names", lambda setup: tuple(
         f"{'Bartholomew'[:SHORT_MAX - 1]}{n}" for n in range(1, setup.players + 1)))
     script = GAMES[game]
-    table = Table(tmp_path).run(script.SETUP + script.PLAY)
+    table = SimTable(tmp_path).run(script.SETUP + script.PLAY)
     assert not {line for screen in table.screens for line in too_wide(screen)}
     assert game == "palourde" or any("Bartholom1" in line for screen in table.screens
                                      for line in screen.lines)
@@ -285,8 +285,8 @@ def test_a_player_card_is_not_learnt_into_a_deck(tmp_path):
 
 def test_the_statistics_page_shows_each_named_players_wins_at_this_game(tmp_path):
     cafe(tmp_path)
-    Table(tmp_path).run(SEATED + TAMALOU_PLAY + "press select")        # Anna won, archived
-    table = Table(tmp_path).start("tamalou", "Bob,Anna,P3,Dee")
+    SimTable(tmp_path).run(SEATED + TAMALOU_PLAY + "press select")        # Anna won, archived
+    table = SimTable(tmp_path).start("tamalou", "Bob,Anna,P3,Dee")
     open_statistics(table)
     seen = list(table.screen.lines)
     while table.screen.below:                                         # DOWN to the last line

@@ -9,7 +9,7 @@ from device.players.roster import Roster
 
 from .simpty import PtySim
 from .simrun import status
-from .table import Table, to_game, too_wide
+from .table import SimTable, to_game, too_wide
 from .test_players import CARD, cafe
 from .test_sim_palourde import PLAY
 
@@ -22,7 +22,7 @@ SETUP = NAMED + "press down\npress select\npress select\n"
 
 def test_each_basket_is_offered_the_roster_then_its_number(tmp_path):
     cafe(tmp_path)
-    table = Table(tmp_path).run(COUNTED)
+    table = SimTable(tmp_path).run(COUNTED)
     assert table.screen.lines == ("Basket 1/3: who?", "Anna", "Cy", "Bob")
     table.run(f"press select\ntap uid:{CARD}")
     assert table.screen.lines == ("Bob: seat 2", "Basket 3/3: who?", "Cy", "P3")
@@ -33,7 +33,7 @@ def test_each_basket_is_offered_the_roster_then_its_number(tmp_path):
 
 def test_names_reach_the_screen_the_journal_the_roster_and_the_fleet(tmp_path):
     cafe(tmp_path)
-    table = Table(tmp_path).run(SETUP)
+    table = SimTable(tmp_path).run(SETUP)
     assert table.app.session.config.players == ("Anna", "Bob", "P3")
     assert table.app.session.config.first == "Bob"
     assert "Bob: flip 2 cards," in table.screen.lines
@@ -43,13 +43,13 @@ def test_names_reach_the_screen_the_journal_the_roster_and_the_fleet(tmp_path):
     assert [p["name"] for p in state["game"]["players"]] == ["Anna", "Bob", "P3"]
     assert state["game"]["turn"] == "Bob"
     assert [p.short for p in Roster(tmp_path).players()][:2] == ["Anna", "Bob"]
-    resumed = Table(tmp_path)                          # a power cut: the journal keeps the names
+    resumed = SimTable(tmp_path)                          # a power cut: the journal keeps the names
     resumed.app.resume_game()
     assert resumed.app.session.config.players == ("Anna", "Bob", "P3")
 
 
 def test_without_a_roster_the_fishermen_still_join_by_basket(tmp_path):
-    table = Table(tmp_path).run(to_game("palourde") + "press select\n")
+    table = SimTable(tmp_path).run(to_game("palourde") + "press select\n")
     assert table.app.session is not None and table.app.session.config.players == ()
 
 

@@ -7,25 +7,25 @@ from device.ui.screen import wrap
 from engine import Choose, Confirm, Tap
 from engine.core.text import languages
 
-from .table import Table
+from .table import SimTable
 from .test_frames import TAMALOU, TAMALOU_LAST_TURNS
 
 
 def test_a_four_line_prompt_keeps_its_last_line(tmp_path):
-    table = Table(tmp_path).start(*TAMALOU).run(TAMALOU_LAST_TURNS + "tap AH\n")
+    table = SimTable(tmp_path).start(*TAMALOU).run(TAMALOU_LAST_TURNS + "tap AH\n")
     assert table.screen.lines == ("P1: flip all your", "cards, tap each", "tapped 1 of 4 = 1",
                                   "SELECT when done")
 
 
 def test_the_scores_fill_a_free_line(tmp_path):
-    table = Table(tmp_path).start("tribord", "P1,P2", "P1").run("tap 4#1")
+    table = SimTable(tmp_path).start("tribord", "P1,P2", "P1").run("tap 4#1")
     assert table.screen.lines[3] == "tapped 1/2"
-    table = Table(tmp_path / "palourde").start("palourde", "Ann,Bob")
+    table = SimTable(tmp_path / "palourde").start("palourde", "Ann,Bob")
     assert table.screen.lines == ("Ann: flip 2 cards,", "tap each", "Ann 0  Bob 0")
 
 
 def test_a_menu_leaves_the_question_in_view(tmp_path):
-    table = Table(tmp_path).start("flouk")
+    table = SimTable(tmp_path).start("flouk")
     for event in (Confirm(), Tap("mouta#1"), Tap("faar#1"), Tap("action#1"), Choose("neutral")):
         table.app.play(event)
     # the messages read (BACK on those that ask to move cards); Done, then Face-down moved
@@ -37,7 +37,7 @@ def test_a_menu_leaves_the_question_in_view(tmp_path):
 
 def test_a_number_prompt_takes_up_and_down(tmp_path):
     # P1's manual Decree, and a reported draw so that the game can end after round 1.
-    table = Table(tmp_path).start("flouk")
+    table = SimTable(tmp_path).start("flouk")
     events = [Confirm(), Tap("decree#2"), Tap("faar#1"), Tap("action#1"), Choose("neutral"),
               Choose("face_down"),
               Choose("pile"), Choose("hand:P1"), Confirm()]
@@ -50,15 +50,15 @@ def test_a_number_prompt_takes_up_and_down(tmp_path):
 
 
 def test_many_players_share_the_free_lines(tmp_path):
-    table = Table(tmp_path).start("palourde", "Anne,Bobby,Cyril,Dee,Eve")
+    table = SimTable(tmp_path).start("palourde", "Anne,Bobby,Cyril,Dee,Eve")
     assert table.screen.lines == ("Anne: flip 2 cards,", "tap each", "Anne 0  Bobby 0",
                                   "Cyril 0  Dee 0  Eve 0")
-    table = Table(tmp_path / "tribord").start("tribord", "P1,P2,P3,P4,P5,P6,P7", "P1")
+    table = SimTable(tmp_path / "tribord").start("tribord", "P1,P2,P3,P4,P5,P6,P7", "P1")
     table.run("tap 1\ntap 2#1\npress back\npress select")
     assert table.screen.lines[3] == "P1 9  P2 9  P3 9 …"
 
 
-def whole_question_above_the_menu(table: Table) -> None:
+def whole_question_above_the_menu(table: SimTable) -> None:
     spec, state = table.app.session.spec, table.app.session.state
     question = tuple(wrap(table.app.t(spec.prompt(state).text)))
     assert table.screen.lines[:len(question)] == question
@@ -68,7 +68,7 @@ def whole_question_above_the_menu(table: Table) -> None:
 @pytest.mark.parametrize("language", languages())
 def test_flouk_questions_leave_room_for_their_menu(tmp_path, language):
     # The first reveal of a turn names who taps first; the pile check asks the whole question.
-    table = Table(tmp_path).start("flouk")
+    table = SimTable(tmp_path).start("flouk")
     table.app.language = language
     table.app.play(Confirm())
     table.run("wait 2")

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from device.ui.prompt_timer import PromptTimer
 
-from .table import Table
+from .table import SimTable
 from .test_sim_tamalou import UNTIL_LAST_SNAPS
 
 
-def last_snaps(tmp_path, language: str = "en") -> Table:
-    table = Table(tmp_path, language)
+def last_snaps(tmp_path, language: str = "en") -> SimTable:
+    table = SimTable(tmp_path, language)
     table.app.attach(PromptTimer())
     return table.start("tamalou", "P1,P2,P3", "P2").run(UNTIL_LAST_SNAPS)
 

@@ -14,7 +14,7 @@ from device.decks.registry import DeckRegistry
 from device.plugin import Plugin
 from engine import Rejected
 
-from .table import Table
+from .table import SimTable
 
 PALOURDE = ("palourde", "Ann,Bob,Cy")
 # The device answers these itself, before the engine: a tag of no deck or of another deck of
@@ -63,7 +63,7 @@ CASES = {
 }
 
 
-def refuse(table: Table, code: str, case: Case, clear: str) -> None:
+def refuse(table: SimTable, code: str, case: Case, clear: str) -> None:
     refusals = Refusals()
     table.app.attach(refusals)
     before_screen, before_state = table.screen, table.state()
@@ -80,7 +80,7 @@ def refuse(table: Table, code: str, case: Case, clear: str) -> None:
 @pytest.mark.parametrize("code", CASES)
 def test_refusal_is_shown_and_changes_nothing(tmp_path, code):
     case = CASES[code]
-    table = Table(tmp_path).start(*case.game).run(case.before)
+    table = SimTable(tmp_path).start(*case.game).run(case.before)
     refuse(table, code, case, "wait 2")
     table.run("wait 2")                       # the same card again is a new tap, not a bounce
     refuse(table, code, case, "press down")
@@ -89,7 +89,7 @@ def test_refusal_is_shown_and_changes_nothing(tmp_path, code):
 def test_a_card_of_another_deck_of_the_game(tmp_path):
     """E_WRONG_DECK: a second Palourde deck is registered; the game is played with the first."""
     DeckRegistry(tmp_path).add_tag("blue", "palourde", "0A0B0C0E", "clam#1")
-    table = Table(tmp_path).run("press select")
+    table = SimTable(tmp_path).run("press select")
     assert table.screen.lines == ("Which deck?", "sim-palourde", "blue")
     table.run("""
         press select

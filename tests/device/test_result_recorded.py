@@ -13,12 +13,12 @@ from device.storage.store import RESULT
 from device.ui.game_select import GameSelect
 from device.ui.playing import GameOver
 
-from .table import Table
+from .table import SimTable
 from .test_game_over import AUBERGE_3
 
 
-def ended(state_dir) -> Table:
-    table = Table(state_dir)
+def ended(state_dir) -> SimTable:
+    table = SimTable(state_dir)
     keep_history(table.app.store)
     return table.start("auberge").run(AUBERGE_3)
 
@@ -28,8 +28,8 @@ def in_history(state_dir) -> list:
         return [(game.game, game.winners) for game in history.games()]
 
 
-def restarted(state_dir) -> Table:
-    table = Table(state_dir)
+def restarted(state_dir) -> SimTable:
+    table = SimTable(state_dir)
     keep_history(table.app.store)
     table.app.resume_game()
     return table
@@ -100,7 +100,7 @@ def test_the_cafe_hears_of_the_game_as_it_ends_and_by_the_same_id_after_a_restar
 
     heard = []
     for run in ("ended", "restarted"):
-        table, link = Table(tmp_path), FakeLink()
+        table, link = SimTable(tmp_path), FakeLink()
         fleet = FleetPlugin(link, "t1", table.clock.wall)
         table.app.attach(fleet)
         if run == "ended":

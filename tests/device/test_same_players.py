@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from device.storage.seats import FILE, recall, remember
-from engine.core.registry import built_in
 from device.ui.playing import Playing
 from device.ui.wizard import Instruction
-from tests.device.table import Table, to_game
+from engine.core.registry import built_in
+from tests.device.table import SimTable, to_game
 
 NAMES = ("Maximilian", "Ann", "Cy", "Dee", "Eve", "Fay")
 
@@ -25,7 +25,7 @@ def test_the_same_players_reach_the_deal_in_three_presses(tmp_path, spec):
     deal, whose first card starts the game (a game that asks a card first)."""
     last = seats_for(spec)
     remember(tmp_path, last, last[-1])
-    table = Table(tmp_path).run(to_game(spec.id).rsplit("press select", 1)[0])   # on its line
+    table = SimTable(tmp_path).run(to_game(spec.id).rsplit("press select", 1)[0])   # on its line
     presses = 0
     while not isinstance(table.app.mode, (Instruction, Playing)) and presses < 10:
         lines = table.screen.lines
@@ -40,7 +40,7 @@ def test_the_same_players_reach_the_deal_in_three_presses(tmp_path, spec):
 
 
 def test_a_game_set_up_by_the_menus_is_the_next_rematch(tmp_path):
-    table = Table(tmp_path).run(to_game("auberge") + "press select\n" * 4)   # 2 players, dealt
+    table = SimTable(tmp_path).run(to_game("auberge") + "press select\n" * 4)   # 2 players, dealt
     players = table.app.session.config.players
     assert recall(tmp_path)[0] == players and len(players) == 2
 
@@ -50,5 +50,5 @@ def test_a_game_set_up_by_the_menus_is_the_next_rematch(tmp_path):
 def test_a_seats_file_that_does_not_read_offers_nothing(tmp_path, text):
     (tmp_path / FILE).write_text(text)
     assert recall(tmp_path) == ((), None)
-    table = Table(tmp_path).run(to_game("auberge") + "press select")
+    table = SimTable(tmp_path).run(to_game("auberge") + "press select")
     assert "Same players" not in table.screen.lines

@@ -5,11 +5,11 @@ from device.config import KioskConfig, TimeWindow
 from device.kiosk.screen_care import ScreenCare, bounce
 from device.ui.render import render
 
-from .table import Table
+from .table import SimTable
 
 
-def cared(tmp_path, **settings) -> Table:
-    table = Table(tmp_path)
+def cared(tmp_path, **settings) -> SimTable:
+    table = SimTable(tmp_path)
     table.app.attach(ScreenCare(KioskConfig(**settings)))
     return table
 

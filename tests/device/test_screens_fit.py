@@ -45,7 +45,7 @@ def test_no_frame_of_a_whole_game_is_cut(tmp_path, game, language):
     assert any(screen.header == table.app.t("ui.game_over") for screen in table.screens)
 
 
-class Played(bench.Table):
+class Played(bench.BenchGame):
     """A bench table with the players given, keeping every frame as each language shows it."""
 
     def __init__(self, state_dir, spec, players: tuple[str, ...], seed: int):

@@ -12,26 +12,26 @@ from device.inputs import ButtonHeld, ButtonPressed
 from device.sim.lines import LONGEST, SimInputError, SimReaderField, Wait, read_lines
 from device.sim.play import LINE_SECONDS, run_sim
 
-from .table import Table
+from .table import SimTable
 
 PALOURDE = ("palourde", "Ann,Bob,Cy")
 
 
 def test_the_same_card_tapped_on_two_lines_counts_twice(tmp_path):
-    table = Table(tmp_path).start(*PALOURDE).run("tap clam#9")
+    table = SimTable(tmp_path).start(*PALOURDE).run("tap clam#9")
     assert table.app.session.state.first_flip is not None
     table.run("tap clam#9")                                # the reader's debounce lets it by
     assert table.screen.lines[:2] == ("Same card twice", "Flip another card")
 
 
 def test_a_card_tapped_twice_at_one_instant_is_one_tap(tmp_path):
-    table = Table(tmp_path)
+    table = SimTable(tmp_path)
     assert table.field.parse("tap clam#9") != []
     assert table.field.parse("tap clam#9") == []          # no time between: the debounce
 
 
 def test_each_line_takes_a_players_time_and_wait_exactly_its_own(tmp_path):
-    table = Table(tmp_path).start(*PALOURDE)                 # (SELECT past the deal: a line)
+    table = SimTable(tmp_path).start(*PALOURDE)                 # (SELECT past the deal: a line)
     start = table.clock()
     table.run("tap clam#1")
     assert table.clock() - start == LINE_SECONDS
@@ -62,7 +62,7 @@ def test_a_held_up_repeats_as_the_buttons_do():
 
 
 def test_a_held_up_runs_a_number_on(tmp_path):
-    table = Table(tmp_path).start("flouk", "Ann,Bob,Cy").run(
+    table = SimTable(tmp_path).start("flouk", "Ann,Bob,Cy").run(
         "press select\nwait 3\ntap chief_faar#1\ntap chief_napil#1\ntap mouta#1\npress back")
     assert table.screen.lines[-1] == "[0]0"
     table.run("hold up 1")                              # a press and two repeats
@@ -105,10 +105,10 @@ HOSTILE = st.one_of(
 
 @pytest.fixture(scope="module")
 def mid_game(tmp_path_factory):
-    return Table(tmp_path_factory.mktemp("hostile")).start(*PALOURDE).run("tap clam#1")
+    return SimTable(tmp_path_factory.mktemp("hostile")).start(*PALOURDE).run("tap clam#1")
 
 
-def refused_by_the_reader(table: Table, line: bytes) -> list[str]:
+def refused_by_the_reader(table: SimTable, line: bytes) -> list[str]:
     """The line through the simulator's own line reader and loop; what it complained."""
     said: list[str] = []
     run_sim(table.app, read_lines(io.BytesIO(line + b"\n")), table.clock, table.frames,

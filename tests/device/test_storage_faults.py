@@ -33,7 +33,7 @@ from device.storage.history import open_history
 from device.storage.lock import described
 from device.storage.status import status
 
-from .table import Table
+from .table import SimTable
 from .test_crash import GAME, ROOT
 
 SEED = 20240518
@@ -63,7 +63,7 @@ def archived_game(state_dir: Path) -> dict:
 
 
 def uninterrupted(state_dir: Path, players: str = PLAYERS) -> dict:
-    Table(state_dir).start("palourde", players).run("\n".join(GAME))
+    SimTable(state_dir).start("palourde", players).run("\n".join(GAME))
     return archived_game(state_dir)
 
 
@@ -82,12 +82,12 @@ def play_through(state_dir: Path, disk, faulty: set[int], resume_at: int,
     (refusals, lines refused on a journal already there, acknowledged)"""
     if full_at_start:
         disk.fail()
-    table, acks, refusals, appends = Table(state_dir).start("palourde", players), Acks(), 0, 0
+    table, acks, refusals, appends = SimTable(state_dir).start("palourde", players), Acks(), 0, 0
     table.app.attach(acks)
     for n, line in enumerate(GAME):
         if n == resume_at:                    # the table stops and starts again from disk
             table.app.store.close()
-            table = Table(state_dir)
+            table = SimTable(state_dir)
             table.app.attach(acks)
             table.app.resume_game()
         if n in faulty or (full_at_start and n == 0):
@@ -291,10 +291,10 @@ def bound(source: Path, where: Path):
 
 def test_a_game_on_a_read_only_state_dir_is_shown_and_resumes_once_writable(tmp_path):
     with bound(tmp_path / "real", tmp_path / "state") as state:
-        Table(state).start("palourde", PLAYERS).run("tap clam#1\ntap clam#2").app.store.close()
+        SimTable(state).start("palourde", PLAYERS).run("tap clam#1\ntap clam#2").app.store.close()
         saved = (state / "current.jsonl").read_bytes()
         ReadOnlyBind(state).fail()
-        table = Table(state)
+        table = SimTable(state)
         table.app.resume_game()                    # no traceback: the game, as it stands
         assert table.app.session is not None and len(table.app.session.events) == 2
         assert table.screen.header_right == "Disk fault!"
@@ -308,7 +308,7 @@ def test_a_game_on_a_read_only_state_dir_is_shown_and_resumes_once_writable(tmp_
 
 
 def test_an_end_the_disk_refuses_keeps_the_game_unarchived(tmp_path, monkeypatch):
-    table = Table(tmp_path).start("palourde", PLAYERS).run("tap clam#1")
+    table = SimTable(tmp_path).start("palourde", PLAYERS).run("tap clam#1")
     disk = InjectedFull(monkeypatch)
     disk.fail()
     table.app.end_game(abandoned=True)

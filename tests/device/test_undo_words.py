@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from .table import Table
+from .table import SimTable
 
 AUBERGE_ACCUSED = ("tap 5#1\ntap 3#1\ntap 8#1\nwait 2\npress down\npress down\npress select\n"
                    "press down\npress select")          # Bob starts (the 3) and accuses Cy
@@ -52,7 +52,7 @@ CASES = [
 @pytest.mark.parametrize("game,lines,hidden,words", CASES, ids=lambda c: str(c)[:20])
 def test_the_undo_question_names_the_input_in_words(tmp_path, language, game, lines, hidden,
                                                     words):
-    table = Table(tmp_path, language).start(game, "Ann,Bob,Cy", "Ann")
+    table = SimTable(tmp_path, language).start(game, "Ann,Bob,Cy", "Ann")
     table.run(lines + "\nwait 2")
     inputs = len(table.app.session.events)
     table.run("hold back")

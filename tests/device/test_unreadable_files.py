@@ -25,7 +25,7 @@ from device.storage.history import open_history, update_history
 from device.storage.settings import remember_language
 from device.table import assemble, start_from_flags
 
-from .table import Table
+from .table import SimTable
 from .test_crash import GAME, ROOT
 
 STAFF = "04AABBCCDDEEFF"
@@ -36,7 +36,7 @@ NOTICE = "File set aside"
 def furnished(tmp_path_factory) -> Path:
     """A state dir with one good file of every kind, and a finished game in the history."""
     state = tmp_path_factory.mktemp("furnished")
-    Table(state).start("palourde", "Ann,Bob,Cy").run("\n".join(GAME))
+    SimTable(state).start("palourde", "Ann,Bob,Cy").run("\n".join(GAME))
     update_history(state)
     registry = DeckRegistry(state)
     registry.add_tag("cafe", "palourde", "04A1B2C3", "clam#1")
@@ -263,7 +263,7 @@ def test_a_config_that_is_not_there_is_still_exit_2(tmp_path):
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_notices_fit_the_screen_in_both_languages(tmp_path, language):
     from device.ui.set_aside import SetAsideNotice
-    table = Table(tmp_path, language)
+    table = SimTable(tmp_path, language)
     table.app.attach(notice := SetAsideNotice(tmp_path, config_unread=True))
     (tmp_path / "cards").mkdir()
     (tmp_path / "cards" / "flouk.learned.json").write_text("{")

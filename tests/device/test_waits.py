@@ -11,7 +11,7 @@ from device.kiosk.plugin import Kiosk
 from device.kiosk.screen_care import ScreenCare
 from device.ui.prompt_timer import PromptTimer
 
-from .table import Table
+from .table import SimTable
 from .test_game_over import AUBERGE_3
 from .test_sim_tamalou import UNTIL_LAST_SNAPS
 
@@ -19,27 +19,27 @@ STEP_S = 0.5                 # the short waits
 ISSUE_TAMALOU = "tap 4D\nchoose tamalou\nchoose draw\nchoose play\ntap 5D"
 
 
-def last_snaps(table: Table) -> Table:
+def last_snaps(table: SimTable) -> SimTable:
     table.app.attach(PromptTimer())
     return table.start("tamalou", "P1,P2,P3", "P2").run(UNTIL_LAST_SNAPS.removesuffix("wait 4\n"))
 
 
-def messages(table: Table) -> Table:
+def messages(table: SimTable) -> SimTable:
     """Tamalou's call: messages over the play, each for its seconds."""
     return table.start("tamalou", "Ann,Bob,Cy").run("tap 4D\nchoose tamalou")
 
 
-def idle(table: Table) -> Table:
+def idle(table: SimTable) -> SimTable:
     table.app.attach(ScreenCare(KioskConfig(dim_after_s=60, screensaver_after_s=120)))
     return table.start("palourde", "Ann,Bob,Cy").run("tap clam#1")
 
 
-def kiosk_mid_game(table: Table) -> Table:
+def kiosk_mid_game(table: SimTable) -> SimTable:
     table.app.attach(Kiosk(KioskConfig(enabled=True, attract_after_s=30), None))
     return table.start("palourde", "Ann,Bob,Cy").run("tap clam#1")
 
 
-def kiosk_after_the_result(table: Table) -> Table:
+def kiosk_after_the_result(table: SimTable) -> SimTable:
     table.app.attach(Kiosk(KioskConfig(enabled=True, attract_after_s=30), None),
                      ScreenCare(KioskConfig(dim_after_s=20, screensaver_after_s=40)))
     return table.start("auberge").run(AUBERGE_3)
@@ -50,7 +50,7 @@ CASES = {"last snaps": (last_snaps, 20), "messages": (messages, 12), "idle": (id
 
 
 def lived(tmp_path, case: str, waits: list[float]) -> dict:
-    table = Table(tmp_path)
+    table = SimTable(tmp_path)
     table.clock.set_wall("2024-05-04T12:40:00+02:00")
     start, seconds = CASES[case]
     start(table)
@@ -78,7 +78,7 @@ def test_a_long_wait_closes_the_last_snaps_a_message_was_over(tmp_path):
     snaps close, and the next tap is the last player's snap on the closed discard."""
     closed = {}
     for name, waits in (("long", "wait 100"), ("short", "wait 3\nwait 6")):
-        table = Table(tmp_path / name)
+        table = SimTable(tmp_path / name)
         table.app.attach(PromptTimer())
         table.start("tamalou", "Ann,Bob,Cy").run(ISSUE_TAMALOU)
         table.run(waits)

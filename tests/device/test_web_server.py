@@ -15,7 +15,7 @@ from device.loop import Frames, run_forever
 from device.sim.lines import SimInputError, SimReaderField
 from device.web import joining
 from device.web.serving import WebPage
-from tests.device.table import Table
+from tests.device.table import SimTable
 from tests.device.webpage import ask, connect, joined, parse, raw, serve
 
 
@@ -87,7 +87,7 @@ def test_a_line_is_taken_as_the_simulator_takes_it_and_a_bad_one_gets_its_words(
 
 
 def test_a_game_shows_its_players_scores_turn_and_whole_prompt(tmp_path):
-    table = Table(tmp_path).start("palourde", "Ann,Bartholomew,Cy")
+    table = SimTable(tmp_path).start("palourde", "Ann,Bartholomew,Cy")
     table, web = serve(tmp_path, table)
     try:
         status, _, body = ask(web, "GET", "/api/screen", cookie=joined(web))
@@ -159,7 +159,7 @@ def test_a_body_said_to_be_longer_than_4_kb_is_refused_before_it_is_read(page):
 
 def test_on_the_table_hardware_a_card_line_is_refused_and_a_press_goes_to_the_loop(tmp_path):
     """The appliance's way: the page's line is an errand on the loop's queue."""
-    table = Table(tmp_path)
+    table = SimTable(tmp_path)
     web = WebPage(table.app, "127.0.0.1", 0, tmp_path, clock=table.clock)
     inputs: queue.Queue = queue.Queue()
     frames = Frames()

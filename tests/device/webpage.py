@@ -5,13 +5,13 @@ import json
 import socket
 
 from device.web.serving import WebPage
-from tests.device.table import Table
+from tests.device.table import SimTable
 
 
-def serve(tmp_path, table: Table | None = None) -> tuple[Table, WebPage]:
+def serve(tmp_path, table: SimTable | None = None) -> tuple[SimTable, WebPage]:
     """A simulated table and its page on a free port, its first frame out (the page started).
     The join code's clock is the table's: wrong codes age in virtual time."""
-    table = table or Table(tmp_path)
+    table = table or SimTable(tmp_path)
     web = WebPage(table.app, "127.0.0.1", 0, tmp_path, clock=table.clock)
     web.simulated(iter(()), table.clock, table.frames, table.field)
     table.frames.last = None                 # the frame now is the page's first
