@@ -296,7 +296,7 @@ def taps(folder: Path, fleet: FleetConfig | None, bound: int = BOUND) -> dict:
     """Tap-to-frame of seeded games of Palourde on the bench's table, one after the other, with
     a fleet plugin on `fleet` (None: no fleet at all) whose floodgate closes past `bound`
     messages a second. The table connects once for all of them, as it does for an evening."""
-    from device.bench.games import Table, TableRun
+    from device.bench.games import BenchGame, TableRun
     from device.fleet.envelope import Trust
     from device.fleet.freshness import Freshness
     from device.fleet.journal_feed import JournalFeed
@@ -311,7 +311,7 @@ def taps(folder: Path, fleet: FleetConfig | None, bound: int = BOUND) -> dict:
     link = Link(fleet, "bench-taps", subscriptions=(SHARED_FILTER,), on_message=inbox.receive,
                 floodgate=gate).start() if fleet is not None else None
     for seed in range(1, 9):
-        table = Table(folder / f"taps-{seed}", spec, run)
+        table = BenchGame(folder / f"taps-{seed}", spec, run)
         if link is not None:
             feed = JournalFeed(link, "bench", folder / f"taps-{seed}", lambda: "now").start()
             table.app.attach(FleetPlugin(link, "bench", lambda: "now", inbox, table.registry, feed))

@@ -45,7 +45,7 @@ class Clock:
         return self.now
 
 
-class Table:
+class OpenedDisplay:
     """The display as the appliance opens it, on a strict panel, with what it reported."""
 
     def __init__(self, monkeypatch, controller="ssd1306", present=True):
@@ -87,7 +87,7 @@ def test_a_power_on_reset_panel_is_dark_and_holds_no_frame():
 def test_a_panel_absent_at_start_is_initialised_and_drawn_when_it_answers(monkeypatch, controller,
                                                                           caplog):
     caplog.set_level(logging.WARNING, "hardware.display")
-    table = Table(monkeypatch, controller, present=False)
+    table = OpenedDisplay(monkeypatch, controller, present=False)
     display = table.display
     assert not display.ok and "0x3C" in display.last_error
     display.show(frame("Palourde", "Ann flips"))
@@ -105,7 +105,7 @@ def test_a_panel_absent_at_start_is_initialised_and_drawn_when_it_answers(monkey
 
 def test_an_unplugged_and_replugged_panel_shows_the_current_frame(monkeypatch, controller, caplog):
     caplog.set_level(logging.WARNING, "hardware.display")
-    table = Table(monkeypatch, controller)
+    table = OpenedDisplay(monkeypatch, controller)
     display = table.display
     display.show(frame("Tamalou", "Bob's turn"))
     assert table.sees(frame("Tamalou", "Bob's turn")) and table.inits() == 1
@@ -123,7 +123,7 @@ def test_an_unplugged_and_replugged_panel_shows_the_current_frame(monkeypatch, c
 
 
 def test_a_frame_shown_while_the_panel_was_away_is_the_one_it_gets(monkeypatch):
-    table = Table(monkeypatch)
+    table = OpenedDisplay(monkeypatch)
     table.display.show(frame("Flouk", "Round 1"))
     table.panel.unplug()
     table.display.show(frame("Flouk", "Round 2"))  # its first byte NACKs
@@ -134,7 +134,7 @@ def test_a_frame_shown_while_the_panel_was_away_is_the_one_it_gets(monkeypatch):
 
 
 def test_a_nack_half_way_through_an_update_never_leaves_a_torn_frame(monkeypatch, controller):
-    table = Table(monkeypatch, controller)
+    table = OpenedDisplay(monkeypatch, controller)
     table.display.show(frame("Auberge", "Cy accuses"))
     table.panel.glitch(after_bytes=40)             # the first page's span, then a NACK
     table.display.show(frame("L'Auberge", "Dee is out", "Cy wins"))
@@ -150,7 +150,7 @@ def test_a_nack_half_way_through_an_update_never_leaves_a_torn_frame(monkeypatch
 def test_a_nack_at_every_byte_of_an_update_is_recovered(monkeypatch):
     """Wherever the NACK falls in a full update, the next one sends the whole frame."""
     before, after = frame("Palourde"), frame("Palourde", "Storm!")
-    table = Table(monkeypatch)
+    table = OpenedDisplay(monkeypatch)
     for where in range(0, 1100, 97):
         table.display.show(before)
         table.display.tend()
@@ -161,7 +161,7 @@ def test_a_nack_at_every_byte_of_an_update_is_recovered(monkeypatch):
 
 
 def test_the_contrast_chosen_while_away_is_applied_on_return(monkeypatch):
-    table = Table(monkeypatch)
+    table = OpenedDisplay(monkeypatch)
     table.display.show(frame("Palourde"))
     table.panel.unplug()
     table.later(PROBE_SECONDS)
@@ -172,7 +172,7 @@ def test_the_contrast_chosen_while_away_is_applied_on_return(monkeypatch):
 
 
 def test_a_working_quiet_panel_is_only_asked_with_a_nop(monkeypatch):
-    table = Table(monkeypatch)
+    table = OpenedDisplay(monkeypatch)
     table.display.show(frame("Palourde"))
     sent = len(table.wire.sent)
     table.later(PROBE_SECONDS / 2)
@@ -203,7 +203,7 @@ def test_retries_build_no_device_so_no_exit_hook_blanks_the_panel(monkeypatch):
     import luma.core.device
     hooks = []
     monkeypatch.setattr(luma.core.device.atexit, "register", hooks.append)
-    table = Table(monkeypatch, present=False)
+    table = OpenedDisplay(monkeypatch, present=False)
     for _ in range(10):
         table.later(RETRY_SECONDS)
     table.panel.plug()
@@ -218,7 +218,7 @@ def test_retries_build_no_device_so_no_exit_hook_blanks_the_panel(monkeypatch):
 def test_a_panel_reset_without_a_nack_is_back_within_a_refresh(monkeypatch, controller):
     """A brown-out resets the panel while the bus is idle: it ACKs the probes, dark. Only
     the periodic refresh can bring it back; nothing was ever said, so nothing is said."""
-    table = Table(monkeypatch, controller)
+    table = OpenedDisplay(monkeypatch, controller)
     table.display.show(frame("Palourde", "Storm warning"))
     table.panel.power_on_reset()
     table.later(PROBE_SECONDS)
@@ -231,7 +231,7 @@ def test_a_panel_reset_without_a_nack_is_back_within_a_refresh(monkeypatch, cont
 def test_a_refresh_of_a_working_panel_shows_nothing_of_it(monkeypatch, controller):
     """After every transfer of the refresh the player sees the same: lit, the same frame,
     the same (dimmed) contrast: no display off, no clear, no flash of luma's contrast."""
-    table = Table(monkeypatch, controller)
+    table = OpenedDisplay(monkeypatch, controller)
     table.display.show(frame("Flouk", "Decree 4"))
     table.display.dim()
     seen = []

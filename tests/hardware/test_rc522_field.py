@@ -32,7 +32,7 @@ def chip(request):
     return request.param()
 
 
-class Table:
+class ReaderOnChip:
     """The reader loop and presence on `chip`, one poll every 50 ms of the chip's clock."""
 
     def __init__(self, chip):
@@ -64,7 +64,7 @@ def test_a_weaker_card_collides_only_from_colllevel_of_the_stronger(chip, coupli
 
 
 def test_a_weaker_card_laid_on_a_resting_stronger_one_is_one_tap(chip):
-    table = Table(chip)
+    table = ReaderOnChip(chip)
     chip.place(FakeCard(STRONG))
     table.polls(5)
     weak = chip.place(FakeCard(WEAK, coupling=0.3), settled=False)
@@ -75,7 +75,7 @@ def test_a_weaker_card_laid_on_a_resting_stronger_one_is_one_tap(chip):
 
 
 def test_a_stronger_card_on_a_resting_weak_one_leaves_it_be_and_its_lift_taps_nothing(chip):
-    table = Table(chip)
+    table = ReaderOnChip(chip)
     chip.place(FakeCard(WEAK, coupling=0.3))
     table.polls(5)
     strong = chip.place(FakeCard(STRONG), settled=False)
@@ -90,7 +90,7 @@ def test_a_stronger_card_on_a_resting_weak_one_leaves_it_be_and_its_lift_taps_no
 def test_at_4_percent_noise_resting_cards_stay_and_a_lift_is_one_removal():
     chip = FakeMFRC522(noise=0.04, seed=7)
     cards = [chip.place(FakeCard(uid)) for uid in FIVE]
-    table = Table(chip)
+    table = ReaderOnChip(chip)
     table.polls(200)                                 # 10 s
     assert sorted(table.events, key=str) == sorted((Placed(uid) for uid in FIVE), key=str)
     chip.remove(cards[2])
@@ -140,7 +140,7 @@ def test_each_step_is_asked_at_most_three_times(chip):
 
 
 def test_a_poll_keeps_the_cards_it_read_whatever_fails_after(chip):
-    table = Table(chip)
+    table = ReaderOnChip(chip)
     chip.place(FakeCard(NTAG))
     bad = chip.place(FakeCard(STRONG))
     bad.corrupt_bcc = True                           # never read cleanly
@@ -186,7 +186,7 @@ def test_the_model_resets_a_card_only_after_5_ms_without_field(chip, monkeypatch
 
 
 def test_a_lifted_card_costs_one_field_reset_and_the_others_stay(chip):
-    table = Table(chip)
+    table = ReaderOnChip(chip)
     cards = [chip.place(FakeCard(uid)) for uid in FIVE[:3]]
     table.polls(5)
     chip.remove(cards[0])
