@@ -64,14 +64,14 @@ def test_the_appliance_reader_reports_every_card_of_an_rc522():
 def test_cards_the_reader_cannot_tell_apart_ask_for_one_card_at_a_time(tmp_path):
     table = SimTable(tmp_path).start("palourde")
     table.app.handle(ReaderCrowded())
-    assert table.screen.header_right == "One card at a time"
-    assert layout(table.screen).header.endswith(" One card at a time")
+    assert table.screen.header_right == "One card!"        # its short form: the name stays whole
+    assert layout(table.screen).header == "PALOURDE    One card!"
     table.run("press down")
-    assert table.screen.header_right != "One card at a time"
+    assert table.screen.header_right != "One card!"
 
 
 def test_one_card_at_a_time_in_french(tmp_path):
     table = SimTable(tmp_path, language="fr").start("palourde")
     table.app.handle(ReaderCrowded())
-    assert table.screen.header_right == "Une carte à la fois"
-    assert layout(table.screen).header.endswith(" Une carte à la fois")
+    assert table.screen.header_right == "1 carte\u00a0!"
+    assert layout(table.screen).header == "PALOURDE    1 carte\u00a0!"

@@ -41,7 +41,7 @@ CASES = [
     ("tamalou", "tap 7C\nwait 2\ntap 7H", "7H",
      {"en": "Undo: the snap of\n7 of hearts?", "fr": "Annuler\u00a0: défausse de\n7 de cœur\u00a0?"}),
     ("tamalou", SNAP_BY_BOB, "Ann ", {"en": "Undo: Bob snapped\n7 of hearts?",
-                                     "fr": "Annuler\u00a0: Bob a\ndéfaussé\n7 de cœur\u00a0?"}),
+                                     "fr": "Annuler\u00a0: Bob a\ndéfaussé 7 de cœur\u00a0?"}),
     ("tamalou", "tap 7C\nwait 2\npress down\npress down\npress down\npress select\n"
                 "press down\npress down\npress select\npress back", "Ann ",
      {"en": "Undo: Cy's penalty\ncard?", "fr": "Annuler\u00a0: la pénalité\nde Cy\u00a0?"}),
