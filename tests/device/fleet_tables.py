@@ -88,7 +88,7 @@ _COUNT = Count()
 
 
 def table_signer(name: str, key: str = "") -> Signer:
-    """CafeTable `name`'s signer with a key made from its name (and `key`: another one for a
+    """Table `name`'s signer with a key made from its name (and `key`: another one for a
     forger), so a test's board knows it without a state dir."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     seed = hashlib.sha256(f"{key}/{name}".encode("utf-8", "surrogatepass")).digest()

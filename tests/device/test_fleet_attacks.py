@@ -343,7 +343,7 @@ def test_a_one_key_fleet_moves_to_the_admin_key_and_keeps_its_waiting_staff_card
     config = config_file(tmp_path, broker, "t1")
     config.write_text(config.read_text().replace(ADMIN_KEY, admin_public))
     assert main(["fleet", "keys", "--config", str(config), "--state-dir", str(state)]) == 0
-    table_public = capsys.readouterr().out.split("CafeTable t1: ")[1].split()[0]
+    table_public = capsys.readouterr().out.split("Table t1: ")[1].split()[0]
     cafe_args = ["--config", str(config_file(tmp_path, broker, "cafe")), "--state-dir", str(cafe_dir)]
     assert main(["fleet", "enrol", "t1", table_public, *cafe_args]) == 0
     assert "Enrolled t1: 1 table" in capsys.readouterr().out
