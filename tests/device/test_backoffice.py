@@ -167,6 +167,9 @@ def test_a_session_cookie_given_before_login_is_not_the_one_after(office):
     ("/admin/api/staff/add", {"uid": "ZZ-not-hex", "label": "Mo"}, ""),
     ("/admin/api/staff/add", {"uid": "04A224B1C2D3E4", "label": "  "}, "label"),
     ("/admin/api/staff/revoke", {"uid": "04FFFFFF"}, "not a staff card"),
+    ("/admin/api/players/card", {"uid": "04A224B1C2D3E4", "name": "Ann"}, "staff"),
+    ("/admin/api/players/card", {"uid": "nothex", "name": "Ann"}, ""),
+    ("/admin/api/players/card", {"uid": "04CAFE01", "name": "Nobody"}, "Nobody"),
 ])
 def test_every_field_is_checked_as_the_command_line_checks_it(office, path, body, words):
     server, _, state_dir = office
@@ -174,6 +177,7 @@ def test_every_field_is_checked_as_the_command_line_checks_it(office, path, body
     assert staffer.login() == 200
     for name in ("Ann", "Cy"):
         assert staffer.post("/admin/api/players/add", {"name": name})[0] == 200
+    assert staffer.post("/admin/api/staff/add", {"uid": "04A224B1C2D3E4", "label": "Mo"})[0] == 200
     before = (Roster(state_dir).players(), DeckRegistry(state_dir).staff())
     status, answer = staffer.post(path, body)
     assert status == 400 and words in answer["error"] and "\n" not in answer["error"], answer
@@ -193,6 +197,9 @@ def test_a_change_made_in_one_is_seen_in_the_other(office, tabletop):
         200, {"uid": "04A224B1C2D3E4", "label": "Mo"})
     listed = json.loads(tabletop("players", "list", "--json", "--state-dir", str(state_dir)).stdout)
     assert [p["name"] for p in listed] == ["Annie"]
+    assert staffer.post("/admin/api/players/card", {"uid": "04cafe01", "name": "Annie"})[1]["cards"] == ["04CAFE01"]
+    listed = json.loads(tabletop("players", "list", "--json", "--state-dir", str(state_dir)).stdout)
+    assert listed[0]["cards"] == ["04CAFE01"]
     staff = tabletop("deck", "staff", "list", "--json", "--state-dir", str(state_dir))
     assert [c["uid"] for c in json.loads(staff.stdout)["staff"]] == ["04A224B1C2D3E4"]
     assert tabletop("deck", "staff", "remove", "04A224B1C2D3E4", "--state-dir", str(state_dir)).returncode == 0

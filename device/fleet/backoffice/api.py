@@ -56,6 +56,7 @@ class Api:
                 Route("/api/players/add", change(self.add_player), methods=["POST"]),
                 Route("/api/players/rename", change(self.rename_player), methods=["POST"]),
                 Route("/api/players/remove", change(self.remove_player), methods=["POST"]),
+                Route("/api/players/card", change(self.give_card), methods=["POST"]),
                 Route("/api/staff", read(self.staff)),
                 Route("/api/staff/add", change(self.add_staff), methods=["POST"]),
                 Route("/api/staff/revoke", change(self.revoke_staff), methods=["POST"]),
@@ -129,6 +130,15 @@ class Api:
     async def remove_player(self, request: Request) -> Response:
         return await self._change(request, {"name": str},
                                   lambda f: shown(Roster(self.state_dir).remove(f["name"])), "roster")
+
+    async def give_card(self, request: Request) -> Response:
+        """As `tabletop players card UID NAME`: a tag of a deck or a staff card is no player card."""
+        def give(f: dict) -> dict:
+            owner = DeckRegistry(self.state_dir).lookup(f["uid"])
+            if owner is not None:
+                raise RosterError(str(TagTaken(normalize_uid(f["uid"]), owner)))
+            return shown(Roster(self.state_dir).give_card(f["uid"], f["name"]))
+        return await self._change(request, {"uid": str, "name": str}, give, "roster")
 
     async def staff(self, request: Request) -> Response:
         cards = await off(lambda: DeckRegistry(self.state_dir).staff())

@@ -84,6 +84,13 @@ async function players() {
                 say(`Renamed ${player.name}${told(done)}`, true);
                 await players();
               }),
+              button("Give a card", async () => {
+                const uid = prompt(`The UID of ${player.name}'s card (as the reader or tabletop cards shows it)`);
+                if (uid === null) { return; }
+                const done = await call("api/players/card", {uid, name: player.name});
+                say(`${player.name} has the card ${uid.trim().toUpperCase()}${told(done)}`, true);
+                await players();
+              }),
               button("Remove", async () => {
                 const done = await call("api/players/remove", {name: player.name});
                 say(`Removed ${player.name}${told(done)}`, true);
