@@ -218,7 +218,10 @@ class DashboardServer:
         while not self.board.closed:
             if self.board.wait(version, 3600.0):
                 version = self.board.version
-                self.changes.bump()
+                try:
+                    self.changes.bump()
+                except RuntimeError:                 # the web's loop has ended: so do we
+                    return
 
     def close(self) -> None:
         self.board.close()
