@@ -133,6 +133,8 @@ class WebPage:
 
     def _run(self) -> None:
         import asyncio
+        if self._stop.is_set():                  # the table stopped before its page started
+            return
         try:
             sock = bind(self.host, self.port)
         except OSError as exc:
@@ -157,6 +159,8 @@ class WebPage:
 
         from .guard import Guard, GuardedH11
         from .server import Changes, TablePage
+        if self._stop.is_set():                  # the table stopped while they were loading
+            return
         loop = asyncio.get_running_loop()
         changes = Changes(loop)
         page = TablePage(self.desk, changes)
@@ -177,6 +181,8 @@ class WebPage:
         self.url = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
         matrix(self.url)                         # segno loaded here, not at the loop's next frame
         self.card.url = self.url
+        if self._stop.is_set():
+            return
         self._redraw()                           # the join card on the panel now
         self._tell()
         log.info("the table's page: %s", self.url)
@@ -207,14 +213,16 @@ class WebPage:
                 pass
 
     def close(self) -> None:
-        """Stop serving; the table's loop goes on (or ends) without waiting for a client."""
+        """Stop serving; the table's loop goes on (or ends) without waiting for a client. A
+        page still loading its packages is not waited for: it stops as soon as they are in."""
         self._stop.set()
         stopping = getattr(self, "_stopping", None)
-        if stopping is not None:
-            try:
-                stopping()
-            except RuntimeError:                 # its loop already ended
-                pass
+        if stopping is None:
+            return
+        try:
+            stopping()
+        except RuntimeError:                     # its loop already ended
+            pass
         if self._thread is not None:
             self._thread.join(5.0)
 
