@@ -268,3 +268,17 @@ def test_the_tables_as_the_wall_screen_has_them(office):
     assert status == 200 and [(t["name"], t["activity"], t["faults"]) for t in seen["tables"]] == [
         ("t1", "playing", ["reader unplugged"]), ("t2", "offline", ["reader unplugged"])]
     assert seen["tables"][1]["offline_since"] is not None and seen["tables"][0]["offline_since"] is None
+
+
+def test_admin_is_found_with_or_without_its_slash_and_only_under_the_dashboards_names(office):
+    server, _, _ = office
+    staffer = Staffer(server)
+    status, _, headers = staffer.ask("GET", "/admin")
+    assert status in (301, 307) and headers["location"].endswith("/admin/")
+    status, page = staffer.get("/admin/")
+    assert status == 200 and 'id="login-form"' in page
+    server.names, server.exposed = {"cafe-screen.local"}, True          # as if on the LAN
+    status, _, _ = staffer.ask("POST", "/admin/api/login", {"password": PASSWORD}, csrf=False,
+                               headers={"Host": "evil.example"})
+    assert status == 421                                      # a DNS-rebinding page gets nothing
+    assert staffer.cookie is None
