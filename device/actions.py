@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from device.inputs import Tapped
 from device.ui.screen import Screen
 from engine import Session
 from engine.core.events import Event
@@ -27,7 +28,7 @@ class ModeProtocol(Protocol):
 
     def button(self, app, name: str, held: bool) -> Actions: ...
 
-    def tap(self, app, uid: str, ref) -> Actions: ...
+    def tap(self, app, tapped: Tapped) -> Actions: ...
 
     def deadline(self, app) -> float | None: ...
 

@@ -178,7 +178,7 @@ class Companion:
             self.apply(self.mode.button(self.seen, event.name.lower(), isinstance(event, ButtonHeld)))
         elif isinstance(event, Tapped):
             self.notice = None
-            self.apply(self.mode.tap(self.seen, event.uid, event.ref))
+            self.apply(self.mode.tap(self.seen, event))
         elif isinstance(event, ReaderCrowded):  # cards the reader cannot tell apart
             self.notice = msg("ui.one_card")
         elif isinstance(event, ReaderOffline):

@@ -71,7 +71,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
     "device.install": (),
     "device.ui.screen": (),
     "device.inputs": ("hardware",),
-    "device.actions": ("engine", "device.ui.screen"),
+    "device.actions": ("engine", "device.ui.screen", "device.inputs"),
     "device.plugin": ("engine", "device.actions"),
     "device.config": ("engine", "hardware", "device.paths"),
     "device.texts": ("engine",),

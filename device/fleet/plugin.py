@@ -120,7 +120,7 @@ class FleetPlugin(Plugin):
         otherwise open its admin menu with it): so this plugin goes first."""
         if isinstance(app.mode, ImportOffer) and isinstance(event, Tapped):
             if isinstance(event.ref, StaffRef):
-                return app.mode.tap(app, event.uid, event.ref)
+                return app.mode.tap(app, event)
         key = self.inbox.key if self.inbox is not None else None
         if not (isinstance(event, Tapped) and key and self.registry is not None):
             return None

@@ -11,6 +11,7 @@ import device.texts  # noqa: F401  (registers the texts shown below)
 from device.actions import NOTHING, Actions, Show, Switch
 from device.decks.deck_file import DeckError
 from device.decks.registry import StaffRef
+from device.inputs import Tapped
 from device.ui.app_view import AppView
 from device.ui.modes import Mode
 from device.ui.screen import BODY_LINES, COLUMNS, Screen, wrap
@@ -53,8 +54,8 @@ class ImportOffer(Mode):
             self.first = max(0, self.first - SHOWN)
         return NOTHING
 
-    def tap(self, app: AppView, uid: str, ref) -> Actions:
-        if not isinstance(ref, StaffRef):
+    def tap(self, app: AppView, tapped: Tapped) -> Actions:
+        if not isinstance(tapped.ref, StaffRef):
             return [Show.of(msg("fleet.staff_needed"))]
         self.inbox.dismiss(self.shared)       # done or failed, it is not offered again
         return [Switch(self.back_to), Show.of(self._import(), seconds=4)]

@@ -13,6 +13,7 @@ from device.actions import NOTHING, Actions, EndGame, NextLanguage, SetBrightnes
 from device.decks.deck_file import DeckError, families
 from device.decks.learning import Enrollment
 from device.feedback import sound_switch, toggle_sound
+from device.inputs import Tapped
 from device.ui.app_view import AppView
 from device.ui.modes import MenuMode, Mode
 from device.ui.playing import Confirmation, RulesView
@@ -173,8 +174,8 @@ class LearnWalk(Mode):
         lines = self.walk.prompt() + ([self.said] if self.said else [])
         return Screen(app.t("kiosk.admin"), "", tuple(lines[:BODY_LINES]))
 
-    def tap(self, app: AppView, uid: str, ref) -> Actions:
-        _, self.said = self.walk.offer(uid)   # the walk enrols the tag in the state dir's decks
+    def tap(self, app: AppView, tapped: Tapped) -> Actions:
+        _, self.said = self.walk.offer(tapped.uid)   # the walk enrols the tag in the state dir's decks
         return NOTHING
 
     def button(self, app: AppView, name: str, held: bool) -> Actions:

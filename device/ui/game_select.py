@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import engine
 from device.actions import Actions, Home, NextLanguage, Show, Switch
+from device.inputs import Tapped
 from engine.core.spec import GameSpec
 
 from .app_view import AppView
@@ -42,9 +43,9 @@ class GameSelect(MenuMode):
             return [NextLanguage()]
         return begin_setup(app, next(spec for spec in games() if spec.id == key))
 
-    def tap(self, app: AppView, uid: str, ref) -> Actions:
-        why = refusal(ref)
-        return [Show.of(why)] if why is not None else [Switch(OfferGame(ref.family, ref.deck))]
+    def tap(self, app: AppView, tapped: Tapped) -> Actions:
+        why = refusal(tapped.ref)
+        return [Show.of(why)] if why is not None else [Switch(OfferGame(tapped.ref.family, tapped.ref.deck))]
 
 
 class OfferGame(MenuMode):

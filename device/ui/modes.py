@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from device.actions import NOTHING, Actions, Show, Switch
 from device.decks.registry import CardRef
+from device.inputs import Tapped
 from engine.core.spec import GameSpec
 from engine.core.text import Msg, msg
 
@@ -68,9 +69,9 @@ class Mode:
         """Buttons do nothing unless a mode says otherwise."""
         return NOTHING
 
-    def tap(self, app: AppView, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, tapped: Tapped) -> Actions:
         """A tag while only buttons are expected."""
-        return [Show.of(msg("ui.unknown_card") if ref is None else msg("core.use_buttons"))]
+        return [Show.of(msg("ui.unknown_card") if tapped.ref is None else msg("core.use_buttons"))]
 
 
 class Page(Mode):
@@ -101,8 +102,8 @@ class Page(Mode):
             return [Switch(self.back_to)]
         return NOTHING
 
-    def tap(self, app: AppView, uid: str, ref) -> Actions:
-        return [Switch(self.back_to), *self.back_to.tap(app, uid, ref)]
+    def tap(self, app: AppView, tapped: Tapped) -> Actions:
+        return [Switch(self.back_to), *self.back_to.tap(app, tapped)]
 
 
 TEXT_ROOM = BODY_LINES - 1       # a text above a menu: the menu keeps a line at least

@@ -21,6 +21,7 @@ from device.actions import (
     Undo,
 )
 from device.feedback import sound_switch, toggle_sound
+from device.inputs import Tapped
 from engine import Cancel, Choose, Confirm, Prompt, Tally, Tap
 from engine.core.events import Event
 from engine.core.spec import kind_of
@@ -240,13 +241,13 @@ class Playing(Mode):
         # each new state gets a fresh Playing: this one carries what was picked
         return [Play(Choose(key), then=Playing(self.picked | {key}, self._prompt_id))]
 
-    def tap(self, app: AppView, uid: str, ref) -> Actions:
-        why = refusal(ref, app.game().spec, app.deck)
+    def tap(self, app: AppView, tapped: Tapped) -> Actions:
+        why = refusal(tapped.ref, app.game().spec, app.deck)
         if why is not None:
             return [Show.of(why)]
         if self._dealing(app):              # a card after the deal: the table has dealt
-            return [Play(Confirm()), Play(Tap(ref.card))]
-        return [Play(Tap(ref.card))]
+            return [Play(Confirm()), Play(Tap(tapped.ref.card))]
+        return [Play(Tap(tapped.ref.card))]
 
     def _dealing(self, app: AppView) -> bool:
         """Is the game's own deal step shown (Palourde's, after its players joined by taps),
@@ -393,5 +394,5 @@ class GameOver(Mode):
             return [EndGame(abandoned=False)]
         return NOTHING
 
-    def tap(self, app: AppView, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, tapped: Tapped) -> Actions:
         return [Show.of(msg("core.game_over"))]

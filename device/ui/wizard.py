@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass, field
 
 from device.actions import NOTHING, Actions, Home, Play, Show, StartGame, Switch
+from device.inputs import Tapped
 from device.players.roster import Player, Roster, RosterError, card_holder
 from device.storage.card_data import game_data
 from device.storage.seats import recall, remember
@@ -335,10 +336,10 @@ class Seats(Step):
     def knows(self, uid: str) -> bool:
         return card_holder(self.setup.roster, uid) is not None
 
-    def tap(self, app: AppView, uid: str, ref) -> Actions:
-        holder = None if ref is not None else card_holder(self.setup.roster, uid)
+    def tap(self, app: AppView, tapped: Tapped) -> Actions:
+        holder = None if tapped.ref is not None else card_holder(self.setup.roster, tapped.uid)
         if holder is None:
-            return super().tap(app, uid, ref)
+            return super().tap(app, tapped)
         if holder.short in self.setup.seated.values():
             return [Show.of(msg("ui.seated_already", name=holder.short))]
         seated = msg("ui.seated", name=holder.short, seat=self.seat)
@@ -415,13 +416,13 @@ class Instruction(Mode):
         return step_before(app, self.setup, Instruction) if name == "back" and not self.begun \
             else NOTHING
 
-    def tap(self, app: AppView, uid: str, ref) -> Actions:
+    def tap(self, app: AppView, tapped: Tapped) -> Actions:
         spec = self.setup.spec
-        why = refusal(ref, spec, self.setup.deck)
+        why = refusal(tapped.ref, spec, self.setup.deck)
         if why is not None:
             return [Show.of(why)]
         state = app.game().state if self.begun else spec.initial(config_of(app, self.setup))
         if Tap not in spec.allowed(state):     # the deal screen asks more than a deal
-            return super().tap(app, uid, ref)
+            return super().tap(app, tapped)
         begin = [Switch(Playing())] if self.begun else start(app, self.setup)
-        return [*begin, Play(Tap(ref.card))]
+        return [*begin, Play(Tap(tapped.ref.card))]

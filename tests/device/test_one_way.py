@@ -19,6 +19,7 @@ from device.config import parse_config
 from device.decks.registry import CardRef, StaffRef
 from device.feedback import Feedback
 from device.fleet.plugin import FleetPlugin, OfflineLink
+from device.inputs import Tapped
 from device.kiosk.plugin import Kiosk
 from device.kiosk.screen_care import ScreenCare
 from device.plugin import Plugin
@@ -87,9 +88,9 @@ def test_a_tap_is_decided_by_the_mode_and_done_by_the_app(tmp_path):
     table = SimTable(tmp_path).start("palourde")
     app, mode, before = table.app, table.app.mode, table.state()
     ref = app.registry.lookup(app.registry.sim_uid("clam#1"))
-    assert mode.tap(app, "uid", ref) == [Play(Tap("clam#1"))]
+    assert mode.tap(app, Tapped("uid", ref)) == [Play(Tap("clam#1"))]
     assert (app.mode, table.state(), app.overlay) == (mode, before, None)    # only decided
-    app.apply(mode.tap(app, "uid", ref))
+    app.apply(mode.tap(app, Tapped("uid", ref)))
     assert table.state() != before and isinstance(app.mode, Playing)
 
 
@@ -127,7 +128,7 @@ def test_a_wrong_deck_tap_is_refused_by_the_mode(tmp_path):
     app = table.app
     app.deck = "cafe"
     ref = app.registry.lookup(app.registry.sim_uid("clam#1"))       # sim-palourde's clam
-    assert app.mode.tap(app, "uid", ref) == [Show.of(msg("ui.wrong_deck"))]
+    assert app.mode.tap(app, Tapped("uid", ref)) == [Show.of(msg("ui.wrong_deck"))]
 
 
 KIOSK_AND_FEEDBACK = """
