@@ -9,6 +9,7 @@ still starts above what receivers saw from it (as long as its clock has been set
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -16,6 +17,8 @@ from pathlib import Path
 
 from device.paths import write_atomic
 from device.storage.quarantine import refuse
+
+log = logging.getLogger(__name__)
 
 FILE = "fleet-counter.json"
 BLOCK = 10_000
@@ -31,6 +34,7 @@ class Counter:
         self._lock = threading.Lock()
         self.ceiling = self._read()
         self.last = self.ceiling
+        self.unkept = False
 
     def _read(self) -> int:
         try:
@@ -52,6 +56,11 @@ class Counter:
             number = max(self.last + 1, self.now_ms())
             if number >= self.ceiling:
                 self.ceiling = number + BLOCK
-                write_atomic(self.path, json.dumps({"ceiling": self.ceiling}))
+                try:
+                    write_atomic(self.path, json.dumps({"ceiling": self.ceiling}))
+                except OSError as exc:          # a full or read-only disk: the clock still leads
+                    if not self.unkept:
+                        log.error("fleet: %s not kept: %s", FILE, exc.strerror or exc)
+                    self.unkept = True
             self.last = number
             return number

@@ -9,9 +9,12 @@ forgets nothing; writes are a few a second at the dashboard and rare on a table.
 from __future__ import annotations
 
 import hashlib
+import logging
 import sqlite3
 import threading
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 FILE = "fleet-seen.sqlite"
 NEW, REPEAT, STALE = "new", "repeat", "stale"
@@ -25,6 +28,7 @@ class Freshness:
     def __init__(self, path: Path | None) -> None:
         """`path` None keeps it in memory (a one-shot command that takes nothing)."""
         self._lock = threading.Lock()
+        self._unkept: dict[tuple[str, str], tuple[int, str]] = {}
         where = ":memory:" if path is None else str(path)
         if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -38,18 +42,30 @@ class Freshness:
 
     @classmethod
     def at(cls, state_dir: Path) -> Freshness:
-        return cls(Path(state_dir) / FILE)
+        """The state dir's; in memory, said in one line, where it cannot be kept there (a
+        read-only or full disk): replays are still refused until the next start."""
+        try:
+            return cls(Path(state_dir) / FILE)
+        except (sqlite3.Error, OSError) as exc:
+            log.error("fleet: %s not kept in %s: %s", FILE, state_dir, exc)
+            return cls(None)
 
     def admit(self, publisher: str, topic: str, counter: int, payload: bytes) -> str:
         """NEW (now the highest, kept), REPEAT (the very message last taken) or STALE."""
         mark = digest(payload)
         with self._lock:
-            row = self._db.execute("SELECT counter, digest FROM seen WHERE publisher = ? "
-                                   "AND topic = ?", (publisher, topic)).fetchone()
+            row = self._unkept.get((publisher, topic)) or self._db.execute(
+                "SELECT counter, digest FROM seen WHERE publisher = ? AND topic = ?",
+                (publisher, topic)).fetchone()
             if row is not None and counter <= row[0]:
                 return REPEAT if counter == row[0] and mark == row[1] else STALE
-            self._db.execute("INSERT OR REPLACE INTO seen VALUES (?, ?, ?, ?)",
-                             (publisher, topic, counter, mark))
+            try:
+                self._db.execute("INSERT OR REPLACE INTO seen VALUES (?, ?, ?, ?)",
+                                 (publisher, topic, counter, mark))
+            except sqlite3.Error as exc:     # a full disk: kept in memory until the next start
+                if not self._unkept:
+                    log.error("fleet: %s not written: %s", FILE, exc)
+                self._unkept[(publisher, topic)] = (counter, mark)
             return NEW
 
     def highest(self, publisher: str, topic: str) -> int | None:

@@ -280,14 +280,21 @@ def open_fleet(config, state_dir, wall_clock,
     link: Link | OfflineLink
     try:
         signer = Signer.table(Path(state_dir), table)
-        inbox = Inbox(Trust.of(settings.admin_key, Freshness.at(state_dir)), settings.key)
+    except ImportError:
+        log.error("fleet: the fleet needs cryptography: %s", extra_hint("fleet"))
+        return None
+    except OSError as exc:          # no key can be kept: nothing this table says would count
+        log.error("fleet offline: the table's key cannot be kept in %s: %s", state_dir,
+                  exc.strerror or exc)
+        return None
+    inbox = Inbox(Trust.of(settings.admin_key, Freshness.at(state_dir)), settings.key)
+    try:
         link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
                     subscriptions=(SHARED_FILTER,), on_message=inbox.receive,
                     on_up=announce(table, state_dir if settings.home_assistant else None, feeds),
                     floodgate=Floodgate(monotonic), seal=signer.seal).start()
-    except (FleetUnavailable, ImportError) as exc:
-        log.error("fleet: %s", exc if isinstance(exc, FleetUnavailable)
-                  else f"the fleet needs cryptography: {extra_hint('fleet')}")
+    except FleetUnavailable as exc:
+        log.error("fleet: %s", exc)
         return None
     except (OSError, ValueError) as exc:          # a bad CA file, TLS set-up: shown, not fatal
         link = OfflineLink(failure(exc))

@@ -121,3 +121,24 @@ def test_a_message_signed_for_one_topic_is_refused_on_any_other(tmp_path, topic)
             with pytest.raises(Refused):
                 trust.open(other, payload)
     assert trust.open(topic, payload)[1] == NEW
+
+
+def test_a_state_dir_that_cannot_be_written_costs_no_message(tmp_path, caplog):
+    """A state dir under a file (as a full or read-only disk would be): the counter still
+    grows from the clock, and the receiver still refuses replays until the next start."""
+    (tmp_path / "file").write_text("")
+    nowhere = tmp_path / "file" / "state"
+    counter = Counter(nowhere, lambda: 5)
+    assert [counter.next() for _ in range(3)] == [5, 6, 7]
+    seen = Freshness.at(nowhere)
+    assert seen.admit("t1", "x", 2, b"a") == NEW and seen.admit("t1", "x", 1, b"b") == STALE
+    assert sum("not kept" in r.getMessage() for r in caplog.records) == 2   # one line each
+
+
+def test_the_fleet_does_not_start_where_its_key_cannot_be_kept(tmp_path, caplog):
+    from device.config import parse_config
+    from device.fleet.plugin import open_fleet
+    (tmp_path / "file").write_text("")
+    config = parse_config('[fleet]\nenabled = true\nhost = "127.0.0.1"\nport = 1\n')
+    assert open_fleet(config, tmp_path / "file" / "state", lambda: "now") is None
+    assert "the table's key cannot be kept" in caplog.text
