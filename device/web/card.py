@@ -1,6 +1,7 @@
 """The join card on the OLED: at the game select, the page's address as a QR code with the
 join code in text under it, in the body's right columns (the menu's names are short; the
-scroll marks' column stays clear).
+scroll marks' column stays clear); during the setup, the join code at the right of the header
+bar, where the step's header leaves it room.
 
 A phone's camera opens the address with the code after `#`, so the page joins at once; the
 code in text is for a person typing the address (docs/web.md). The QR's quiet zone and
@@ -13,6 +14,8 @@ from PIL import Image
 
 from device.ui.font import HEIGHT, WIDTH, draw_text
 from device.ui.game_select import GameSelect
+from device.ui.screen import COLUMNS
+from device.ui.wizard import Step
 
 QUIET = 2                     # light modules around the code (the standard's 4 is wider than the room)
 RIGHT_MARGIN = WIDTH          # the scroll marks' column
@@ -61,8 +64,23 @@ class JoinCard:
         return self._modules[1]
 
     def over(self, image: Image.Image, app, code: str) -> Image.Image:
-        if self.url is None or not isinstance(app.mode, GameSelect) or app.overlay is not None:
+        if self.url is None or app.overlay is not None or not isinstance(app.mode, (GameSelect, Step)):
             return image
         if self._made is None or self._made[0] is not image:
-            self._made = (image, compose(image, self.modules(code), code))
+            if isinstance(app.mode, GameSelect):
+                made = compose(image, self.modules(code), code)
+            else:
+                made = in_header(image, app.mode.header(app), code)
+            self._made = (image, made)
         return self._made[1]
+
+
+def in_header(image: Image.Image, header: tuple[str, str], code: str) -> Image.Image:
+    """A setup step's frame with the join code at the right of its header bar, where the bar
+    has room for it (the QR code has none beside a step's menu)."""
+    left, right = header
+    if right or len(left) + 1 + len(code) > COLUMNS:
+        return image
+    out = image.copy()
+    draw_text(out, image.width - 1 - len(code) * WIDTH, 0, code, fill=0)
+    return out
