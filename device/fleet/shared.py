@@ -216,7 +216,7 @@ class Inbox:
         self._heard: dict[str, Shared] = {}
         self._dismissed: set[str] = set()
         self._news: dict[str, Shared] = {}       # new staff lists and rosters, to take
-        self._taken: set[str] = set()
+        self._taken: set[bytes] = set()          # the lists taken this run, by digest
         self.refused = 0                  # shared messages that did not check (the log is hushed)
         # topic -> the digest of the last message heard there, whom its repeat counts for, and
         # whether it was refused
@@ -260,9 +260,11 @@ class Inbox:
             return refused_by, refused_by, True
         with self._lock:
             self._heard[topic] = shared
-            # the latest list, new or heard again: taken once a run (taking it is idempotent)
-            if isinstance(shared, (SharedStaff, SharedRoster)) and _key(shared) not in self._taken:
-                self._taken.add(_key(shared))
+            # the latest list, new or heard again: each message taken once a run (taking it is
+            # idempotent; a list naming again what an earlier one named is a new message)
+            mark = hashlib.blake2b(payload, digest_size=16).digest()
+            if isinstance(shared, (SharedStaff, SharedRoster)) and mark not in self._taken:
+                self._taken.add(mark)
                 self._news[topic] = shared
         if isinstance(shared, SharedTables):
             enrol_tables(self.trust, shared)

@@ -11,8 +11,8 @@ import pytest
 
 from device.config import ConfigFileError, FleetConfig, example_config, parse_config
 from device.decks.registry import DeckRegistry
+from device.fleet.dashboard.app import DashboardServer
 from device.fleet.dashboard.board import Board
-from device.fleet.dashboard.server import DashboardServer
 from device.fleet.envelope import Refused, Signer
 from device.fleet.journal_feed import JournalFeed, journals, pending
 from device.fleet.link import FleetUnavailable
@@ -355,3 +355,20 @@ def test_the_import_offer_pages_through_every_name_it_imports(tmp_path, count):
     assert all(name in text for name in names) and "Tap a staff card to import" in text
     table.play(["press up"] * count + ["wait 1"])
     assert table.screens[-1].lines[0] == f"{count} staff cards from"      # back to the top
+
+
+def test_a_staff_card_the_cafe_names_again_opens_the_menu_again(tmp_path):
+    """Taken back by one list, named again by the next (the same cards as an earlier list,
+    in a new message): a staff card again."""
+    from device.fleet.shared import revoked_staff
+    table, _ = fake_table(tmp_path)
+    cafe = admin_signer(tmp_path / "cafe")
+    both, one = DeckRegistry(tmp_path / "both"), DeckRegistry(tmp_path / "one")
+    for registry, cards in ((both, ("Sam", "Kim")), (one, ("Sam",))):
+        for n, label in enumerate(cards, 1):
+            registry.add_staff(f"04{n:012X}", label)
+    kim = "04000000000002"
+    for registry, revoked in ((both, False), (one, True), (both, False)):
+        table.inbox.receive(*staff_message(registry, "cafe", "now", FLEET_KEY, cafe))
+        table.play(["wait 1"])                              # a tick takes the café's word
+        assert revoked_staff(table.registry, FLEET_KEY, kim) is revoked
