@@ -313,3 +313,19 @@ def test_the_setup_shows_the_join_code_in_its_header(page):
     code_width = len(web.desk.joining.code) * WIDTH
     assert changed is not None and changed[0] >= 128 - 1 - code_width and changed[3] <= 10
     assert read_qr(web.desk.latest.image) == []
+
+
+def test_status_gives_the_running_table_page_address(page, tmp_path, capsys):
+    import os
+
+    from device.cli import main
+    from device.storage.lock import hold
+    _, web = page
+    assert main(["status", "--state-dir", str(tmp_path), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out) is None        # no table runs on it: no page
+    lock = hold(tmp_path)                                      # as the running table holds it
+    try:
+        assert main(["status", "--state-dir", str(tmp_path), "--json"]) == 1
+        assert json.loads(capsys.readouterr().out) == {"game": None, "web": {"url": web.url}}
+    finally:
+        os.close(lock)
