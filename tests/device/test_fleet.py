@@ -21,8 +21,9 @@ import pytest
 from device.cli import main
 from device.decks.registry import DeckRegistry
 from device.fleet import schema
+from device.fleet.dashboard.app import DashboardServer
 from device.fleet.dashboard.board import Board
-from device.fleet.dashboard.server import DashboardServer, subscribe
+from device.fleet.dashboard.feed import subscribe
 from device.fleet.link import fetch_retained
 from device.fleet.shared import enrol_tapped
 from device.fleet.table_state import finished_record

@@ -16,9 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
+from device.fleet.dashboard.app import DashboardServer
 from device.fleet.dashboard.board import MAX_FINISHED, MAX_TABLES, Board
 from device.fleet.dashboard.page import page
-from device.fleet.dashboard.server import DashboardServer
 from device.fleet.schema import MESSAGE_KEY, Drops
 from device.fleet.topics import encode, table_topic
 from engine.core.spec import resolve_options

@@ -9,9 +9,9 @@ import json
 import urllib.request
 from types import SimpleNamespace
 
+from device.fleet.dashboard.app import DashboardServer
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.page import page
-from device.fleet.dashboard.server import DashboardServer
 from device.fleet.sitting import SITTING_GAP_S, Sitting
 from device.fleet.topics import encode, table_topic
 from device.fleet.words import to_plain, words

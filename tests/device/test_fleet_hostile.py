@@ -19,7 +19,7 @@ import pytest
 from device.cli import main
 from device.decks.registry import DeckRegistry
 from device.fleet.dashboard.board import Board
-from device.fleet.dashboard.server import subscribe
+from device.fleet.dashboard.feed import subscribe
 from device.fleet.envelope import Signer
 from device.fleet.link import fetch_retained, send_retained
 from device.fleet.shared import deck_message, staff_message

@@ -9,8 +9,8 @@ import datetime
 import os
 from pathlib import Path
 
+from device.fleet.dashboard.app import DashboardServer
 from device.fleet.dashboard.board import Board
-from device.fleet.dashboard.server import DashboardServer
 from device.fleet.topics import encode, table_topic
 from device.fleet.words import to_plain
 from engine.core.text import msg, render
