@@ -86,6 +86,8 @@ class Companion:
         self.brightness: int | None = None     # contrast chosen by staff over the config's
         self.last_input = clock.monotonic()              # last tap or press: idle timers count from it
         self.input_no: int | None = None       # the simulator's input line, journaled with ops
+        self._ended_by: int | None = None      # the input a game just ended with, till it is recorded
+        self._ending = False
         self._reading: Reading | None = None  # the running game's prompts and tallies, kept
         self._disk_retry: float | None = None   # when the refusing disk is tried again
 
@@ -385,7 +387,23 @@ class Companion:
         self.show(*(m for m in answer.effects if not repeats(self.t(m), prompt)),
                   header=header(self) if over else None)
         if over:
-            self._record_end(self.input_no)
+            self._ending, self._ended_by = True, self.input_no
+
+    def settle(self) -> bool:
+        """What is left of an input once its frame is out (the loop asks after each): a game
+        it ended is recorded, so the result shows at once and the bookkeeping follows. Its
+        last move is on disk already: a stop before this records it at the next start. True
+        if there was something."""
+        if not self._ending:
+            return False
+        self._ending = False
+        session = self.session
+        if session is not None and self.store.journal is not None \
+                and session.spec.result(session.state) is not None:
+            self._record_end(self._ended_by)
+            for plugin in self._plugins:
+                plugin.after_input(self)           # the café hears of it with the end on disk
+        return True
 
     def _record_end(self, source: int | None) -> None:
         """A game is recorded the moment it ends: its end journaled, the game archived and in

@@ -104,4 +104,6 @@ def run_forever(app, inputs: queue.Queue, frames: Frames, clock: Callable[[], fl
         if not isinstance(event, Tick):        # a Tick was just handled: its timers have run
             app.tick()                         # after any other input, due timers fire too
         frames.update(app)
+        if app.settle():                       # the frame first, then a game's end recorded
+            frames.update(app)
         heartbeat()

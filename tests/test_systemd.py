@@ -173,6 +173,9 @@ class HangingApp:
     def tick(self) -> None:
         pass
 
+    def settle(self) -> bool:
+        return False
+
     def next_deadline(self) -> None:
         return None
 

@@ -170,12 +170,14 @@ class BenchGame:
         self.run.tap_s.append(time.perf_counter() - start)
         self.run.tap_journal_s.append(sum(self.store.append_s[appends:]))
         self.run.tap_updates.append(self._count())
+        self.app.settle()                   # a game it ended is recorded after its frame, as at a table
         # the simulator's reader debounces the same card in a row: time passes between taps
         self.script += [f"tap {card}", f"wait {DEBOUNCE_GAP_S}"]
 
     def _input(self, event) -> None:
         self.app.handle(event)
         self.frames.update(self.app)
+        self.app.settle()
         self._count()
 
     def _let_messages_run_out(self) -> None:

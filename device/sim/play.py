@@ -53,6 +53,8 @@ def run_sim(app, lines: Iterable[str | SimInputError], clock: VirtualClock, fram
             else:
                 app.handle(action)
             frames.update(app)
+            if app.settle():                   # as the loop does: the frame, then the end
+                frames.update(app)
 
 
 def pass_time(app, clock: VirtualClock, frames: Frames, seconds: float) -> None:
@@ -72,6 +74,8 @@ def pass_time(app, clock: VirtualClock, frames: Frames, seconds: float) -> None:
         ticked_at = clock()
         app.handle(Tick())
         frames.update(app)
+        if app.settle():
+            frames.update(app)
     clock.advance_to(end)
     if ticked_at != end:
         app.handle(Tick())

@@ -112,3 +112,20 @@ def test_the_cafe_hears_of_the_game_as_it_ends_and_by_the_same_id_after_a_restar
     first, again = heard
     assert first["winners"] == ["P2"] and first["game_id"] == again["game_id"]  # counted once
     assert first["seconds"] == again["seconds"] and first["started"] == again["started"]
+
+
+def test_the_result_is_drawn_before_the_game_is_put_away(tmp_path):
+    """The frame of the move that ends the game goes out first; its end is recorded right after
+    (the loop's `settle`), so the players wait for no disk."""
+    table = SimTable(tmp_path)
+    keep_history(table.app.store)
+    drawn = []
+
+    def frame(image, screen) -> None:
+        session = table.app.session
+        if session is not None and session.spec.result(session.state) is not None:
+            drawn.append((tmp_path / "current.jsonl").exists())
+    table.frames.on_frame = frame
+    table.start("auberge").run(AUBERGE_3)
+    assert drawn[0] is True and drawn[-1] is False      # drawn, then archived
+    assert in_history(tmp_path) == [("auberge", ("P2",))]
