@@ -15,6 +15,8 @@ from device.ui.layout import layout
 from device.ui.screen import Screen
 from engine.core.text import render
 
+from .explain import setup_notes
+
 
 def view(app, screen: Screen) -> dict[str, Any]:
     """The page's view of the table now (`screen`: the frame just drawn)."""
@@ -25,7 +27,7 @@ def view(app, screen: Screen) -> dict[str, Any]:
     out: dict[str, Any] = {"header": laid.header or "", "rows": rows,
                            "highlight": screen.highlight, "texts": texts,
                            "game": None, "prompt": None, "players": [], "turn": None,
-                           "round": None, "last": []}
+                           "round": None, "last": [], "setup": setup_notes(app)}
     if app.session is not None:
         prompt, tally = app.view()
         out.update(game=app.session.spec.id, prompt=render(prompt.text, app.language),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -329,3 +330,16 @@ def test_status_gives_the_running_table_page_address(page, tmp_path, capsys):
         assert json.loads(capsys.readouterr().out) == {"game": None, "web": {"url": web.url}}
     finally:
         os.close(lock)
+
+
+def test_the_setup_explains_the_highlighted_game_and_house_rule(page):
+    table, web = page
+    cookie = joined(web)
+    view = json.loads(ask(web, "GET", "/api/screen", cookie=cookie)[2])
+    assert view["setup"] == {"game": "Palourde", "players": [2, 5]}
+    table.run("press select\npress down")                   # Palourde's first house rule
+    view = json.loads(ask(web, "GET", "/api/screen", cookie=cookie)[2])
+    key = table.app.mode.menu.key
+    assert view["setup"]["game"] == "Palourde" and view["setup"]["rule"]
+    assert f"`{key}`: {view['setup']['rule']}" in (
+        Path(__file__).resolve().parents[2] / "engine/games/palourde/rules.md").read_text()

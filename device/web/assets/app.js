@@ -56,6 +56,14 @@ function draw(view) {
   $("last").replaceChildren(...last);
   $("last-title").hidden = last.length === 0;
   $("names-part").hidden = Boolean(view.game);
+  const setup = view.setup;
+  $("setup-part").hidden = !setup;
+  if (setup) {
+    const [low, high] = setup.players;
+    $("setup-game").textContent = setup.game;
+    $("setup-players").textContent = low === high ? `${low} players` : `${low} to ${high} players`;
+    $("setup-rule").textContent = setup.rule || "";
+  }
   document.body.dataset.version = String(view.version);
 }
 
