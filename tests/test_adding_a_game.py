@@ -77,7 +77,7 @@ def test_the_game_replays_its_demo_to_the_end(game):
 
 
 def test_the_game_passes_check_game(game):
-    done = tabletop(game[1], "check-game", "nothanks", "--seeds", "1", "--json")
+    done = tabletop(game[1], "check-game", "nothanks", "--playouts", "1", "--json")
     report = json.loads(done.stdout)
     assert [c["problem"] for c in report["checks"] if not c["ok"]] == []
     assert done.returncode == 0 and {c["check"].split()[0] for c in report["checks"]} == {
@@ -144,7 +144,7 @@ def test_a_game_that_breaks_gets_fail_lines_naming_its_file_and_line(game, tmp_p
     site = broken_copy(game[0], tmp_path, BROKEN)
     rules = (tmp_path / "src" / RULES).read_text(encoding="utf-8").splitlines()
     invariants = rules.index("def invariants(state: State) -> list[str]:") + 1
-    done = tabletop(site, "check-game", "nothanks", "--seeds", "1", "--json")
+    done = tabletop(site, "check-game", "nothanks", "--playouts", "1", "--json")
     assert done.returncode == 1 and "Traceback" not in done.stderr
     failed = {c["check"]: c for c in json.loads(done.stdout)["checks"] if not c["ok"]}
     assert failed["playout 3p high"]["where"] == f"{RULES}:{invariants}"
@@ -154,7 +154,7 @@ def test_a_game_that_breaks_gets_fail_lines_naming_its_file_and_line(game, tmp_p
     assert failed["screen 3p"]["where"] is None
     assert failed["screen 3p"]["problem"].startswith(
         "phase flip (en): a line of 125 characters takes 7 rows, a page 4")
-    text = tabletop(site, "check-game", "nothanks", "--seeds", "1")
+    text = tabletop(site, "check-game", "nothanks", "--playouts", "1")
     assert text.returncode == 1 and "Traceback" not in text.stderr
     lines = text.stdout.splitlines()
     assert f"FAIL  playout 3p high: {failed['playout 3p high']['problem']}" in lines

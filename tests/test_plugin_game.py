@@ -97,7 +97,7 @@ def test_the_simulator_offers_it_on_the_game_menu_and_plays_it(site, tmp_path, m
 
 
 def test_check_game_passes_it(site):
-    done = tabletop(site, "check-game", "highcard", "--seeds", "2")
+    done = tabletop(site, "check-game", "highcard", "--playouts", "2")
     assert done.returncode == 0, done.stdout
     lines = done.stdout.splitlines()
     assert lines[-1] == f"highcard: all {len(lines) - 1} checks passed"

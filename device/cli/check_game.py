@@ -1,4 +1,4 @@
-"""`tabletop check-game ID [--seeds N] [--json]`: the checks this project runs on its own
+"""`tabletop check-game ID [--playouts N] [--json]`: the checks this project runs on its own
 games (device.conformance), run on one registered game, for the author of a plug-in game.
 
 Each check prints `ok` or `FAIL` with the first problem it found. An exception the game
@@ -38,13 +38,16 @@ from .replay import replay_text
 def add_commands(subparsers) -> None:
     parser = subparsers.add_parser("check-game", help="cli.help.check_game")
     parser.add_argument("game", help="cli.help.check_game_id")
-    parser.add_argument("--seeds", type=int, default=3, choices=range(1, 101), metavar="N",
-                        help="cli.help.check_game_seeds")
+    parser.add_argument("--playouts", type=int, default=3, choices=range(1, 101), metavar="N",
+                        help="cli.help.check_game_playouts")
+    # its first name, still taken from scripts written with it (seeds/ holds the decks' manifests)
+    parser.add_argument("--seeds", type=int, choices=range(1, 101), dest="playouts",
+                        default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="cli.help.json")
     parser.set_defaults(handler=run, language=DEFAULT_LANGUAGE)      # main() sets the chosen one
 
 
-def checks(spec: GameSpec, seeds_run: int) -> Iterator[tuple[str, Callable[[], None]]]:
+def checks(spec: GameSpec, playouts: int) -> Iterator[tuple[str, Callable[[], None]]]:
     """(name, check) for every check of a game, in the order a reader fixes them. The player
     counts are the game's own code (its player_limits): they are read in the metadata check,
     which runs before the next check is asked for, so a game that raises there fails it."""
@@ -59,7 +62,7 @@ def checks(spec: GameSpec, seeds_run: int) -> Iterator[tuple[str, Callable[[], N
     for players in counts:
         yield f"texts {players}p", partial(check_texts, spec, players, 0)
         yield f"screen {players}p", partial(check_screen, spec, players, 0)
-        for seed in range(seeds_run):
+        for seed in range(playouts):
             yield f"playout {players}p seed {seed}", partial(check_playout, spec, players, seed)
         for policy in POLICIES[1:]:          # toward the edges: a menu's ends, one answer again
             yield f"playout {players}p {policy}", partial(check_playout, spec, players, 0, policy)
@@ -117,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
             print(say(args.language, "cli.problem", problem=refused), file=sys.stderr)
         return 2
     found = []
-    for name, check in checks(spec, args.seeds):
+    for name, check in checks(spec, args.playouts):
         found.append({"check": name, **outcome(spec, check)})
         if not args.json:
             print(line(found[-1], args.language), flush=True)

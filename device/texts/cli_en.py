@@ -303,7 +303,7 @@ TEXT: dict[str, Template] = {
     "learn.action": "Action",
     "cli.help.check_game": "run this project's checks on one game (for a game's author)",
     "cli.help.check_game_id": "the game's id, as its tabletop.games entry point names it",
-    "cli.help.check_game_seeds": "random games played per player count (default 3)",
+    "cli.help.check_game_playouts": "random games played per player count (default 3)",
     "cli.check_game.ok": "ok    {check}",
     "cli.check_game.fail": "FAIL  {check}: {problem}",
     "cli.check_game.passed": plural("{game}: {total} check passed", "{game}: all {total} checks passed",

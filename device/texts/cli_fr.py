@@ -313,7 +313,7 @@ TEXT = typeset({
     "learn.action": "Action",
     "cli.help.check_game": "passe un jeu aux vérifications de ce projet (pour l'auteur d'un jeu)",
     "cli.help.check_game_id": "l'identifiant du jeu, tel que son point d'entrée tabletop.games le nomme",
-    "cli.help.check_game_seeds": "parties au hasard jouées par nombre de joueurs (3 par défaut)",
+    "cli.help.check_game_playouts": "parties au hasard jouées par nombre de joueurs (3 par défaut)",
     "cli.check_game.ok": "ok    {check}",
     "cli.check_game.fail": "ÉCHEC {check}: {problem}",
     "cli.check_game.passed": plural("{game}: {total} vérification passée",

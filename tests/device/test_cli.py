@@ -197,9 +197,17 @@ def test_bash_offers_files_where_a_path_is_asked_and_folders_where_a_folder_is(b
     assert complete(bash_script, "run", "--players", "", cwd=folder) == []     # names: none offered
 
 
+@pytest.mark.parametrize("argv, playouts", [([], 3), (["--playouts", "5"], 5), (["--seeds", "2"], 2)])
+def test_check_game_plays_its_random_games_as_playouts_and_still_takes_seeds(argv, playouts):
+    """`--playouts N` counts the random games (seeds/ is the decks' manifests); `--seeds N`, the
+    flag's first name, still works for scripts written with it, and --help names only the new one."""
+    args = build_parser().parse_args(["check-game", "palourde", *argv])
+    assert args.playouts == playouts and not hasattr(args, "seeds")
+
+
 def test_bash_offers_game_ids_and_deck_families_from_the_registry(bash_script):
     games = [spec.id for spec in engine.all_specs()]
-    assert complete(bash_script, "check-game", "") == [*games, "-h", "--help", "--seeds", "--json"]
+    assert complete(bash_script, "check-game", "") == [*games, "-h", "--help", "--playouts", "--json"]
     assert complete(bash_script, "run", "--game", "t") == ["tribord", "tamalou"]
     assert complete(bash_script, "guide", "rules", "f") == ["flouk"]
     assert complete(bash_script, "cards", "show", "--deck", "") == list(seeds.decks())
@@ -291,4 +299,4 @@ def test_zsh_offers_files_folders_and_game_ids(scripts):
     assert offered("replay", "") == ["files:"]
     assert offered("status", "--state-dir", "") == ["files:-/"]
     assert offered("check-game", "") == [*(spec.id for spec in engine.all_specs()),
-                                         "-h", "--help", "--seeds", "--json"]
+                                         "-h", "--help", "--playouts", "--json"]

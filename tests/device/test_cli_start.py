@@ -191,7 +191,7 @@ PIPED = [
     ["cards", "show", "--state-dir", "{dir}"], ["cards", "export", "--state-dir", "{dir}"],
     ["players", "list", "--state-dir", "{dir}"],
     ["history", "--state-dir", "{dir}"], ["history", "--stats", "--state-dir", "{dir}"],
-    ["doctor", "--sim", "--state-dir", "{dir}"], ["check-game", "palourde", "--seeds", "1"],
+    ["doctor", "--sim", "--state-dir", "{dir}"], ["check-game", "palourde", "--playouts", "1"],
     ["guide", "rules"], ["guide", "cards"], ["completion", "bash"], ["completion", "zsh"],
     ["run", "--sim", "--state-dir", "{dir}", "--game", "palourde", "--players", "Ann,Bob"],
     ["run", "--state-dir", "{dir}"],
