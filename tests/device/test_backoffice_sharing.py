@@ -16,7 +16,7 @@ from device.fleet.dashboard.app import DashboardServer
 from device.fleet.dashboard.board import Board
 from device.fleet.topics import SHARED_PLAYERS, SHARED_STAFF, shared_deck_topic
 from device.players.roster import Roster
-from tests.device.backoffice_client import PASSWORD, Staffer
+from tests.device.backoffice_client import CHEAP, PASSWORD, Staffer
 from tests.device.fleet_tables import CafeTable, cafe_admin, settings_for
 from tests.device.mosquitto import running_broker
 
@@ -30,7 +30,7 @@ def broker(tmp_path):
 
 
 def office(state_dir, settings) -> DashboardServer:
-    store(state_dir, PASSWORD)
+    store(state_dir, PASSWORD, n=CHEAP)
     cafe_admin(state_dir)                                  # the café's admin key, as fleet keys --admin keeps it
     history = History(None)
     back = BackOffice(state_dir, api=lambda o: Api(o, history, sharing=Sharing(settings, state_dir)).routes())

@@ -41,13 +41,14 @@ def _hash(text: str, salt: bytes, n: int, r: int, p: int) -> bytes:
                           dklen=LENGTH)
 
 
-def store(state_dir: Path, text: str) -> Path:
-    """Keep the hash of a new password (checked), replacing any before it."""
+def store(state_dir: Path, text: str, n: int = N) -> Path:
+    """Keep the hash of a new password (checked), replacing any before it. `n`: scrypt's cost,
+    kept beside the hash (a test's own password may be cheaper to check)."""
     text = check_new(text)
     salt = secrets.token_bytes(16)
-    record = {"scrypt": {"n": N, "r": R, "p": P},
+    record = {"scrypt": {"n": n, "r": R, "p": P},
               "salt": base64.b64encode(salt).decode(),
-              "hash": base64.b64encode(_hash(text, salt, N, R, P)).decode()}
+              "hash": base64.b64encode(_hash(text, salt, n, R, P)).decode()}
     state_dir = Path(state_dir)
     state_dir.mkdir(parents=True, exist_ok=True)
     path, part = state_dir / FILE, state_dir / (FILE + ".part")
