@@ -17,6 +17,7 @@ import pytest
 import device.config
 from device.cli import parser as cli_parser
 from engine.core import text
+from tests.device.mosquitto import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -201,7 +202,9 @@ PIPED = [
 
 @pytest.mark.parametrize("argv", PIPED, ids=" ".join)
 def test_output_into_a_closed_pipe_ends_quietly(argv, tmp_path):
-    (tmp_path / "fleet.toml").write_text('[fleet]\nenabled = true\nhost = "127.0.0.1"\nport = 9\n')
+    # the dashboard on a port the system found free: 8080, its default, may be taken
+    (tmp_path / "fleet.toml").write_text('[fleet]\nenabled = true\nhost = "127.0.0.1"\nport = 9\n'
+                                         f'dashboard_port = {free_port()}\n')
     words = [word.format(demo=demo_script(tmp_path), dir=tmp_path) for word in argv]
     reader, writer = os.pipe()
     os.close(reader)                      # the reader has gone before the first line is written
