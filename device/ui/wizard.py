@@ -100,6 +100,8 @@ def step_before(app: AppView, setup: Setup, before: type) -> Actions:
             decks = decks_for(app.registry, setup.spec)
             if len(decks) > 1:
                 return [Switch(DeckChoice(setup, decks))]
+        elif step is Seats and step.needed(setup):
+            return [Switch(Seats(setup).at_last_seat())]
         elif step.needed(setup):
             return [Switch(step(setup))]
     return [Home()]
@@ -332,6 +334,13 @@ class Seats(Step):
         self.setup.seated.pop(self.seat, None)
         self.offer()
         return NOTHING
+
+    def at_last_seat(self) -> Seats:
+        """Back from the step after: the last seat asked again, the others kept."""
+        self.seat = self.setup.players
+        self.setup.seated.pop(self.seat, None)
+        self.offer()
+        return self
 
     def knows(self, uid: str) -> bool:
         return card_holder(self.setup.roster, uid) is not None

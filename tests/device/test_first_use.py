@@ -143,3 +143,14 @@ def test_select_that_clears_a_message_leaves_the_number_under_it(tmp_path):
     table.run("press select")
     assert table.screen.lines[:2] == ("Napil Chief:", "white number?")
     assert table.screen.lines[-1] == "[0]0"              # still on its tens: nothing moved
+
+
+def test_back_from_who_starts_asks_the_last_seat_again(tmp_path):
+    cafe(tmp_path)
+    table = SimTable(tmp_path).run(to_game("tamalou") + "press select\npress down\n"
+                                   "press select\npress select\npress select\npress select")
+    assert table.screen.lines[0] == "Who starts?"
+    table.run("press back")
+    assert table.screen.lines == ("Seat 3/3: who?", "Cy", "P3")
+    table.run("press select")
+    assert table.screen.lines[1:] == ("Ann", "Bob", "Cy")
