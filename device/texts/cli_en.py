@@ -48,7 +48,7 @@ TEXT: dict[str, Template] = {
     # beside the screen's text, four lines of at most 54 characters (80 columns)
     "cli.run.typing": "Type a line and Enter:\n"
                       "tap CARD (tap clam#3), press up|down|select|back,\n"
-                      "hold select|back, wait SECONDS, choose ID.\n"
+                      "hold up|down|select|back, wait SECONDS, choose ID.\n"
                       "Ctrl-D saves and quits.",
     "cli.run.locked": "{dir} is in use by another tabletop run (process {pid}{process}): "
                        "stop it first",

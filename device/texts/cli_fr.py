@@ -46,7 +46,7 @@ TEXT = typeset({
     "cli.run.no_hardware": "Pas de matériel de table : simulation dans le terminal.",
     "cli.run.typing": "Tape une ligne puis Entrée :\n"
                       "tap CARTE (tap clam#3), press up|down|select|back,\n"
-                      "hold select|back, wait SECONDES, choose ID.\n"
+                      "hold up|down|select|back, wait SECONDES, choose ID.\n"
                       "Ctrl-D enregistre et quitte.",
     "cli.run.locked": "{dir} est déjà utilisé par un autre tabletop run (processus {pid}{process}) : "
                        "arrête-le d'abord",

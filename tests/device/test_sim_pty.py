@@ -103,7 +103,7 @@ def test_the_first_screen_keeps_its_input_help_in_view_and_the_log_off_it(tmp_pa
     assert frame_box(rows) == (0, 17, 66)
     assert rows[19:23] == ["> Palourde                Type a line and Enter:",
                            "  L'Auberge               tap CARD (tap clam#3), press up|down|select|back,",
-                           "  A tribord! v            hold select|back, wait SECONDS, choose ID.",
+                           "  A tribord! v            hold up|down|select|back, wait SECONDS, choose ID.",
                            "  Tap a card to start     Ctrl-D saves and quits."]
     assert rows[23] == "" and sim.screen.cursor.y == 23
     assert "INFO" not in sim.raw.decode()                # the start-up line is the log's
