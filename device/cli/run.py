@@ -13,12 +13,12 @@ import os
 import sys
 from pathlib import Path
 
+from device.assembly import assemble, hardware_present, start_from_flags, state_dir_for
 from device.config import ConfigFileError, config_for_run, config_path
 from device.sim.clock import VirtualClock
 from device.sim.play import run_simulated
 from device.sim.terminal import SimTerminal
 from device.storage.lock import Locked, hold, holder
-from device.table import assemble, hardware_present, start_from_flags, state_dir_for
 from device.texts import say
 from engine.core.registry import problems as plugin_problems
 from engine.core.text import DEFAULT_LANGUAGE
@@ -162,6 +162,5 @@ def start_up_line(config, app, sim: bool) -> str:
     fleet = config.fleet
     broker = f"{fleet.host}:{fleet.port}{' (TLS)' if fleet.tls else ''}" if fleet.enabled else "off"
     display = "simulated" if sim else f"on {config.display.bus}"
-    web = "on" if config.web.enabled else "off"
     return (f"tabletop {version()} started: game {game}, reader {config.reader.kind}, "
-            f"display {config.display.kind} ({display}), fleet {broker}, page {web}")
+            f"display {config.display.kind} ({display}), fleet {broker}")
