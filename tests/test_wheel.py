@@ -34,19 +34,11 @@ print(sorted(spec.id for spec in engine.all_specs()))
 """
 
 
-def test_wheel_installs_and_loads_every_manifest(tmp_path):
-    wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(wheels), str(ROOT)], check=True, capture_output=True)
-    (wheel,) = wheels.glob("tabletop_companion-*.whl")
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=False, system_site_packages=False).create(env_dir)
-    python = env_dir / "bin" / "python"
-    # install with this interpreter's pip into the empty venv: no network, no dependencies
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-compile",
-                    "--target", str(tmp_path / "site"), str(wheel)], check=True, capture_output=True)
-    out = subprocess.run([str(python), "-c", LOAD_ALL], cwd=tmp_path, capture_output=True, text=True,
-                         env={"PYTHONPATH": str(tmp_path / "site")})
+def test_wheel_installs_and_loads_every_manifest(installed):
+    # the wheel alone on the path of a bare venv: no repository, no dependencies
+    out = subprocess.run([str(installed.here / "venv" / "bin" / "python"), "-c", LOAD_ALL],
+                         cwd=installed.here, capture_output=True, text=True,
+                         env={"PYTHONPATH": str(installed.site)})
     assert out.returncode == 0, out.stderr
     ours = [spec.id for spec in engine.all_specs() if spec.home.startswith("engine.")]
     assert out.stdout.strip() == str(sorted(ours))
