@@ -1,7 +1,7 @@
 """How the parts around the game plug into the app: kiosk timers, screen care, sounds, the fleet.
 
 The app core knows only this interface; which plugins a table has is chosen from its
-configuration (device.table). A plugin hears every input before the app does, the outcome of
+configuration (device.assembly). A plugin hears every input before the app does, the outcome of
 every game input after the engine answered, and time passing; it has the last word on the screen.
 Like a mode, a plugin never changes the app: what it wants done it returns as actions
 (device/actions.py), which the app carries out. Each plugin declares its `order`: the app asks

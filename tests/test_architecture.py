@@ -101,7 +101,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
                      "device.ui", "device.kiosk", "device.web"),
     "device.parts": ("hardware", "device.service", "device.config", "device.inputs",
                      "device.ui.screen", "device.ui", "device.loop"),
-    "device.table": ("engine", "device.paths", "device.clock", "device.texts", "device.storage",
+    "device.assembly": ("engine", "device.paths", "device.clock", "device.texts", "device.storage",
                      "device.decks", "device.feedback", "device.ui", "device.app", "device.kiosk",
                      "device.sim", "device.fleet"),
     "device.conformance": ("engine", "seeds"),

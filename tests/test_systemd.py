@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from device import parts as appliance
+from device.assembly import start_from_flags
 from device.cli import build_parser
 from device.config import Config
 from device.inputs import Placed
 from device.loop import Frames, run_forever
 from device.service import Service
-from device.table import start_from_flags
 from device.ui.render import render
 from device.ui.screen import Screen
 

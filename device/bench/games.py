@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from device.app import Companion
+from device.assembly import open_registry, start_from_flags
 from device.inputs import ButtonPressed, Placed, Tick
 from device.loop import Frames
 from device.sim.clock import VirtualClock
 from device.storage.store import GameStore
-from device.table import open_registry, start_from_flags
 from device.ui.game_select import games
 from device.ui.playing import CONFIRM_KEY, STEPPER
 from device.ui.wizard import Instruction

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import engine
 from device.app import Companion
+from device.assembly import open_registry, start_from_flags
 from device.inputs import ButtonPressed, Placed, Tick
 from device.loop import Frames
 from device.sim.clock import VirtualClock
 from device.storage.history import keep_history
 from device.storage.store import GameStore
-from device.table import open_registry, start_from_flags
 from engine import Session, Tap, make_config
 
 WIN = ("clam#1", "clam#2", "high_tide#1", "high_tide#2", "high_tide#3")   # Ann wins, 2-0-0

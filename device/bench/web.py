@@ -53,12 +53,12 @@ def play(order: dict) -> dict:
     import argparse
 
     from device.app import Companion
+    from device.assembly import open_registry, start_from_flags
     from device.loop import Frames
     from device.sim.clock import VirtualClock
     from device.sim.lines import SimReaderField
     from device.sim.play import run_sim
     from device.storage.store import GameStore
-    from device.table import open_registry, start_from_flags
 
     state_dir = Path(order["state_dir"])
     clock = VirtualClock(wall="2024-05-04T20:00:00+02:00")

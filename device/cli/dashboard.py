@@ -11,6 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
+from device.assembly import state_dir_for
 from device.config import ConfigFileError, config_path, load_config
 from device.fleet.backoffice.history import History, HistoryError
 from device.fleet.dashboard.app import DashboardServer
@@ -19,7 +20,6 @@ from device.fleet.dashboard.feed import subscribe
 from device.fleet.envelope import Trust
 from device.fleet.freshness import Freshness
 from device.fleet.link import FleetUnavailable
-from device.table import state_dir_for
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 

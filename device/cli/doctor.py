@@ -23,8 +23,8 @@ import warnings
 from pathlib import Path
 from typing import TextIO
 
+from device.assembly import state_dir_for
 from device.config import config_path
-from device.table import state_dir_for
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 

@@ -99,7 +99,7 @@ def _config(args):
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.table import state_dir_for
+    from device.assembly import state_dir_for
     if args.fleet_command == "acl":
         return _acl(args)
     try:
@@ -241,8 +241,8 @@ def _import_staff(registry: DeckRegistry, shared: list, key: str | None, languag
 
 def publish(registry: DeckRegistry, args: argparse.Namespace, deck: str | None) -> int:
     """`tabletop deck publish NAME` (deck given) and `tabletop deck staff publish` (deck None)."""
+    from device.assembly import state_dir_for
     from device.fleet.plugin import table_name
-    from device.table import state_dir_for
     try:
         config = _config(args)
         settings = config.fleet

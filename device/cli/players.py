@@ -95,8 +95,8 @@ def _list(players: list[Player], args: argparse.Namespace) -> None:
 
 def _publish(args: argparse.Namespace) -> int:
     """The roster of the table's state dir, as a retained message on the config's broker."""
+    from device.assembly import state_dir_for
     from device.fleet.plugin import table_name
-    from device.table import state_dir_for
     try:
         config = load_config(config_path(args.config))
         table = table_name(config.fleet)

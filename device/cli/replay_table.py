@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from device.app import Companion
+from device.assembly import open_registry
 from device.loop import Frames
 from device.plugin import Answered, Plugin
 from device.sim.clock import VirtualClock
 from device.sim.lines import SimReaderField
 from device.sim.play import run_sim
 from device.storage.store import GameStore
-from device.table import open_registry
 from device.ui.prompt_timer import PromptTimer
 from device.ui.wizard import decks_for
 from engine import Accepted, Info, Rejected, Session

@@ -11,12 +11,12 @@ import importlib
 import textwrap
 
 from device.app import Companion
+from device.assembly import open_registry, start_from_flags
 from device.loop import Frames
 from device.sim.clock import VirtualClock
 from device.sim.lines import SimReaderField
 from device.sim.play import run_sim
 from device.storage.store import GameStore
-from device.table import open_registry, start_from_flags
 from device.ui.layout import layout
 from device.ui.wizard import Instruction
 from engine.core.codec import dumps

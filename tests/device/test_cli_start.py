@@ -148,7 +148,7 @@ def test_history_reads_the_roster_only_for_a_player(tmp_path):
 
 def test_run_imports_what_a_table_needs_and_no_other_command(tmp_path):
     modules = modules_after("run", "--sim", "--state-dir", str(tmp_path), tmp_path=tmp_path)
-    assert "device.table" in modules and "device.sim.play" in modules       # it did run
+    assert "device.assembly" in modules and "device.sim.play" in modules       # it did run
     # the config's own refusal and problem lines are the run's
     assert commands_imported(modules) == {"device.cli.run", "device.cli.config", "device.cli.refusal"}
     for part in ("device.bench", "device.conformance", "device.fleet.dashboard", "http.server"):

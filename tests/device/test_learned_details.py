@@ -76,7 +76,7 @@ def test_a_hostile_file_or_import_never_breaks_the_table(tmp_path_factory, junk)
 
 def test_the_table_keeps_an_answer_at_once_and_an_undo_takes_it_back(tmp_path):
     table = SimTable(tmp_path)
-    table.app.attach(LearnedCards(tmp_path))      # as device/table.py assembles a table
+    table.app.attach(LearnedCards(tmp_path))      # as device/assembly.py assembles a table
     table.start("flouk")
     for event in (Confirm(), Tap("mouta#1"), Tap("faar#1"), Tap("action#7"), Choose("mouta")):
         table.app.play(event)

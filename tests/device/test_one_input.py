@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 import device.app
+from device.assembly import assemble, start_from_flags
 from device.config import Config
 from device.inputs import Placed
 from device.loop import Frames
 from device.sim.lines import SimReaderField
 from device.sim.play import run_sim
-from device.table import assemble, start_from_flags
 
 from .test_sim_palourde import PLAY
 

@@ -15,6 +15,7 @@ import pytest
 import engine
 from device.actions import EndGame, Play, Show, Switch, Undo
 from device.app import Companion
+from device.assembly import assemble
 from device.config import parse_config
 from device.decks.registry import CardRef, StaffRef
 from device.feedback import Feedback
@@ -25,7 +26,6 @@ from device.kiosk.screen_care import ScreenCare
 from device.plugin import Plugin
 from device.sim.clock import VirtualClock
 from device.storage.card_data import LearnedCards
-from device.table import assemble
 from device.ui.modes import refusal
 from device.ui.playing import Confirmation, GlobalMenu, Playing
 from device.ui.prompt_timer import PromptTimer
@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # every module whose code is a mode or a plugin: all of device/ but the app itself and the
 # places that assemble or drive a table
 DECIDERS = sorted(p for p in (ROOT / "device").rglob("*.py")
-                  if p.name not in ("app.py", "table.py", "loop.py") and "cli" not in p.parts
+                  if p.name not in ("app.py", "assembly.py", "loop.py") and "cli" not in p.parts
                   and "sim" not in p.parts and "bench" not in p.parts)
 
 

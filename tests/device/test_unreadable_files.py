@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from device.assembly import assemble, start_from_flags
 from device.cli import main
 from device.config import Config, config_for_run
 from device.decks.registry import DeckRegistry
@@ -23,7 +24,6 @@ from device.storage import quarantine
 from device.storage.card_data import install, merge_details
 from device.storage.history import open_history, update_history
 from device.storage.settings import remember_language
-from device.table import assemble, start_from_flags
 
 from .table import SimTable
 from .test_crash import GAME, ROOT
