@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -18,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.device.mosquitto import ends_with_us, free_port
+from tests.device.mosquitto import ends_with_us
 
-START_SECONDS = 15.0
+START_SECONDS = 60.0           # bounds a failure only: a loaded machine is slow, not wrong
+STARTED = re.compile(rb"started successfully on port (\d+)")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
 
@@ -61,15 +63,15 @@ def need_chromium() -> tuple[str, str]:
 class Chromium:
     def __init__(self, folder: Path, size: tuple[int, int] = (1200, 1000)) -> None:
         browser, driver = need_chromium()
-        port = free_port()
-        self.base = f"http://127.0.0.1:{port}"
-        self.driver = subprocess.Popen(ends_with_us([driver, f"--port={port}"]),
+        # port 0: the driver takes a port the system gives it and says which (no other
+        # process can take it between a probe and the driver's bind)
+        self.driver = subprocess.Popen(ends_with_us([driver, "--port=0"]),
                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
-        self._wait_for_driver()
+        self.base = f"http://127.0.0.1:{self._wait_for_driver()}"
         options = {"binary": browser, "args": FLAGS + [f"--user-data-dir={folder}",
                                                        f"--window-size={size[0]},{size[1]}"]}
         reply = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {
-            "goog:chromeOptions": options, "timeouts": {"script": 10000, "pageLoad": 10000}}}})
+            "goog:chromeOptions": options, "timeouts": {"script": 60000, "pageLoad": 60000}}}})
         self.session = f"/session/{reply['sessionId']}"
         self.resize(size)
 
@@ -79,23 +81,25 @@ class Chromium:
             "cmd": "Emulation.setDeviceMetricsOverride",
             "params": {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False}})
 
-    def _wait_for_driver(self) -> None:
+    def _wait_for_driver(self) -> int:
+        """The port chromedriver says it listens on, once it says so."""
         out, deadline = b"", time.monotonic() + START_SECONDS
-        while b"started successfully" not in out and time.monotonic() < deadline:
+        while (said := STARTED.search(out)) is None and time.monotonic() < deadline:
             ready, _, _ = select.select([self.driver.stdout], [], [], deadline - time.monotonic())
             chunk = os.read(self.driver.stdout.fileno(), 4096) if ready else b""
             if not chunk:
                 break
             out += chunk
-        if b"started successfully" not in out:
+        if said is None:
             self.driver.kill()
             raise RuntimeError(f"chromedriver did not start: {out.decode(errors='replace')}")
+        return int(said[1])
 
     def _call(self, method: str, path: str, body: dict | None = None) -> dict:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method,
                                          headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=30) as reply:
+        with urllib.request.urlopen(request, timeout=90) as reply:
             return json.loads(reply.read())["value"]
 
     def timezone(self, zone: str) -> None:
