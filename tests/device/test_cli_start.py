@@ -44,8 +44,7 @@ def modules_after(*argv: str, tmp_path: Path) -> set[str]:
 def commands_imported(modules: set[str]) -> set[str]:
     """The command modules among `modules` (the parser's own start-up left out)."""
     return {name for name in modules if name.startswith("device.cli.")} - \
-        {"device.cli.parser", "device.cli.pipes", "device.cli.logs", "device.cli.distribution",
-         "device.cli.entry_points"}
+        {"device.cli.parser", "device.cli.pipes", "device.cli.logs", "device.cli.entry_points"}
 
 
 def test_version_imports_no_command_no_catalog_no_config_and_no_engine(tmp_path):
