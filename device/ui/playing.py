@@ -181,15 +181,15 @@ class Playing(Mode):
         if self.menu is not None:
             return above_menu(self, app, Screen(left, right), text, self.menu)
         note = spec.reminder(state) if spec.reminder else None
-        room = BODY_LINES - (self.picker is not None or note is not None)
+        reminder = wrap(app.t(note)) if note is not None else []    # a long name: two lines
+        room = BODY_LINES - (self.picker is not None) - len(reminder)
         lines, more = self.paged(app, text, room)
         mark = len(lines) - 1 if more else None
         if self.picker is not None:
             lines = lines + [self.picker.shown()]
         elif not more:
             lines = lines + scores_lines(app, tally, room - len(lines))
-        if note is not None:
-            lines = lines + [app.t(note)]
+        lines = lines + reminder
         return Screen(left, right, tuple(lines), more=mark, above=self.later_page(app))
 
     def button(self, app: AppView, name: str, held: bool) -> Actions:

@@ -154,3 +154,11 @@ def test_back_from_who_starts_asks_the_last_seat_again(tmp_path):
     assert table.screen.lines == ("Seat 3/3: who?", "Cy", "P3")
     table.run("press select")
     assert table.screen.lines[1:] == ("Ann", "Bob", "Cy")
+
+
+def test_the_peek_reminder_of_a_long_name_is_whole(tmp_path):
+    table = SimTable(tmp_path).start("palourde", "Maximilian,Bartholome,Christophe")
+    table.run("tap shrimp#1\ntap shrimp#2\npress back\npress select")
+    note = table.app.t(table.app.game().spec.reminder(table.app.game().state))
+    assert " ".join(table.screen.lines).endswith(note.replace("\n", " "))
+    assert not layout(table.screen).cuts
