@@ -19,8 +19,9 @@ from typing import Any
 from device.ui.screen import Screen
 from device.ui.wizard import roster_of
 
+from .explain import setup_choices
 from .joining import Joining
-from .lines import add_name, view_now
+from .lines import add_name, setup_line, view_now
 from .view import view
 
 
@@ -78,6 +79,20 @@ class Desk:
             return "the table is not ready", {"version": 0}
         problem, shown = self.on_loop(lambda: (line(text), view_now(self.app)))
         return problem, {"version": self.latest.version if self.latest else 0, **shown}
+
+    def setup(self, text: str) -> tuple[str | None, dict[str, Any]]:
+        """The page's setup line (device/ui/setup_lines.py), on the loop's side: what is
+        wrong with it, or None; and the view after it."""
+        if self.on_loop is None:
+            return "the table is not ready", {"version": 0}
+        problem, shown = self.on_loop(lambda: (setup_line(self.app, text), view_now(self.app)))
+        return problem, {"version": self.latest.version if self.latest else 0, **shown}
+
+    def setup_now(self) -> dict[str, Any]:
+        """The games the page offers and the setup on now (read on the loop's side)."""
+        if self.on_loop is None:
+            return {"games": [], "setup": None}
+        return self.on_loop(lambda: setup_choices(self.app))
 
     def names(self) -> list[str]:
         """The roster's names as the setup offers them (read on the loop's side)."""

@@ -9,7 +9,9 @@ from importlib import resources
 from typing import Any
 
 from device.ui.game_select import GameSelect, games
-from device.ui.wizard import HouseRules, PlayerCount
+from device.ui.house_rules import option_name, value_name
+from device.ui.setup_lines import setup_of
+from device.ui.wizard import FirstPlayer, HouseRules, PlayerCount, option_numbers
 
 MEANING_LINE = re.compile(r"^- `(\w+)`: (.+)$")     # a house rule's line in a game's rules.md
 
@@ -22,6 +24,69 @@ def meanings(home: str) -> dict[str, str]:
     except (OSError, ModuleNotFoundError):
         return {}
     return {m[1]: m[2] for line in text.splitlines() if (m := MEANING_LINE.match(line))}
+
+
+# Each game in one line, as docs/rules.md tells how it is won; a game installed from elsewhere
+# is told by the first sentence of its rules.md.
+PITCHES = {
+    "palourde": "Flip two Beach cards a turn, pair the clams: the most clams take the Golden Clam.",
+    "auberge": "Attack, challenge or accuse the other pirates: the last pirate in wins.",
+    "tribord": "Draw or block for the centre's cards, tokens at stake: the richest wins.",
+    "tamalou": "Swap and snap your four hidden cards down: call with 5 points or less to win.",
+    "flouk": "Reveal together, give and keep: the largest village wins.",
+}
+
+
+def pitch(spec) -> str:
+    return PITCHES.get(spec.id) or first_sentence(spec.home)
+
+
+def first_sentence(home: str) -> str:
+    try:
+        text = resources.files(home).joinpath("rules.md").read_text(encoding="utf-8")
+    except (OSError, ModuleNotFoundError):
+        return ""
+    prose = " ".join(text.split("\n\n", 1)[0].split()).removeprefix("**On the device.** ")
+    return prose.split(". ", 1)[0].rstrip(".") + "."
+
+
+def default_range(spec) -> list[int]:
+    return list(spec.player_range(tuple((o.key, o.default) for o in spec.options)))
+
+
+def setup_choices(app) -> dict[str, Any]:
+    """What the page's setup offers (GET /api/setup): every game with its line and player
+    counts, and the setup on now, if any: its house rules (each with its values and what it
+    decides), seats and who starts. Read on the loop's side."""
+    on = setup_of(app.mode) if app.session is None else None
+    return {"games": [{"id": s.id, "name": s.title, "pitch": pitch(s),
+                       "players": default_range(s)} for s in games()],
+            "setup": None if on is None else setup_state(app, on)}
+
+
+def setup_state(app, setup) -> dict[str, Any]:
+    spec, values = setup.spec, setup.house_rules()
+    rules = []
+    for option in spec.options:
+        numbers = option_numbers(option)
+        rule: dict[str, Any] = {
+            "key": option.key, "name": app.t(option_name(option.key)),
+            "value": shown_value(values[option.key]), "meaning": meanings(spec.home).get(option.key, "")}
+        if numbers is not None:
+            rule["numbers"] = [numbers.start, numbers.stop - 1]
+        else:
+            rule["values"] = [[shown_value(v), app.t(value_name(v))] for v in option.menu_values()]
+        rules.append(rule)
+    return {"game": spec.id, "name": spec.title, "players": list(setup.player_range()),
+            "rules": rules, "seated": list(setup.names()) if setup.players else [],
+            "first": setup.first,
+            "asks_first": app.t(spec.look.asks_first) if spec.look.asks_first else None,
+            "step": "first" if isinstance(app.mode, FirstPlayer) else None}
+
+
+def shown_value(value: object) -> str:
+    """A value as an `option` line gives it back (true/false, numbers, words)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def setup_notes(app) -> dict[str, Any] | None:

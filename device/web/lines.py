@@ -19,6 +19,7 @@ from device.loop import Errand
 from device.players.roster import Roster, RosterError, new_player
 from device.sim.lines import Answer, SimInputError, SimReaderField
 from device.sim.play import run_sim
+from device.ui.setup_lines import SetupRefused, told
 from device.ui.wizard import Seats, roster_of
 from engine.core.script import InputError, input_line, line_words
 
@@ -96,6 +97,17 @@ def take(app, buttons: SimReaderField, line: str) -> str | None:
             app.apply([action.action])
         else:
             app.handle(action)
+    return None
+
+
+def setup_line(app, line: str) -> str | None:
+    """A setup line from the page (device/ui/setup_lines.py), on the loop's side: the
+    wizard says what it wants done, the app does it. What is wrong with it, or None."""
+    try:
+        actions = told(app.seen, app.mode, line)
+    except SetupRefused as exc:
+        return str(exc)
+    app.apply(actions)
     return None
 
 

@@ -81,6 +81,7 @@ class TablePage:
             Route("/api/join", self.join, methods=["POST"]),
             Route("/api/input", self.input, methods=["POST"]),
             Route("/api/players", self.players, methods=["GET", "POST"]),
+            Route("/api/setup", self.setup, methods=["GET", "POST"]),
             Route("/api/screen", self.screen),
             Route("/api/frame.png", self.frame),
             Route("/api/events", Events(self)),
@@ -119,6 +120,24 @@ class TablePage:
         if problem is not None:
             return answer(400, {"error": problem})
         return answer(200, {"screen": view})
+
+    async def setup(self, request: Request) -> Response:
+        """The games and the setup on now (GET), or a setup line (POST {"line": ...}) that
+        the wizard takes as a step: 200 with the new screen and setup, 400 with why."""
+        if not self.admitted(request):
+            return answer(401, {"error": "join first: the code is on the table's screen"})
+        loop = asyncio.get_running_loop()
+        if request.method == "POST":
+            try:
+                line = await body(request, "line")
+            except Refused as exc:
+                return refusal(exc)
+            problem, view = await loop.run_in_executor(None, self.desk.setup, line)
+            if problem is not None:
+                return answer(400, {"error": problem})
+            now = await loop.run_in_executor(None, self.desk.setup_now)
+            return answer(200, {"screen": view, **now})
+        return answer(200, await loop.run_in_executor(None, self.desk.setup_now))
 
     async def players(self, request: Request) -> Response:
         """The roster's names (GET), or a typed name added to it (POST {"name": ...})."""
