@@ -365,16 +365,18 @@ class GameOver(Mode):
         self.top = 0
 
     def body(self, app: AppView) -> list[str]:
-        """The headline, then one line a player: winners first."""
+        """The headline, then a line a player (two for a long name out): winners first. A
+        line keeps its last column for the scroll mark."""
         spec, state = app.game().spec, app.game().state
         result = spec.result(state)
         assert result is not None             # the mode of a game with a result
         rows = ranking(spec, app.view()[1], result.winners, result.places)
         unscored = {True: app.t("ui.out"), False: "-"}      # L'Auberge: no scores, only who is out
-        lines = [app.t("ui.rank_line", rank=rank, name=name,
-                       score=unscored[out] if score is None else score)
-                 for rank, name, score, out in rows]
-        return wrap(app.t(result.headline)) + lines
+        lines = [line for rank, name, score, out in rows
+                 for line in wrap(app.t("ui.rank_line", rank=rank, name=name,
+                                        score=unscored[out] if score is None else score),
+                                  COLUMNS - 1)]
+        return wrap(app.t(result.headline), COLUMNS - 1) + lines
 
     def screen(self, app: AppView) -> Screen:
         """The list in the lines above the last, which says what SELECT does next."""

@@ -45,6 +45,31 @@ def test_no_frame_of_a_whole_game_is_cut(tmp_path, game, language):
     assert any(screen.header == table.app.t("ui.game_over") for screen in table.screens)
 
 
+class Read(Watched):
+    """A Watched table that checks, at each frame, that the play screen shows a page of its
+    prompt's whole text."""
+
+    def __init__(self, state_dir, language: str = "en") -> None:
+        super().__init__(state_dir, language)
+        self.lost: list[str] = []
+
+    def _frame(self, image, screen) -> None:
+        super()._frame(image, screen)
+        self.lost += lost_words(self.app, screen, self.seen[-1].where)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_with_ten_letter_names_loses_no_word(tmp_path, monkeypatch, game, language):
+    """The same menus and cards, every seat named with 10 letters (the roster's longest)."""
+    monkeypatch.setattr(Setup, "names", lambda setup: TEN_LETTERS[:setup.players])
+    script = GAMES[game]
+    table = Read(tmp_path, language).run(script.SETUP + script.PLAY + "press back\n")
+    assert_uncut(table.seen)
+    assert not table.lost, "\n".join(table.lost[:10])
+    assert any(screen.header == table.app.t("ui.game_over") for screen in table.screens)
+
+
 class Played(bench.BenchGame):
     """A bench table with the players given, keeping every frame as each language shows it."""
 
