@@ -60,6 +60,7 @@ class Sim:
             cwd=ROOT, env=env, stdin=subprocess.PIPE, stderr=subprocess.PIPE,
             stdout=subprocess.DEVNULL, text=True, bufsize=1)
         self.typed = 0
+        self.presses = 0                           # presses of the table's own buttons
         self.url = self._said("the table's page: ").strip()
 
     def _said(self, marker: str) -> str:
@@ -73,6 +74,7 @@ class Sim:
         """Type the lines and read until the simulator says the last one is handled."""
         assert self.proc.stdin is not None
         for line in lines:
+            self.presses += line.split()[0] in ("press", "hold")
             self.proc.stdin.write(line + "\n")
             self.typed += 1
         self.proc.stdin.flush()
@@ -114,11 +116,12 @@ def press(page, button: str) -> None:
     drawn(page, version)
 
 
-def snap(page, name: str) -> None:
-    """With TABLETOP_WEB_SHOTS=DIR, the page as the phone shows it (docs/web.md's pictures)."""
+def snap(page, name: str, full: bool = False) -> None:
+    """With TABLETOP_WEB_SHOTS=DIR, the page as the phone shows it (docs/web.md's pictures);
+    `full`: the whole page, scrolled."""
     folder = os.environ.get("TABLETOP_WEB_SHOTS")
     if folder:
-        page.screenshot(path=str(Path(folder) / name))
+        page.screenshot(path=str(Path(folder) / name), full_page=full)
 
 
 def texts(page) -> str:
@@ -180,3 +183,59 @@ def test_a_phone_joins_by_the_qr_code_sets_up_and_plays_beside_the_table(tmp_pat
         assert second.inner_text("#players") == first.inner_text("#players")
     finally:
         assert sim.close() == 0
+
+
+def told(page, action) -> dict:
+    """A setup change made on the page, and the table's answer to its setup line."""
+    with page.expect_response(lambda r: r.url.endswith("/api/setup") and r.request.method == "POST") \
+            as reply:
+        action()
+    assert reply.value.status == 200, reply.value.text()
+    return reply.value.json()
+
+
+def test_a_phone_sets_up_a_game_with_typed_names_and_the_first_card_is_taken(tmp_path, browser):
+    """Tribord from the phone alone: three names typed, a seat moved up, a house rule changed,
+    who starts picked, Start; the OLED follows each step, and the first card tapped on the
+    reader is the game's first. No press on the table."""
+    sim = Sim(tmp_path)
+    try:
+        [address] = read_qr(sim.last_frame())
+        page = phone(browser, address)
+        for name in ("Cy", "Ann", LONG_NAME):            # typed: to the roster and the seats
+            page.fill("#name", name)
+            with page.expect_response("**/api/players") as added:
+                page.click("#name-form button")
+            assert added.value.status == 200, added.value.text()
+        page.wait_for_function("document.querySelectorAll('#seats li').length === 3")
+        game = page.locator('#games li[data-game="tribord"]')
+        assert "2 to 7 players" in game.inner_text() and "richest wins" in game.inner_text()
+        said = told(page, game.click)
+        assert said["setup"]["game"] == "tribord"
+        page.wait_for_function("document.getElementById('seats').innerText.includes('Cy')")
+        page.wait_for_selector("#first-part:not([hidden])")    # the typed names, seated
+        assert sim_screen(page)["header"].startswith("A TRIBORD")
+        said = told(page, lambda: page.click(f'[aria-label="{LONG_NAME} up"]'))
+        assert said["setup"]["seated"] == ["Cy", LONG_NAME, "Ann"]
+        assert "Who" in " ".join(said["screen"]["rows"])  # the OLED asks who starts
+        rule = page.locator('[data-rule="initial_pair"]')
+        assert "dealt again" in page.locator("#rules li", has=rule).inner_text()   # rules.md's words
+        said = told(page, lambda: rule.select_option("redeal"))
+        assert said["screen"]["highlight"] is not None     # the OLED on that house rule
+        told(page, lambda: page.select_option("#first", "Ann"))
+        snap(page, "web-phone-setup.png", full=True)
+        said = told(page, lambda: page.click("#start"))
+        assert said["screen"]["game"] is None and said["setup"]["seated"] == ["Cy", LONG_NAME, "Ann"]
+        sim.type("tap 4#1")                               # the first card, on the reader
+        page.wait_for_selector("#setup", state="hidden")
+        view = sim_screen(page)
+        assert view["game"] == "tribord"
+        assert [p["name"] for p in view["players"]] == ["Cy", LONG_NAME, "Ann"]
+        assert sim.presses == 0
+    finally:
+        assert sim.close() == 0
+
+
+def sim_screen(page) -> dict:
+    """The table's view now, as the page's own session reads it."""
+    return page.evaluate("fetch('/api/screen').then(r => r.json())")

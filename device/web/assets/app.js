@@ -55,7 +55,7 @@ function draw(view) {
   });
   $("last").replaceChildren(...last);
   $("last-title").hidden = last.length === 0;
-  $("names-part").hidden = Boolean(view.game);
+  followSetup(view);
   const setup = view.setup;
   $("setup-part").hidden = !setup;
   if (setup) {
@@ -73,6 +73,7 @@ function listNames(names) {
     li.textContent = name;
     return li;
   }));
+  drawSeats();
 }
 
 async function loadNames() {
@@ -83,7 +84,7 @@ async function loadNames() {
 async function addName(name) {
   const {status, data} = await call("/api/players", {name});
   $("name-error").textContent = status === 200 ? "" : (data.error || "not added");
-  if (status === 200) { $("name").value = ""; listNames(data.players || []); }
+  if (status === 200) { $("name").value = ""; listNames(data.players || []); seat(name); }
 }
 
 function follow() {
@@ -121,6 +122,7 @@ async function press(button, held) {
 }
 
 function wire() {
+  wireSetup();
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     join($("code").value.trim());
