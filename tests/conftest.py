@@ -1,4 +1,5 @@
 """Shared test fixtures, the --update-goldens switch and hypothesis's profiles."""
+import itertools
 import os
 
 import pytest
@@ -34,3 +35,16 @@ def english_locale(monkeypatch):
     for name in ("LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+_STATE_HOMES = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def own_state_home(monkeypatch, tmp_path_factory):
+    """A command given no --state-dir (the dashboard's, a status) keeps its files in a folder
+    of the test's own, never in the user's state dir nor the service's (STATE_DIRECTORY);
+    made only if the command makes it."""
+    home = tmp_path_factory.getbasetemp() / "state-homes" / str(next(_STATE_HOMES))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
