@@ -21,8 +21,6 @@ from engine.core.text import DEFAULT_LANGUAGE, Msg, msg, render
 from .deck_file import DeckError, Family, check_name, family_for, normalize_uid
 from .registry import CardRef, DeckRegistry, StaffRef
 
-LINE = 21                            # characters in a screen line
-
 
 @dataclass(frozen=True)
 class Step:
@@ -147,7 +145,7 @@ class Enrollment:
                  self._say("learn.tap", card=step.asked(self.language)) if step else
                  self._say("learn.complete"),
                  self._say("learn.count", n=count, total=len(self.steps))]
-        return [line[:LINE] for line in lines]
+        return lines
 
     def _say(self, key: str, **args) -> str:
         return say(self.language, key, **args)
@@ -168,9 +166,9 @@ class Enrollment:
             return False, self._refusal(owner)
         player = self._player_card(uid)
         if player is not None:
-            return False, self._say("learn.player_card", name=player)[:LINE]
+            return False, self._say("learn.player_card", name=player)
         self.registry.add_tag(self.deck, self.family.name, uid, step.card)
-        return True, self._say("learn.ok", card=step.short(self.language))[:LINE]
+        return True, self._say("learn.ok", card=step.short(self.language))
 
     def _player_card(self, uid: str) -> str | None:
         """Whose player card the tag is: a tag means one thing, and at setup it seats someone.
@@ -183,9 +181,9 @@ class Enrollment:
 
     def _refusal(self, owner: CardRef) -> str:
         if owner.deck != self.deck:
-            return self._say("learn.other_deck", deck=owner.deck)[:LINE]
+            return self._say("learn.other_deck", deck=owner.deck)
         step = next((s for s in self.steps if s.card == owner.card), None)
-        return self._say("learn.already", card=step.short(self.language) if step else owner.card)[:LINE]
+        return self._say("learn.already", card=step.short(self.language) if step else owner.card)
 
 
 def learn(enrollment: Enrollment, uids: Iterable[str], show: Callable[[list[str]], None]) -> int:

@@ -2,8 +2,9 @@
 
 "New deck cafe2 from table-3: tap a staff card to import". Only a staff card's tap
 imports it; BACK declines, and the offer does not come back until the café shares
-something new. A long offer (a staff list of many names) pages with DOWN and UP, so every
-name is read before the tap.
+something new. A long offer (a staff list of many names) pages as every text of the table
+does (device/ui/paging.py): its pages turn by themselves and on DOWN, UP goes back to the
+first, so every name is read before the tap.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from device.decks.registry import StaffRef
 from device.inputs import Tapped
 from device.ui.app_view import AppView
 from device.ui.modes import Mode
-from device.ui.screen import BODY_LINES, COLUMNS, Screen, wrap
+from device.ui.screen import BODY_LINES, Screen
 from engine.core.text import Msg, msg
 
 from .shared import SharedDeck, import_deck, import_staff, new_staff
@@ -25,8 +26,6 @@ SHOWN = BODY_LINES - 1              # the offer's lines on a page; the last says
 class ImportOffer(Mode):
     def __init__(self, shared, inbox, registry, back_to: Mode) -> None:
         self.shared, self.inbox, self.registry, self.back_to = shared, inbox, registry, back_to
-        self.first = 0                  # the offer's first line shown
-        self.total = 0
 
     def screen(self, app: AppView) -> Screen:
         """What comes in, named and counted, before a staff tap confirms it."""
@@ -37,21 +36,18 @@ class ImportOffer(Mode):
             new = new_staff(self.registry, self.shared, self.inbox.key)
             text = app.t("fleet.offer_staff", n=len(new), table=self.shared.table,
                          names=", ".join(sorted(new.values())))
-        offer = wrap(text, COLUMNS - 1)          # a column for the marks of a page that goes on
-        self.total = len(offer)
-        self.first = min(self.first, max(0, self.total - SHOWN))
-        lines = offer[self.first:self.first + SHOWN] + [app.t("fleet.not_now")]
-        return Screen(app.t("fleet.header"), "", tuple(lines), footer=1).scrolled(
-            self.first, SHOWN, self.total)
+        lines, more = self.paged(app, text, SHOWN)
+        return Screen(app.t("fleet.header"), "", (*lines, app.t("fleet.not_now")), footer=1,
+                      more=len(lines) - 1 if more else None, above=self.later_page(app))
 
     def button(self, app: AppView, name: str, held: bool) -> Actions:
         if name == "back":
             self.inbox.dismiss(self.shared)
             return [Switch(self.back_to)]
-        if name == "down" and self.first + SHOWN < self.total:
-            self.first += SHOWN
+        if name == "down":
+            self.turn_page(app)
         elif name == "up":
-            self.first = max(0, self.first - SHOWN)
+            self.pager = None             # read from the first page again
         return NOTHING
 
     def tap(self, app: AppView, tapped: Tapped) -> Actions:

@@ -17,7 +17,7 @@ from device.inputs import Tapped
 from device.ui.app_view import AppView
 from device.ui.modes import MenuMode, Mode
 from device.ui.playing import Confirmation, RulesView
-from device.ui.screen import BODY_LINES, Screen, wrap
+from device.ui.screen import BODY_LINES, Screen
 from engine.core.text import msg
 
 BRIGHTNESS = (("12", 32), ("25", 64), ("50", 128), ("100", 255))
@@ -83,11 +83,18 @@ class AdminMenu(MenuMode):
         return self.leave(app)
 
 
+def paged_screen(mode: Mode, app: AppView, text: str, right: str = "") -> Screen:
+    """`text` under the admin header, a page at a time when it is longer than the screen."""
+    lines, more = mode.paged(app, text, BODY_LINES)
+    return Screen(app.t("kiosk.admin"), right, tuple(lines), more=len(lines) - 1 if more else None,
+                  above=mode.later_page(app))
+
+
 class AdminConfirm(Confirmation):
     """A yes/no question under the admin header (there may be no game to name)."""
 
     def screen(self, app: AppView) -> Screen:
-        return Screen(app.t("kiosk.admin"), "", tuple(wrap(app.t(self.question))))
+        return paged_screen(self, app, app.t(self.question))
 
 
 class SystemConfirm(AdminConfirm):
@@ -164,15 +171,18 @@ class LearnChoice(MenuMode):
 
 
 class LearnWalk(Mode):
-    """"Tap Clam 3/20": each tag tapped is enrolled at once; BACK stops (learning resumes later)."""
+    """"Tap Clam 3/20": each tag tapped is enrolled at once; BACK stops (learning resumes later).
+    The count of cards done stands in the header, so a long deck name or message pages
+    without running the count into the card asked for."""
 
     def __init__(self, back_to: Mode, walk: Enrollment) -> None:
         self.back_to, self.walk = back_to, walk
         self.said = ""
 
     def screen(self, app: AppView) -> Screen:
-        lines = self.walk.prompt() + ([self.said] if self.said else [])
-        return Screen(app.t("kiosk.admin"), "", tuple(lines[:BODY_LINES]))
+        deck, asked, count = self.walk.prompt()
+        text = "\n".join([deck, asked] + ([self.said] if self.said else []))
+        return paged_screen(self, app, text, count)
 
     def tap(self, app: AppView, tapped: Tapped) -> Actions:
         _, self.said = self.walk.offer(tapped.uid)   # the walk enrols the tag in the state dir's decks
@@ -181,4 +191,6 @@ class LearnWalk(Mode):
     def button(self, app: AppView, name: str, held: bool) -> Actions:
         if name == "back" or (name == "select" and self.walk.done):
             return [Switch(self.back_to)]
+        if name == "down":
+            self.turn_page(app)
         return NOTHING

@@ -14,8 +14,8 @@ ATTRACT_S = 120
 
 
 class Kiosk(SimTable):
-    def __init__(self, state_dir, **settings) -> None:
-        super().__init__(state_dir)
+    def __init__(self, state_dir, language: str = "en", **settings) -> None:
+        super().__init__(state_dir, language)
         self.system = RecordedSystem()
         settings = {"enabled": True, "attract_after_s": ATTRACT_S, "dim_after_s": 0,
                     "screensaver_after_s": 0, **settings}
@@ -153,9 +153,11 @@ def test_brightness_sets_the_panel_contrast(kiosk):
 def test_a_deck_is_learnt_by_tapping_its_cards(kiosk):
     kiosk.run("tap staff#1")
     kiosk.choose("Learn a deck").choose("palourde (palourde)")
-    assert kiosk.screen.lines[:2] == ("Learn deck palourde", "Tap Basket 1/5")
+    assert kiosk.text.splitlines() == ["|ADMIN    0 of 59 done|", "  Learn deck palourde",
+                                       "  Tap Basket 1/5"]
     kiosk.run("tap uid:04A1B2C3D4E5F6")
-    assert kiosk.screen.lines[1:] == ("Tap Basket 2/5", "1 of 59 done", "Basket 1 OK")
+    assert kiosk.screen.lines[1:] == ("Tap Basket 2/5", "Basket 1 OK")
+    assert kiosk.screen.header_right == "1 of 59 done"
     assert kiosk.registry.base.deck("palourde").tags == {"04A1B2C3D4E5F6": "basket#1"}
     kiosk.run("press back")
     assert kiosk.screen.header == "ADMIN"
@@ -184,3 +186,43 @@ def test_the_screensaver_wakes_before_the_attract_screen_answers(tmp_path):
     assert kiosk.screen.lines[0] == "Still playing?"
     kiosk.run("press select")
     assert kiosk.screen.header == "PALOURDE"
+
+
+def test_a_long_deck_name_pages_on_the_learning_walk_and_keeps_every_word(kiosk):
+    """A deck name of 32 characters takes three lines; with the answer to a tap the walk's
+    text pages (mark, a turn every few seconds and on DOWN) rather than losing a line, and
+    the count keeps the header."""
+    from device.ui.layout import layout
+    from device.ui.paging import PAGE_SECONDS
+    deck = "the_green_room_tavern_deck_no_02"
+    kiosk.registry.base.add_tag(deck, "palourde", "04A1B2C3D4E5F6", "basket#1")
+    kiosk.run("tap staff#1")
+    kiosk.choose("Learn a deck").choose(f"palourde ({deck})")
+    assert kiosk.text.splitlines() == ["|ADMIN    1 of 59 done|", "  Learn deck",
+                                       "  the_green_room_tavern", "  _deck_no_02",
+                                       "  Tap Basket 2/5"]
+    kiosk.run("tap uid:04A1B2C3D4E5F6")                  # already learnt: said under it
+    first = kiosk.text.splitlines()
+    assert first[0] == "|ADMIN    1 of 59 done|" and first[-1].endswith(" v")
+    assert not layout(kiosk.screen).cuts
+    kiosk.run(f"wait {PAGE_SECONDS}")
+    second = kiosk.text.splitlines()
+    assert second[1:] == ["  Already Basket 1 ^"]
+    kiosk.run(f"wait {PAGE_SECONDS}\npress down")       # round to the first, DOWN turns it
+    assert kiosk.text.splitlines() == second
+    words = " ".join(first[1:] + second[1:]).replace(" v", "").replace(" ^", "").split()
+    assert "".join(words) == "".join(f"Learn deck {deck} Tap Basket 2/5 Already Basket 1".split())
+
+
+def test_a_refused_tag_on_the_learning_walk_is_said_whole_in_french(tmp_path):
+    """"Carte du joueur Maximilian" (26 characters) is read whole, on a line of its own."""
+    from device.players.roster import Roster, new_player
+    kiosk = Kiosk(tmp_path, "fr")
+    roster = Roster(tmp_path)
+    roster.add(new_player("Maximilian"))
+    roster.give_card("04A1B2C3D4E5F6", "Maximilian")
+    kiosk.run("tap staff#1")
+    kiosk.choose("Apprendre un paquet").choose("palourde (palourde)")
+    kiosk.run("tap uid:04A1B2C3D4E5F6")
+    assert kiosk.screen.lines == ("Apprendre palourde", "Pose Panier 1/5", "Carte du joueur",
+                                  "Maximilian")
