@@ -9,6 +9,7 @@ import dataclasses
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -111,8 +112,9 @@ def test_mypy_strict_passes_the_game_and_holds_a_function_to_its_state(game, tmp
     assert errors[0].startswith("tabletop_wrong/nothanks.py:") and '"prompt" to "GameSpec"' in errors[0]
 
 
-def broken_copy(source: Path, where: Path, changes: dict[str, list[tuple[str, str]]]) -> Path:
-    """The game with some lines changed, installed into a site of its own."""
+def broken_copy(site: Path, where: Path, changes: dict[str, list[tuple[str, str]]]) -> Path:
+    """The game with some lines changed, in a copy of its installed site (the same files as
+    a pip install of the changed folder, without its cost; no compiled file left to go stale)."""
     copy = where / "src"
     for path, text in doc_files().items():
         for old, new in changes.get(path, []):
@@ -120,11 +122,12 @@ def broken_copy(source: Path, where: Path, changes: dict[str, list[tuple[str, st
             text = text.replace(old, new)
         (copy / path).parent.mkdir(parents=True, exist_ok=True)
         (copy / path).write_text(text, encoding="utf-8")
-    site = where / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
-                    "--no-build-isolation", "--target", str(site), str(copy)],
-                   check=True, capture_output=True, timeout=300)
-    return site
+    broken = where / "site"
+    shutil.copytree(site, broken, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in changes:
+        assert (broken / path).is_file(), path          # a file the install carries
+        shutil.copy(copy / path, broken / path)
+    return broken
 
 
 RULES = "tabletop_nothanks/nothanks.py"
@@ -141,7 +144,7 @@ BROKEN = {
 def test_a_game_that_breaks_gets_fail_lines_naming_its_file_and_line(game, tmp_path):
     """A broken invariant names the game's `invariants`; a prompt of 125 characters on one line
     fails the screen check; check-game itself never stops with a traceback."""
-    site = broken_copy(game[0], tmp_path, BROKEN)
+    site = broken_copy(game[1], tmp_path, BROKEN)
     rules = (tmp_path / "src" / RULES).read_text(encoding="utf-8").splitlines()
     invariants = rules.index("def invariants(state: State) -> list[str]:") + 1
     done = tabletop(site, "check-game", "nothanks", "--playouts", "1", "--json")
@@ -162,7 +165,7 @@ def test_a_game_that_breaks_gets_fail_lines_naming_its_file_and_line(game, tmp_p
 
 
 def test_a_game_whose_player_limits_raise_fails_its_metadata_and_stops_nowhere(game, tmp_path):
-    site = broken_copy(game[0], tmp_path, {RULES: [
+    site = broken_copy(game[1], tmp_path, {RULES: [
         ("    result=result, invariants=invariants, max_events=2000, order=60,",
          "    result=result, invariants=invariants, max_events=2000, order=60,\n"
          "    player_limits=lambda options: (3, 5 // 0),")]})
