@@ -300,22 +300,6 @@ def test_a_name_typed_while_the_seats_are_named_is_offered_at_once(page):
     assert "Cy" in table.app.screen().lines
 
 
-def test_the_setup_shows_the_join_code_in_its_header(page):
-    from PIL import ImageChops
-
-    from device.ui.font import WIDTH
-    from device.ui.render import render
-    table, web = page
-    table.run("press select")                               # Palourde's house rules
-    screen = table.app.screen()
-    assert screen.header_right == ""
-    changed = ImageChops.difference(web.desk.latest.image.convert("L"),
-                                    render(screen).convert("L")).getbbox()
-    code_width = len(web.desk.joining.code) * WIDTH
-    assert changed is not None and changed[0] >= 128 - 1 - code_width and changed[3] <= 10
-    assert read_qr(web.desk.latest.image) == []
-
-
 def test_status_gives_the_running_table_page_address(page, tmp_path, capsys):
     import os
 
