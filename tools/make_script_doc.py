@@ -19,6 +19,8 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 import seeds  # noqa: E402
+from device.sim.lines import HELD_SECONDS  # noqa: E402
+from device.ui.paging import PAGE_SECONDS  # noqa: E402
 from engine import Accepted  # noqa: E402
 from engine.core.registry import built_in  # noqa: E402
 from engine.core.script import BUTTONS, HOLDABLE, WORDS  # noqa: E402
@@ -56,7 +58,9 @@ Input lines start at the game's first prompt, past its deal instruction.
 |---|---|
 {words}
 
-`BUTTON` is one of {buttons}; only {holdable} have a long press. `#` starts a comment
+`BUTTON` is one of {buttons}; only {holdable} have a long press. The simulator also takes
+`hold up|down [SECONDS]`: UP or DOWN held ({held:g} s unless said), repeating faster and
+faster as the table's buttons do, each repeat one more step; a script refuses it. `#` starts a comment
 (a `#` inside a word, as in `clam#3`, is part of it). A line that is not one of these is
 refused with its reason: a replay stops with `line N: reason` (exit 2), the simulator says
 `input line N: reason` and goes on, the line changing nothing.
@@ -68,7 +72,16 @@ holding any of them is replayed on
 a simulated table, every line as the simulator takes it (a tap through its reader; a line
 takes 1.6 seconds of the table's time, `wait` its own), so a press meets the screen the
 line before left, a message included. A number on screen (a Flouk white number, a house rule) is set
-tens first, then units: UP/DOWN on a digit, SELECT to the next; `choose 47` sets it at once.
+tens first, then units: UP/DOWN on a digit, SELECT to the next, BACK to the tens and from
+there away, the number left as it was; `choose 47` sets it at once.
+
+A text longer than the screen shows a page at a time, a `v` at the end of a page that more
+follows and a `^` on a page that follows another (small triangles on the OLED): a page turns by itself every
+{page:g} seconds (`wait {page:g}`), round to the first again, and at `press down` where no
+menu is under the text (on its last page DOWN does what it does without one: the scores).
+A message of several pages that says what to do with the cards stays on each page until a
+press turns it. `press up` on a play screen, or on the first line of its menu, shows the
+turn's last instructions again.
 
 ## Choice ids of every prompt
 
@@ -164,7 +177,8 @@ def wanted() -> str:
     words = "\n".join(f"| `{f'{verb} {arg}'.strip()}` | {meaning} |"
                       for verb, (arg, meaning) in WORDS.items())
     head = HEAD.format(games=" ".join(f"`{s.id}`" for s in specs), words=words,
-                       buttons=", ".join(BUTTONS), holdable=" and ".join(HOLDABLE))
+                       buttons=", ".join(BUTTONS), holdable=" and ".join(HOLDABLE),
+                       held=HELD_SECONDS, page=PAGE_SECONDS)
     body = [line for spec in specs for line in section(spec)]
     return head + "\n" + "\n".join(body)
 
