@@ -121,6 +121,7 @@ def snap(page, name: str, full: bool = False) -> None:
     `full`: the whole page, scrolled."""
     folder = os.environ.get("TABLETOP_WEB_SHOTS")
     if folder:
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(Path(folder) / name), full_page=full)
 
 

@@ -56,14 +56,6 @@ function draw(view) {
   $("last").replaceChildren(...last);
   $("last-title").hidden = last.length === 0;
   followSetup(view);
-  const setup = view.setup;
-  $("setup-part").hidden = !setup;
-  if (setup) {
-    const [low, high] = setup.players;
-    $("setup-game").textContent = setup.game;
-    $("setup-players").textContent = low === high ? `${low} players` : `${low} to ${high} players`;
-    $("setup-rule").textContent = setup.rule || "";
-  }
   document.body.dataset.version = String(view.version);
 }
 
