@@ -190,7 +190,7 @@ HEADER = st.text(st.characters(min_codepoint=32, max_codepoint=126, exclude_char
 
 @settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(["/api/join", "/api/input", "/api/screen", "/api/events",
-                             "/api/frame.png", "/api/players", "/api/nothing"]),
+                             "/api/frame.png", "/api/players", "/api/setup", "/api/nothing"]),
        method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]),
        body=st.one_of(st.binary(max_size=200), TEXT.map(str.encode),
                       st.dictionaries(TEXT, st.one_of(TEXT, st.integers(), st.none()),
