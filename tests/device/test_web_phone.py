@@ -196,7 +196,7 @@ def told(page, action) -> dict:
 
 
 def test_a_phone_sets_up_a_game_with_typed_names_and_the_first_card_is_taken(tmp_path, browser):
-    """Tribord from the phone alone: three names typed, a seat moved up, a house rule changed,
+    """Tribord from the phone alone: three names typed, a seat moved up, one dragged, a house rule changed,
     who starts picked, Start; the OLED follows each step, and the first card tapped on the
     reader is the game's first. No press on the table."""
     sim = Sim(tmp_path)
@@ -219,6 +219,9 @@ def test_a_phone_sets_up_a_game_with_typed_names_and_the_first_card_is_taken(tmp
         said = told(page, lambda: page.click(f'[aria-label="{LONG_NAME} up"]'))
         assert said["setup"]["seated"] == ["Cy", LONG_NAME, "Ann"]
         assert "Who" in " ".join(said["screen"]["rows"])  # the OLED asks who starts
+        seats = page.locator("#seats .name")
+        said = told(page, lambda: seats.nth(2).drag_to(seats.nth(0)))   # Ann dragged to the top
+        assert said["setup"]["seated"] == ["Ann", "Cy", LONG_NAME]
         rule = page.locator('[data-rule="initial_pair"]')
         assert "dealt again" in page.locator("#rules li", has=rule).inner_text()   # rules.md's words
         said = told(page, lambda: rule.select_option("redeal"))
@@ -226,12 +229,12 @@ def test_a_phone_sets_up_a_game_with_typed_names_and_the_first_card_is_taken(tmp
         told(page, lambda: page.select_option("#first", "Ann"))
         snap(page, "web-phone-setup.png", full=True)
         said = told(page, lambda: page.click("#start"))
-        assert said["screen"]["game"] is None and said["setup"]["seated"] == ["Cy", LONG_NAME, "Ann"]
+        assert said["screen"]["game"] is None and said["setup"]["seated"] == ["Ann", "Cy", LONG_NAME]
         sim.type("tap 4#1")                               # the first card, on the reader
         page.wait_for_selector("#setup", state="hidden")
         view = sim_screen(page)
         assert view["game"] == "tribord"
-        assert [p["name"] for p in view["players"]] == ["Cy", LONG_NAME, "Ann"]
+        assert [p["name"] for p in view["players"]] == ["Ann", "Cy", LONG_NAME]
         assert sim.presses == 0
     finally:
         assert sim.close() == 0

@@ -132,7 +132,6 @@ function drawSeats() {
   $("seat-range").textContent = setupState.on ? `(${low} to ${high})` : "";
   $("seats").replaceChildren(...seats.map((name, index) => {
     const li = item(undefined, "seat");
-    li.draggable = true;
     li.dataset.seat = String(index);
     const up = document.createElement("button");
     up.type = "button"; up.textContent = "\u25B2"; up.className = "up";
@@ -146,16 +145,27 @@ function drawSeats() {
     out.type = "button"; out.textContent = "\u2715"; out.className = "out";
     out.setAttribute("aria-label", `${name} out`);
     out.addEventListener("click", () => { seats.splice(index, 1); seatsChanged(); });
-    li.append(small(name, "name"), up, down, out);
-    li.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/plain", String(index)));
-    li.addEventListener("dragover", (event) => event.preventDefault());
-    li.addEventListener("drop", (event) => {
-      event.preventDefault();
-      move(Number(event.dataTransfer.getData("text/plain")), index);
-    });
+    const handle = small(name, "name");
+    li.append(handle, up, down, out);
+    dragged(handle, li, index);
     return li;
   }));
   for (const li of $("names").children) li.classList.toggle("seated", seats.includes(li.textContent));
+}
+
+// A seat dragged by its name (a finger or a mouse) onto another seat takes its place
+function dragged(handle, li, index) {
+  handle.addEventListener("pointerdown", (event) => {
+    handle.setPointerCapture(event.pointerId);
+    li.classList.add("dragging");
+  });
+  handle.addEventListener("pointerup", (event) => {
+    li.classList.remove("dragging");
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const onto = under && under.closest("#seats li");
+    if (onto) move(index, Number(onto.dataset.seat));
+  });
+  handle.addEventListener("pointercancel", () => li.classList.remove("dragging"));
 }
 
 // The seats as they are now go to the table once their count is one the game takes
