@@ -1,4 +1,9 @@
-"""A vertical menu: UP/DOWN move the highlight, the screen shows a window around it."""
+"""A vertical menu: UP/DOWN move the highlight, the screen shows a window around it.
+
+A menu longer than its lines turns a page at a time: a move inside the page shown moves only
+the `>` marker, two glyphs on the display, where a window scrolled a line at a time redrew all
+its lines at every move past its end.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -26,8 +31,11 @@ class Menu:
         return [label for _, label in shown], self.index - start
 
     def start(self, rows: int) -> int:
-        """The first item shown in `rows` lines: the highlight always among them."""
-        return min(max(0, self.index - rows + 1), max(0, len(self.items) - rows))
+        """The first item shown in `rows` lines: the page of `rows` items the highlight is on,
+        the last page ending on the last item so that every line stays filled."""
+        if rows <= 0:
+            return 0
+        return min(self.index // rows * rows, max(0, len(self.items) - rows))
 
     def on_screen(self, screen, top: list[str], rows: int, bottom: tuple[str, ...] = ()):
         """`screen` showing `top` lines, this menu in `rows` lines, marked and scrolled, then

@@ -11,15 +11,15 @@ ITEMS = [(str(n), f"Item {n}") for n in range(6)]
 
 def test_a_menu_marks_hidden_lines_and_keeps_its_highlight_in_view():
     menu = Menu(list(ITEMS))
-    screen = menu.on_screen(Screen("T"), ["Pick one"], 3)
+    screen = menu.on_screen(Screen("T"), ["Pick one"], 2)
     assert (screen.above, screen.below) == (False, True)
-    for _ in range(4):
+    for _ in range(3):
         menu.move(1)
-    screen = menu.on_screen(Screen("T"), ["Pick one"], 3)
-    assert screen.lines[screen.highlight] == "Item 4"
+    screen = menu.on_screen(Screen("T"), ["Pick one"], 2)
+    assert screen.lines[screen.highlight] == "Item 3"
     assert (screen.above, screen.below) == (True, True)
     menu.move(1)
-    screen = menu.on_screen(Screen("T"), ["Pick one"], 3)
+    screen = menu.on_screen(Screen("T"), ["Pick one"], 2)
     assert (screen.above, screen.below) == (True, False)
     assert layout(screen).text().splitlines()[2].endswith(" ^")
 
