@@ -24,7 +24,7 @@ TEXT: dict[str, Template] = {
     "ui.cancel": "Cancel",
     "ui.done": "Done",
     "ui.already_picked": "Already picked:\nSELECT on Done",
-    "ui.no_instructions": "Nothing to do\nwith the cards yet",
+    "ui.no_instructions": "No instructions\nto show again",
     "ui.scores": "Scores",
     "ui.undo_last": "Undo last",
     "ui.abort": "Abort game",

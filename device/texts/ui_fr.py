@@ -23,7 +23,7 @@ TEXT = typeset({
     "ui.cancel": "Annuler",
     "ui.done": "Terminé",
     "ui.already_picked": "Déjà choisi :\nSELECT sur Terminé",
-    "ui.no_instructions": "Rien à faire avec\nles cartes pour\nl'instant",
+    "ui.no_instructions": "Aucune consigne\nà relire",
     "ui.scores": "Scores",
     "ui.undo_last": "Annuler le coup",
     "ui.abort": "Arrêter la partie",

@@ -49,13 +49,13 @@ def test_up_shows_the_turns_instructions_again(tmp_path):
 
 def test_up_before_any_instruction_says_so(tmp_path):
     table = SimTable(tmp_path).start(*PALOURDE).run("press up")
-    assert table.screen.lines == ("Nothing to do", "with the cards yet")
+    assert table.screen.lines == ("No instructions", "to show again")
 
 
 def test_an_undone_instruction_is_not_shown_again(tmp_path):
     table = SimTable(tmp_path).start(*PALOURDE).run("tap clam#1\ntap clam#2\npress back\n"
                                                   "hold back\npress select\nwait 2\npress up")
-    assert table.screen.lines == ("Nothing to do", "with the cards yet")
+    assert table.screen.lines == ("No instructions", "to show again")
 
 
 def test_a_high_tide_flipped_second_says_to_turn_the_first_back(tmp_path):

@@ -7,18 +7,6 @@ from device.ui.layout import layout
 from .table import SimTable
 
 
-def read(table: SimTable, pages: int, turn: str = "press down") -> str:
-    """The words of `pages` pages of the text on screen, each turned by `turn` (an
-    instruction's page stays until a button)."""
-    words: list[str] = []
-    for n in range(pages):
-        assert not layout(table.screen).cuts
-        words += " ".join(table.screen.lines).split()
-        if n < pages - 1:
-            table.run(turn)
-    return " ".join(word for word in words if word not in ("v", "^"))
-
-
 def test_the_french_peek_reminder_wraps_whole_under_the_prompt(tmp_path):
     """"Pas celle vue par Alice" is 23 characters: two whole lines under "retourne 2 cartes",
     the card it speaks of."""
@@ -28,3 +16,17 @@ def test_the_french_peek_reminder_wraps_whole_under_the_prompt(tmp_path):
                                   "Pas celle vue par", "Alice")
     assert not layout(table.screen).cuts
 
+
+
+def test_up_before_any_instruction_does_not_contradict_the_prompt(tmp_path):
+    """UP on L'Auberge's first prompt, which asks for a card face up: no earlier instruction
+    to read again, said without claiming there is nothing to do with the cards."""
+    table = SimTable(tmp_path, "fr").start("auberge", "Maximilian,Bartholome,Christophe",
+                                           dealt=False)
+    table.run("press select")
+    asked = " ".join(table.screen.lines)
+    assert "pose 1 carte" in asked
+    table.run("press up")
+    assert table.screen.lines == ("Aucune consigne", "à relire")
+    table.run("press up")                                  # UP only clears the message
+    assert " ".join(table.screen.lines) == asked
