@@ -278,7 +278,8 @@ TEXT = typeset({
     "cli.dashboard.on": "Tableau de bord sur {url} (broker {broker}) ; Ctrl-C l'arrête.",
     "cli.help.dashboard_password": "fixer le mot de passe du personnel pour /admin, lu sur stdin",
     "cli.dashboard.type_password": "Le nouveau mot de passe du personnel (8 caractères ou plus), puis Entrée :",
-    "cli.dashboard.password_set": "Le mot de passe du personnel est fixé (son empreinte est dans {path}) ; /admin le demande.",
+    "cli.dashboard.password_set": "Le mot de passe du personnel est fixé (son empreinte est dans "
+                                  "{path}) ; /admin le demande.",
     # bench et doctor
     "cli.help.bench": "mesure la vitesse de l'appareil sur du matériel simulé",
     "cli.help.bench_description": "Mesure la vitesse de l'appareil en une passe sur du matériel "
