@@ -78,10 +78,16 @@ def setup_state(app, setup) -> dict[str, Any]:
             rule["values"] = [[shown_value(v), app.t(value_name(v))] for v in option.menu_values()]
         rules.append(rule)
     return {"game": spec.id, "name": spec.title, "players": list(setup.player_range()),
-            "rules": rules, "seated": list(setup.names()) if setup.players else [],
+            "rules": rules, "seated": named(setup),
             "first": setup.first,
             "asks_first": app.t(spec.look.asks_first) if spec.look.asks_first else None,
             "step": "first" if isinstance(app.mode, FirstPlayer) else None}
+
+
+def named(setup) -> list[str]:
+    """The seats named from the roster, in order (a seat the table left unnamed, P2, is not
+    one the page can tell back)."""
+    return [name for seat, name in sorted(setup.seated.items()) if seat <= setup.players]
 
 
 def shown_value(value: object) -> str:
