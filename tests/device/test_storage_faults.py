@@ -330,9 +330,9 @@ def test_a_second_run_on_a_state_dir_exits_1_naming_the_first(tmp_path):
     try:
         first.stdin.write("wait 1\n")
         first.stdin.flush()
-        while not first.stderr.readline().startswith("ack "):
-            pass                                   # the first holds the lock from its start
-        assert (tmp_path / "current.jsonl").exists()
+        while not (said := first.stderr.readline()).startswith("ack "):
+            assert said, "the first run ended before it handled its line"   # not a hang
+        assert (tmp_path / "current.jsonl").exists()          # it holds the lock from its start
         bad_config = tmp_path / "broken.toml"
         bad_config.write_text("[display\n")
         for more in ([], ["--game", "palourde", "--players", "Ann,Bob"],
