@@ -66,10 +66,12 @@ def test_display_updates_send_at_most_a_quarter_of_a_full_frame(tmp_path):
     games = play_games(tmp_path, (1,), None)
     # Under a quarter: a page is addressed once an update and a span's column by the nibbles
     # that move (seed 1: 1830 updates of 251 bytes on average, 460,083 in all, where three
-    # command bytes a span made it 270 and 493,648). A Flouk white number set by its digits
-    # takes a few presses where a menu of 100 took dozens of cheap one-line updates: fewer
-    # updates, not larger ones, put the mean above the 223 it was.
-    assert statistics.fmean(map(sum, games.updates)) <= 0.245 * sum(full_frame())
+    # command bytes a span made it 270 and 493,648), and a long menu turns a page at a time, so
+    # a move inside the page redraws its marker alone (1829 updates of 247.5 bytes, 452,738 in
+    # all). A Flouk white number set by its digits takes a few presses where a menu of 100 took
+    # dozens of cheap one-line updates: fewer updates, not larger ones, put the mean above the
+    # 223 it was.
+    assert statistics.fmean(map(sum, games.updates)) <= 0.241 * sum(full_frame())
 
 
 def test_card_to_frame_is_the_poll_wait_the_software_and_the_bytes_at_the_bus_speed():
