@@ -64,6 +64,8 @@ def test_display_updates_send_at_most_a_quarter_of_a_full_frame(tmp_path):
     from device.bench.display import full_frame
     from device.bench.games import play_games
     games = play_games(tmp_path, (1,), None)
+    # each game's seed 1 of the full bench played to its end here; the other seeds below
+    assert sorted(t.game for t in games.transcripts) == sorted(spec.id for spec in all_specs())
     # Under a quarter: a page is addressed once an update and a span's column by the nibbles
     # that move (seed 1: 1830 updates of 251 bytes on average, 460,083 in all, where three
     # command bytes a span made it 270 and 493,648), and a long menu turns a page at a time, so
@@ -90,8 +92,11 @@ def test_card_to_frame_is_the_poll_wait_the_software_and_the_bytes_at_the_bus_sp
 @pytest.mark.parametrize("game", [spec.id for spec in all_specs()])
 def test_every_playout_of_the_full_bench_plays_to_its_end(tmp_path, game):
     """The full bench's games, without its timing: each seed's game ends, every event sent
-    from the screen as a player would (a many-step prompt's repeated pick is not one)."""
+    from the screen as a player would (a many-step prompt's repeated pick is not one). Seed 1
+    is played, every game of it, by the display test above."""
     from device.bench.games import play_games
-    run = play_games(tmp_path, bench.FULL.seeds, (game,))
-    assert [t.game for t in run.transcripts] == [game] * len(bench.FULL.seeds)
+    seeds = [seed for seed in bench.FULL.seeds if seed != 1]
+    assert 1 in bench.FULL.seeds and seeds
+    run = play_games(tmp_path, seeds, (game,))
+    assert [t.game for t in run.transcripts] == [game] * len(seeds)
 
