@@ -50,9 +50,9 @@ class Overlay:
     @classmethod
     def of(cls, blocks: list[Block], now: float, seconds: float,
            header: tuple[str, str] | None = None) -> Overlay | None:
-        pages, staying = _pages(blocks, COLUMNS)
+        pages, staying = _pages(blocks, COLUMNS, False)
         if len(pages) > 1:                    # the mark takes every page's last column
-            pages, staying = _pages(blocks, COLUMNS - 1)
+            pages, staying = _pages(blocks, COLUMNS - 1, True)
         if not pages:
             return None
         return cls(pages, None if staying[0] else now + seconds, seconds, staying, header)
@@ -89,13 +89,15 @@ def repeats(message: str, prompt: str) -> bool:
     return bool(said) and asked.startswith(said)
 
 
-def _pages(blocks: list[Block], width: int) -> tuple[list[list[str]], list[bool]]:
-    """The blocks' pages, `width` columns wide, and which of them hold an instruction: a
-    message joins the page before when it fits there whole."""
+def _pages(blocks: list[Block], width: int,
+           marked: bool) -> tuple[list[list[str]], list[bool]]:
+    """The blocks' pages, `width` columns wide (`marked`: the mark's column left out of it
+    already), and which of them hold an instruction: a message joins the page before when
+    it fits there whole."""
     pages: list[list[str]] = []
     staying: list[bool] = []
     for block in blocks:
-        own = paged(block.text, BODY_LINES, width)
+        own = paged(block.text, BODY_LINES, width, marked)
         if len(own) == 1 and pages and len(pages[-1]) + len(own[0]) <= BODY_LINES:
             pages[-1] = pages[-1] + own[0]
             staying[-1] = staying[-1] or block.stays

@@ -40,10 +40,11 @@ def flowed(text: str) -> str:
     return joined
 
 
-def pages(text: str, room: int, width: int = COLUMNS) -> list[list[str]]:
+def pages(text: str, room: int, width: int = COLUMNS, marked: bool = False) -> list[list[str]]:
     """`text` in pages of at most `room` lines of `width` characters: one page when it fits
     (the breaks made for short names given up where a line of it does not fit), else pages
-    of whole phrases, each but the last with a column left for the mark."""
+    of whole phrases, each but the last with a column left for the mark (`marked`: `width`
+    has left it already)."""
     own = wrap(text, width)
     if room < 1 or len(own) <= room and len(own) == len(text.split("\n")):
         return [own]                  # the catalog's lines, each whole on its own line
@@ -51,7 +52,7 @@ def pages(text: str, room: int, width: int = COLUMNS) -> list[list[str]]:
     whole = wrap(text, width)
     if len(whole) <= room:
         return [whole]
-    narrow = width - 1
+    narrow = width if marked else width - 1
     found: list[list[str]] = []
     page = ""
     for joint, phrase in phrases(text):

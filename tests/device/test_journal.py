@@ -271,7 +271,7 @@ def test_a_torn_last_line_is_reported_in_the_header_until_the_next_input(tmp_pat
     current.write_bytes(current.read_bytes()[:-9])
     after = SimTable(tmp_path)
     after.app.resume_game()
-    assert after.screen.header_right == "Last entry dropped"
+    assert after.screen.header_right == "Entry lost"        # "Last entry dropped", short
     assert after.screen.lines[:2] == ("Ann: flip 2nd", "card, tap it")
     after.run("tap clam#2")
     assert after.state() == before.state() and after.screen.header_right == "Tide 0/3"

@@ -30,3 +30,16 @@ def test_up_before_any_instruction_does_not_contradict_the_prompt(tmp_path):
     assert table.screen.lines == ("Aucune consigne", "à relire")
     table.run("press up")                                  # UP only clears the message
     assert " ".join(table.screen.lines) == asked
+
+
+def test_a_message_of_two_pages_keeps_its_lines_whole_beside_the_mark(tmp_path):
+    """Palourde's Clam + Rake for Christophe: two pages, whose lines take the 20 columns the
+    mark leaves ("Clam + Rake! +1 -> 1" whole), where they broke at 19 ("+1 ->" / "1")."""
+    table = SimTable(tmp_path).start("palourde", "Maximilian,Bartholome,Christophe",
+                                     "Christophe")
+    table.run("tap rake#1\ntap clam#3")
+    first = table.text.splitlines()[1:]
+    assert first == ["  Clam + Rake! +1 -> 1", "  Clam to your Basket,", "  discard the Rake v"]
+    assert not layout(table.screen).cuts
+    table.run("press down")
+    assert table.screen.lines == ("Christophe: play", "again")
