@@ -323,8 +323,10 @@ TEXT: dict[str, Template] = {
     "cli.fleet.struck": plural("Struck off {table}: {n} table left in the café's list, shared",
                                "Struck off {table}: {n} tables left in the café's list, shared"),
     "cli.fleet.staff_taken": "Taken back by the café: {names}",
-    "cli.secrets.short_key": "only {n} bytes: a key of {most} or more random bytes cannot be "
-                             "guessed (e.g. openssl rand -hex 32)",
+    "cli.secrets.short_key": plural("only {n} byte: a key of {most} or more random bytes cannot "
+                                    "be guessed (e.g. openssl rand -hex 32)",
+                                    "only {n} bytes: a key of {most} or more random bytes cannot "
+                                    "be guessed (e.g. openssl rand -hex 32)"),
     "cli.secrets.readable": "{path} holds {keys} and others can read it (mode {mode}): "
                             "chmod 640 it",
 }

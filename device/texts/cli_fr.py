@@ -337,8 +337,10 @@ TEXT = typeset({
                                "{table} rayée : {n} tables restent dans la liste du café, "
                                "partagée"),
     "cli.fleet.staff_taken": "Retirées par le café : {names}",
-    "cli.secrets.short_key": "{n} octets seulement : une clé de {most} octets aléatoires ou "
-                             "plus ne se devine pas (par exemple openssl rand -hex 32)",
+    "cli.secrets.short_key": plural("{n} octet seulement : une clé de {most} octets aléatoires "
+                                    "ou plus ne se devine pas (par exemple openssl rand -hex 32)",
+                                    "{n} octets seulement : une clé de {most} octets aléatoires "
+                                    "ou plus ne se devine pas (par exemple openssl rand -hex 32)"),
     "cli.secrets.readable": "{path} contient {keys} et d'autres peuvent le lire (mode {mode}) : "
                             "faites chmod 640",
 })

@@ -19,7 +19,7 @@ def test_a_short_key_is_warned_of_and_a_long_one_is_not(tmp_path, capsys):
     config.chmod(0o600)
     assert main(["config", "--check", str(config)]) == 0         # a warning: the table starts
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "fleet.key: only 1 bytes" in err and "32" in err
+    assert err.count("\n") == 1 and "fleet.key: only 1 byte:" in err and "32" in err
     assert main(["config", "--check", str(config), "--json"]) == 0
     notes = json.loads(capsys.readouterr().out)["notes"]
     assert [n["key"] for n in notes] == ["fleet.key"]
@@ -49,7 +49,7 @@ def test_doctor_warns_of_the_same(tmp_path, capsys):
     main(["doctor", "--sim", "--config", str(config), "--json"])
     checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
     assert checks["config"]["status"] == "WARN"
-    assert "fleet.key: only 1 bytes" in checks["config"]["detail"]
+    assert "fleet.key: only 1 byte:" in checks["config"]["detail"]
     assert "others can read it" in checks["config"]["detail"]
 
 
