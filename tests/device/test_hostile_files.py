@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from contextlib import redirect_stderr, redirect_stdout
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,6 +65,12 @@ def saved_game(state_dir) -> bytes:
     return (state_dir / "current.jsonl").read_bytes()
 
 
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory) -> bytes:
+    """One saved game's journal, damaged afresh by each example (played once, not each time)."""
+    return saved_game(tmp_path_factory.mktemp("saved"))
+
+
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
@@ -74,13 +81,13 @@ JSON_VALUES = st.recursive(
 @given(line=st.integers(0, 3), key=st.sampled_from(["journal", "game", "config", "rules_version",
                                                        "op", "event", "hash", "seq", "in", "deck"]),
        value=JSON_VALUES | st.just("[" * 5000), raw=st.booleans())
-def test_any_damaged_journal_is_refused_with_a_reason(tmp_path_factory, line, key, value, raw):
+def test_any_damaged_journal_is_refused_with_a_reason(tmp_path_factory, saved, line, key, value, raw):
     import json
 
     from device.storage import journal
     from device.storage.journal import JournalError
     state_dir = tmp_path_factory.mktemp("journal")
-    lines = saved_game(state_dir).split(b"\n")
+    lines = saved.split(b"\n")
     record = json.loads(lines[line])
     if raw and isinstance(value, str):
         lines[line] = value.encode()
