@@ -46,6 +46,7 @@ class GameStore:
         self.recorded = 0.0               # seconds played at its last operation on disk
         self.ended: Played | None = None  # the game that ended last: its length and start
         self.result_id: str | None = None  # the id of the finished game whose result is shown
+        self.game_id: str | None = None    # the running game's id, as its header says
         self._played = 0.0                # seconds played before this run took the game up
         self._since = 0.0                 # the monotonic time this run took it up
 
@@ -86,8 +87,8 @@ class GameStore:
             return self.error or "unfinished game left in place"
         self.leave_result()
         began = stamp(self.clock)
-        self.journal = Journal.create(self.current,
-                                      journal.header_for(session, deck, began.label, source))
+        header = journal.header_for(session, deck, began.label, source)
+        self.journal, self.game_id = Journal.create(self.current, header), header["id"]
         self._take_up(began, 0.0)
         return self.journal.error
 
@@ -140,6 +141,8 @@ class GameStore:
                 return resumed, None
             return self._result_shown(), None
         self.journal = Journal(self.current)
+        found = resumed.header.get("id")
+        self.game_id = found if isinstance(found, str) else None
         # its start label was written by another run: only this run's labels can be re-dated
         label = resumed.header.get("started")
         self._take_up(Stamp(label, None) if isinstance(label, str) else None,
@@ -196,12 +199,13 @@ class GameStore:
             log.error("the result shown is still noted: %s", exc.strerror or exc)
 
     def _note_result(self) -> None:
-        """Note the running game as the result on screen (its id), before its end is written."""
+        """Note the running game as the result on screen (its id, kept from its header rather
+        than read back: a game's end reads its journal once, for the history), before its end
+        is written."""
+        self.result_id = self.game_id
         try:
-            found = journal.header(self.current).get("id")
-            self.result_id = found if isinstance(found, str) else None
-            write_atomic(self.result, json.dumps({"id": found}))
-        except (OSError, JournalError) as exc:   # the record stands: only a restart's screen differs
+            write_atomic(self.result, json.dumps({"id": self.game_id}))
+        except OSError as exc:   # the record stands: only a restart's screen differs
             log.error("the result shown not noted: %s", exc)
 
     def _result_shown(self) -> Resumed | None:
