@@ -53,7 +53,7 @@ TEXT: dict[str, Template] = {
     "ui.resumed": "Game resumed",
     # A header note beside a game's name of up to 10 characters, where the whole one is longer.
     "ui.resumed.short": "Resumed",
-    "ui.torn.short": "Entry lost",
+    "ui.torn.short": "Move lost",
     "ui.reader_offline.short": "No reader",
     "ui.one_card.short": "One card!",
     "ui.display_offline.short": "No display",
@@ -61,7 +61,7 @@ TEXT: dict[str, Template] = {
     "ui.kept_aside": "Saved game kept\naside: {why}",
     "ui.set_aside": "File set aside\nin unreadable/:\n{file}\n(any button: OK)",
     "ui.config_unreadable": "Config file\nunreadable: started\nwith the defaults\n(any button: OK)",
-    "ui.torn": "Last entry dropped",
+    "ui.torn": "Last move lost",
     "ui.reader_offline": "Reader offline",
     "ui.one_card": "One card at a time",
     "ui.display_offline": "Display fault",

@@ -4,6 +4,7 @@ from __future__ import annotations
 import errno
 import json
 import logging
+import shutil
 from collections import Counter
 
 import pytest
@@ -264,14 +265,22 @@ def test_a_game_kept_aside_says_why_on_screen(tmp_path):
     assert table.app.session is None
 
 
-def test_a_torn_last_line_is_reported_in_the_header_until_the_next_input(tmp_path):
-    before = SimTable(tmp_path).start("palourde", "Ann,Bob").run("tap clam#1\ntap clam#2\nwait 2")
+def test_a_torn_last_line_is_reported_in_the_header_until_the_next_input(tmp_path, caplog):
+    state = tmp_path / "table"
+    before = SimTable(state).start("palourde", "Ann,Bob").run("tap clam#1\ntap clam#2\nwait 2")
     before.app.store.close()
-    current = tmp_path / "current.jsonl"
+    current = state / "current.jsonl"
     current.write_bytes(current.read_bytes()[:-9])
-    after = SimTable(tmp_path)
+    shutil.copytree(state, tmp_path / "fr")
+    # beside PALOURDE the whole note ("Last move lost") leaves no room: its short form, over
+    # the prompt that asks for the lost card again; the log says which file lost a line
+    french = SimTable(tmp_path / "fr", language="fr")
+    french.app.resume_game()
+    assert (french.screen.header, french.screen.header_right) == ("PALOURDE", "Coup ôté")
+    after = SimTable(state)
     after.app.resume_game()
-    assert after.screen.header_right == "Entry lost"        # "Last entry dropped", short
+    assert (after.screen.header, after.screen.header_right) == ("PALOURDE", "Move lost")
     assert after.screen.lines[:2] == ("Ann: flip 2nd", "card, tap it")
+    assert f"dropped a torn last line in {current}" in caplog.text
     after.run("tap clam#2")
     assert after.state() == before.state() and after.screen.header_right == "Tide 0/3"
