@@ -58,12 +58,13 @@ def header(app: AppView, tally: Tally | None = None) -> tuple[str, str]:
 
 
 def scores_lines(app: AppView, tally: Tally, room: int) -> list[str]:
-    """`Ann 4  Bob 2  Cy 0` in at most `room` lines: the fewest lines, names shortened to get there."""
+    """`Ann 4  Bob 2  Cy 0` in at most `room` lines: the fewest lines, names whole where they
+    fit ("Maximilian 5", not "Maximili 5"), else shortened to get there."""
     players = [p for p in tally.players if p.score is not None]
     if not players or room < 1:
         return []
     for rows in range(1, room + 1):
-        for width in (8, 5, 3, 2):
+        for width in (COLUMNS, 8, 5, 3, 2):
             lines = pack([app.t("ui.score_line", name=p.name[:width], score=p.score)
                           for p in players])
             if len(lines) <= rows:

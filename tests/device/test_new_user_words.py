@@ -43,3 +43,36 @@ def test_a_message_of_two_pages_keeps_its_lines_whole_beside_the_mark(tmp_path):
     assert not layout(table.screen).cuts
     table.run("press down")
     assert table.screen.lines == ("Christophe: play", "again")
+
+
+def test_a_score_line_with_room_names_the_player_whole(tmp_path):
+    """Tamalou's reveal after Maximilian's square: "Maximilian 5" under Bartholome's
+    instruction, where the line cut the name to "Maximili" with room to spare."""
+    from .test_sim_tamalou import PLAY
+    table = SimTable(tmp_path, "fr").start("tamalou", "Maximilian,Bartholome,Christophe",
+                                           "Bartholome", dealt=False)
+    lines = PLAY.strip().splitlines()
+    for line in lines[:lines.index("tap 3S")]:
+        table.run(line)
+    assert table.screen.header_right == "Carré 2/3"
+    assert table.screen.lines[-1] == "Maximilian 5"
+
+
+def test_french_prompts_with_long_names_break_between_words_that_go_together(tmp_path):
+    """No "ou" or "devant" left alone on a line with ten-letter names; Tamalou's top card is
+    "la défausse", not an order to discard ("Bartholome, défausse :")."""
+    names = "Maximilian,Bartholome,Christophe"
+    tribord = SimTable(tmp_path / "t", "fr").start("tribord", names, "Maximilian",
+                                                  "start_tokens=3")
+    tribord.run("tap 4#1\ntap 9#1\nwait 2\npress back")
+    assert tribord.screen.lines[:2] == ("Maximilian\u00a0: Piocher", "ou Bloquer\u00a0? Pot 3")
+    auberge = SimTable(tmp_path / "a", "fr").start("auberge", names, dealt=False)
+    auberge.run("tap 5#1\ntap 3#1\ntap 8#1\nwait 2\npress select\npress select")
+    assert auberge.screen.lines == ("Bartholome\u00a0: pose", "devant Maximilian une",
+                                    "carte de ta main,", "passe-la")
+    auberge.run("tap 4#1\nwait 2\npress down\npress select\npress down\npress select")
+    assert auberge.screen.lines == ("Maximilian\u00a0: pioche", "sans regarder, pose",
+                                    "devant Christophe,", "passe-la")
+    tamalou = SimTable(tmp_path / "m", "fr").start("tamalou", names, "Bartholome", dealt=False)
+    tamalou.run("tap 7C\nwait 2")
+    assert " ".join(tamalou.screen.lines[:3]) == "Bartholome, la défausse\u00a0: 7 de trèfle"

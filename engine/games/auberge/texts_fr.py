@@ -8,8 +8,8 @@ TEXT = typeset({
     "la.prompt.attack_whom": "{name} attaque qui ?",
     "la.prompt.challenge_whom": "{name} défie qui ?",
     "la.prompt.accuse_whom": "{name} accuse qui ?",
-    "la.prompt.attack_card": "{name} : pose devant\n{target} une carte de\nta main, passe-la",
-    "la.prompt.challenge_card": "{name} : pioche sans\nregarder, pose devant\n{target}, passe-la",
+    "la.prompt.attack_card": "{name} : pose\ndevant {target} une\ncarte de ta main,\npasse-la",
+    "la.prompt.challenge_card": "{name} : pioche\nsans regarder, pose\ndevant {target},\npasse-la",
     "la.prompt.accuse_taps": plural(
         "{target} : montre ta\nmain à {name}, passe\nta carte {k}/{n}\npuis SELECT",
         "{target} : montre ta\nmain à {name}, passe\ntes cartes {k}/{n}\npuis SELECT"),

@@ -3,8 +3,8 @@ from tabletop_kit import plural, typeset
 
 TEXT = typeset({
     "at.prompt.common": "Manche {round} : 2 cartes\nvisibles au centre,\npasse-les ({k}/2)",
-    "at.prompt.decide": "{name} : Piocher ou\nBloquer ? Pot {pot}",
-    "at.prompt.decide_hint": "{name} : Piocher ou\nBloquer ? Pot {pot}\n{hint}",
+    "at.prompt.decide": "{name} : Piocher\nou Bloquer ? Pot {pot}",
+    "at.prompt.decide_hint": "{name} : Piocher\nou Bloquer ? Pot {pot}\n{hint}",
     "at.prompt.decide_broke": "{name} : 0 jeton,\ntu dois bloquer\nPot {pot}",
     "at.prompt.draw": "{name} : paie 1,\nretourne une carte au\ncentre, passe-la",
     "at.prompt.reshuffle": "Pioche vide ! Mélange\nla défausse, refais\nla pioche. SELECT",
