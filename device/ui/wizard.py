@@ -116,7 +116,7 @@ def new_session(app: AppView, setup: Setup) -> Session:
     if setup.seated:
         remember_seated(app, config.players)
     if config.players:
-        remember(app.store.dir, config.players, config.first)
+        remember(app.store.dir, config.players, config.first, setup.spec.id)
     return Session(setup.spec, config)
 
 
