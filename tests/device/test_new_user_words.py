@@ -76,3 +76,18 @@ def test_french_prompts_with_long_names_break_between_words_that_go_together(tmp
     tamalou = SimTable(tmp_path / "m", "fr").start("tamalou", names, "Bartholome", dealt=False)
     tamalou.run("tap 7C\nwait 2")
     assert " ".join(tamalou.screen.lines[:3]) == "Bartholome, la défausse\u00a0: 7 de trèfle"
+
+
+def test_the_french_decree_shows_the_number_up_changes_with_long_names(tmp_path):
+    """Flouk's Decree with ten-letter names: one page, so the number UP raises is on screen
+    (the second page had it, and UP left the first page showing)."""
+    from .test_sim_flouk import PLAY
+    table = SimTable(tmp_path, "fr").start("flouk", "Maximilian,Bartholome,Christophe",
+                                           dealt=False)
+    lines = ["press select", *PLAY.strip().splitlines()]
+    for line in lines[:len(lines) - lines[::-1].index("press up") - 2]:
+        table.run(line)
+    assert table.screen.lines == ("Bartholome\u00a0: pop. 1", "Applique ton Décret\u00a0:",
+                                  "UP/DOWN = 1", "SELECT")
+    table.run("press up")
+    assert table.screen.lines[2] == "UP/DOWN = 2" and table.screen.more is None

@@ -42,7 +42,7 @@ TEXT = typeset({
     "fl.prompt.last": "Défausse ta dernière\ncarte. SELECT",
     "fl.prompt.census": plural("{name} : passe ton\nvillage et ton Décret\n({n} passée) SELECT",
                                "{name} : passe ton\nvillage et ton Décret\n({n} passées) SELECT"),
-    "fl.prompt.adjust": "{name} : population {base}\nApplique ton Décret :\nUP/DOWN = {pop}\nSELECT",
+    "fl.prompt.adjust": "{name} : pop. {base}\nApplique ton Décret :\nUP/DOWN = {pop}\nSELECT",
     # choix
     "fl.option.no_card": "Pas de carte",
     "fl.option.skip": "Sans effet",
