@@ -49,8 +49,9 @@ GAMES = whole_games()
 
 
 def screen_keys(language: str) -> list[str]:
-    """Every text the display shows (the command line's own texts go to a terminal)."""
-    return sorted(key for key in catalog(language) if not key.startswith("cli."))
+    """Every text the display shows (the command line's own texts go to a terminal, the
+    table's page's to a phone's browser)."""
+    return sorted(key for key in catalog(language) if not key.startswith(("cli.", "web.")))
 
 
 def longest(language: str, keys, **args) -> str:
