@@ -2,7 +2,7 @@
 line's. Importing this package registers every catalog with the engine's texts."""
 from engine.core.catalog import words
 
-from . import cli_en, fleet_en, kiosk_en, ui_en  # noqa: F401
+from . import cli_en, fleet_en, kiosk_en, ui_en, web_en  # noqa: F401
 
 
 def say(language: str, key: str, **args) -> str:

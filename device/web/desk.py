@@ -23,6 +23,7 @@ from .explain import setup_choices
 from .joining import Joining
 from .lines import add_name, setup_line, view_now
 from .view import view
+from .words import say
 
 
 @dataclass
@@ -76,7 +77,7 @@ class Desk:
         what is wrong with it, or None; and the view after it."""
         line = self.line
         if self.on_loop is None or line is None:
-            return "the table is not ready", {"version": 0}
+            return say(self.app.language, "web.not_ready"), {"version": 0}
         problem, shown = self.on_loop(lambda: (line(text), view_now(self.app)))
         return problem, {"version": self.latest.version if self.latest else 0, **shown}
 
@@ -84,7 +85,7 @@ class Desk:
         """The page's setup line (device/ui/setup_lines.py), on the loop's side: what is
         wrong with it, or None; and the view after it."""
         if self.on_loop is None:
-            return "the table is not ready", {"version": 0}
+            return say(self.app.language, "web.not_ready"), {"version": 0}
         problem, shown = self.on_loop(lambda: (setup_line(self.app, text), view_now(self.app)))
         return problem, {"version": self.latest.version if self.latest else 0, **shown}
 
@@ -103,5 +104,5 @@ class Desk:
     def add_name(self, name: str) -> str | None:
         """A name typed on the page, to the roster (on the loop's side): what is wrong, or None."""
         if self.on_loop is None:
-            return "the table is not ready"
+            return say(self.app.language, "web.not_ready")
         return self.on_loop(lambda: add_name(self.app, name))

@@ -12,6 +12,9 @@ from device.ui.game_select import GameSelect, games
 from device.ui.house_rules import option_name, value_name
 from device.ui.setup_lines import setup_of
 from device.ui.wizard import FirstPlayer, HouseRules, PlayerCount, option_numbers
+from engine.core.catalog import catalog
+
+from .words import say
 
 MEANING_LINE = re.compile(r"^- `(\w+)`: (.+)$")     # a house rule's line in a game's rules.md
 
@@ -26,19 +29,12 @@ def meanings(home: str) -> dict[str, str]:
     return {m[1]: m[2] for line in text.splitlines() if (m := MEANING_LINE.match(line))}
 
 
-# Each game in one line, as docs/rules.md tells how it is won; a game installed from elsewhere
-# is told by the first sentence of its rules.md.
-PITCHES = {
-    "palourde": "Flip two Beach cards a turn, pair the clams: the most clams take the Golden Clam.",
-    "auberge": "Attack, challenge or accuse the other pirates: the last pirate in wins.",
-    "tribord": "Draw or block for the centre's cards, tokens at stake: the richest wins.",
-    "tamalou": "Swap and snap your four hidden cards down: call with 5 points or less to win.",
-    "flouk": "Reveal together, give and keep: the largest village wins.",
-}
-
-
-def pitch(spec) -> str:
-    return PITCHES.get(spec.id) or first_sentence(spec.home)
+def pitch(spec, language: str) -> str:
+    """The game in one line, in the table's language (device/texts/web_*.py, as docs/rules.md
+    tells how it is won); a game installed from elsewhere is told by the first sentence of
+    its rules.md."""
+    key = f"web.pitch.{spec.id}"
+    return say(language, key) if key in catalog(language) else first_sentence(spec.home)
 
 
 def first_sentence(home: str) -> str:
@@ -59,7 +55,7 @@ def setup_choices(app) -> dict[str, Any]:
     counts, and the setup on now, if any: its house rules (each with its values and what it
     decides), seats and who starts. Read on the loop's side."""
     on = setup_of(app.mode) if app.session is None else None
-    return {"games": [{"id": s.id, "name": s.title, "pitch": pitch(s),
+    return {"games": [{"id": s.id, "name": s.title, "pitch": pitch(s, app.language),
                        "players": default_range(s)} for s in games()],
             "setup": None if on is None else setup_state(app, on)}
 

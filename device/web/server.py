@@ -21,6 +21,7 @@ from starlette.routing import Route
 
 from .desk import Desk
 from .joining import COOKIE
+from .words import page, say
 
 log = logging.getLogger(__name__)
 
@@ -38,19 +39,21 @@ HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
 
 
 class Refused(Exception):
-    def __init__(self, status: int, error: str) -> None:
-        super().__init__(error)
-        self.status, self.error = status, error
+    """A body refused: its status, and why as a key of the page's catalog with its values."""
+
+    def __init__(self, status: int, key: str, **args: object) -> None:
+        super().__init__(key)
+        self.status, self.key, self.values = status, key, args
 
 
 def answer(status: int, body: dict[str, Any], **extra: str) -> JSONResponse:
     return JSONResponse(body, status, headers={**HEADERS, **extra})
 
 
-def refusal(exc: Refused) -> JSONResponse:
+def refusal(exc: Refused, language: str) -> JSONResponse:
     """A body refused unread (too long, too slow) leaves the connection unreadable: closed."""
     unread = {"Connection": "close"} if exc.status in (408, 413) else {}
-    return answer(exc.status, {"error": exc.error}, **unread)
+    return answer(exc.status, {"error": say(language, exc.key, **exc.values)}, **unread)
 
 
 class Changes:
@@ -90,7 +93,16 @@ class TablePage:
 
     async def asset(self, request: Request) -> Response:
         body, kind = self.assets[request.url.path]
+        if request.url.path == "/":
+            body = page(body, self.language())
         return Response(body, 200, headers=HEADERS, media_type=kind)
+
+    def language(self) -> str:
+        """The table's language now (a plain attribute's read: the menu may change it)."""
+        return self.desk.app.language
+
+    def refused(self, status: int, key: str, **extra: str) -> JSONResponse:
+        return answer(status, {"error": say(self.language(), key)}, **extra)
 
     def admitted(self, request: Request) -> bool:
         return self.desk.joining.admits(request.cookies.get(COOKIE))
@@ -98,25 +110,25 @@ class TablePage:
     async def join(self, request: Request) -> Response:
         address = request.client.host if request.client else "?"
         if self.desk.joining.limited(address):
-            return answer(429, {"error": "too many wrong codes: wait a minute"}, **{"Retry-After": "60"})
+            return self.refused(429, "web.too_many_codes", **{"Retry-After": "60"})
         try:
             code = (await body(request, "code"))
         except Refused as exc:
-            return refusal(exc)
+            return refusal(exc, self.language())
         token = self.desk.joining.join(address, code)
         if token is None:
-            return answer(403, {"error": "wrong code: the table's screen shows it"})
+            return self.refused(403, "web.wrong_code")
         reply = answer(200, {"joined": True})
         reply.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
         return reply
 
     async def input(self, request: Request) -> Response:
         if not self.admitted(request):
-            return answer(401, {"error": "join first: the code is on the table's screen"})
+            return self.refused(401, "web.join_first")
         try:
             line = await body(request, "line")
         except Refused as exc:
-            return refusal(exc)
+            return refusal(exc, self.language())
         problem, view = await asyncio.get_running_loop().run_in_executor(None, self.desk.take, line)
         if problem is not None:
             return answer(400, {"error": problem})
@@ -126,13 +138,13 @@ class TablePage:
         """The games and the setup on now (GET), or a setup line (POST {"line": ...}) that
         the wizard takes as a step: 200 with the new screen and setup, 400 with why."""
         if not self.admitted(request):
-            return answer(401, {"error": "join first: the code is on the table's screen"})
+            return self.refused(401, "web.join_first")
         loop = asyncio.get_running_loop()
         if request.method == "POST":
             try:
                 line = await body(request, "line")
             except Refused as exc:
-                return refusal(exc)
+                return refusal(exc, self.language())
             problem, view = await loop.run_in_executor(None, self.desk.setup, line)
             if problem is not None:
                 return answer(400, {"error": problem})
@@ -143,13 +155,13 @@ class TablePage:
     async def players(self, request: Request) -> Response:
         """The roster's names (GET), or a typed name added to it (POST {"name": ...})."""
         if not self.admitted(request):
-            return answer(401, {"error": "join first: the code is on the table's screen"})
+            return self.refused(401, "web.join_first")
         loop = asyncio.get_running_loop()
         if request.method == "POST":
             try:
                 name = await body(request, "name")
             except Refused as exc:
-                return refusal(exc)
+                return refusal(exc, self.language())
             problem = await loop.run_in_executor(None, self.desk.add_name, name)
             if problem is not None:
                 return answer(400, {"error": problem})
@@ -158,16 +170,16 @@ class TablePage:
 
     async def screen(self, request: Request) -> Response:
         if not self.admitted(request):
-            return answer(401, {"error": "join first: the code is on the table's screen"})
+            return self.refused(401, "web.join_first")
         frame = self.desk.latest
         return answer(200, frame.view if frame is not None else {})
 
     async def frame(self, request: Request) -> Response:
         if not self.admitted(request):
-            return answer(401, {"error": "join first: the code is on the table's screen"})
+            return self.refused(401, "web.join_first")
         frame = self.desk.latest
         if frame is None:
-            return answer(404, {"error": "no frame yet"})
+            return self.refused(404, "web.no_frame")
         png = await asyncio.get_running_loop().run_in_executor(None, frame.png)
         return Response(png, 200, headers=HEADERS, media_type="image/png")
 
@@ -175,25 +187,25 @@ class TablePage:
 async def body(request: Request, key: str) -> str:
     """The one text field `key` of a JSON object of at most BODY_MAX bytes; Refused else."""
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-        raise Refused(415, "the body is JSON (Content-Type: application/json)")
+        raise Refused(415, "web.body_type")
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > BODY_MAX):
-        raise Refused(413, f"a body has at most {BODY_MAX} bytes")
+        raise Refused(413, "web.body_size", n=BODY_MAX)
     got = bytearray()
     try:
         async with asyncio.timeout(BODY_S):
             async for chunk in request.stream():
                 got += chunk
                 if len(got) > BODY_MAX:
-                    raise Refused(413, f"a body has at most {BODY_MAX} bytes")
+                    raise Refused(413, "web.body_size", n=BODY_MAX)
     except TimeoutError:
-        raise Refused(408, "the body took too long") from None
+        raise Refused(408, "web.body_slow") from None
     try:
         data = json.loads(bytes(got))
     except (ValueError, RecursionError):
-        raise Refused(400, "the body is not JSON") from None
+        raise Refused(400, "web.body_not_json") from None
     if not isinstance(data, dict) or set(data) != {key} or not isinstance(data[key], str):
-        raise Refused(400, f'the body is {{"{key}": "..."}}')
+        raise Refused(400, "web.body_shape", shape=f'{{"{key}": "..."}}')
     return data[key]
 
 
@@ -206,8 +218,7 @@ class Events:
     async def __call__(self, scope, receive, send) -> None:
         request = Request(scope, receive)
         if not self.page.admitted(request):
-            await answer(401, {"error": "join first: the code is on the table's screen"})(
-                scope, receive, send)
+            await self.page.refused(401, "web.join_first")(scope, receive, send)
             return
         gone = asyncio.ensure_future(_disconnect(receive))
         try:

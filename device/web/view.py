@@ -27,7 +27,8 @@ def view(app, screen: Screen) -> dict[str, Any]:
     out: dict[str, Any] = {"header": laid.header or "", "rows": rows,
                            "highlight": screen.highlight, "texts": texts,
                            "game": None, "prompt": None, "players": [], "turn": None,
-                           "round": None, "last": [], "setup": setup_notes(app)}
+                           "round": None, "last": [], "setup": setup_notes(app),
+                           "language": app.language}
     if app.session is not None:
         prompt, tally = app.view()
         out.update(game=app.session.spec.id, prompt=render(prompt.text, app.language),

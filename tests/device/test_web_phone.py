@@ -243,3 +243,30 @@ def test_a_phone_sets_up_a_game_with_typed_names_and_the_first_card_is_taken(tmp
 def sim_screen(page) -> dict:
     """The table's view now, as the page's own session reads it."""
     return page.evaluate("fetch('/api/screen').then(r => r.json())")
+
+
+def test_the_page_speaks_the_tables_language_and_follows_its_change(tmp_path, browser):
+    """The table set to French from its menu: the page joined by the QR code is in French, its
+    games pitched in French, its seat buttons named in French; the table back to English, the
+    open page reloads itself in English, its session kept."""
+    sim = Sim(tmp_path)
+    try:
+        sim.type("press up", "press select")             # the game select's last line: Langue
+        [address] = read_qr(sim.last_frame())
+        page = phone(browser, address)
+        assert page.evaluate("document.documentElement.lang") == "fr"
+        assert "À l'écran" in texts(page) and "Rejoindre" not in texts(page)
+        game = page.locator('#games li[data-game="tribord"]')
+        assert "2 à 7 joueurs" in game.inner_text() and "le plus riche gagne" in game.inner_text()
+        page.fill("#name", "Cy")
+        with page.expect_response("**/api/players") as added:
+            page.click("#name-form button")
+        assert added.value.status == 200, added.value.text()
+        page.wait_for_selector('[aria-label="Cy monte"]')
+        snap(page, "web-phone-fr.png")
+        sim.type("press select")                          # back to English, on the table
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.wait_for_selector("#table:not([hidden])")
+        assert "On the screen" in texts(page)
+    finally:
+        assert sim.close() == 0

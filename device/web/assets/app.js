@@ -5,6 +5,12 @@
 const HOLD_MS = 1000;          // as long as the table's own hold (buttons.hold_seconds)
 const $ = (id) => document.getElementById(id);
 let stream = null;
+// The table's words in its language (device/texts/web_*.py), put in the page when served
+const WORDS = JSON.parse($("words").textContent);
+
+function say(key, args = {}) {
+  return (WORDS[key] || key).replace(/\{(\w+)\}/g, (all, name) => String(args[name] ?? all));
+}
 
 async function call(path, body) {
   const options = body === undefined ? {} : {
@@ -30,6 +36,10 @@ function paragraphs(parent, blocks) {
 
 function draw(view) {
   if (!view || view.version === undefined) return;
+  if (view.language && view.language !== document.documentElement.lang) {
+    location.reload();                 // the table's language changed: its page follows
+    return;
+  }
   $("oled").src = "/api/frame.png?v=" + view.version;
   $("prompt-title").hidden = !view.prompt;
   $("prompt").textContent = view.prompt || "";
@@ -75,7 +85,7 @@ async function loadNames() {
 
 async function addName(name) {
   const {status, data} = await call("/api/players", {name});
-  $("name-error").textContent = status === 200 ? "" : (data.error || "not added");
+  $("name-error").textContent = status === 200 ? "" : (data.error || say("web.not_added"));
   if (status === 200) { $("name").value = ""; listNames(data.players || []); seat(name); }
 }
 
@@ -101,7 +111,7 @@ async function enter() {
 async function join(code) {
   const {status, data} = await call("/api/join", {code});
   if (status === 200) { $("join-error").textContent = ""; await enter(); return true; }
-  $("join-error").textContent = data.error || "no answer from the table";
+  $("join-error").textContent = data.error || say("web.no_answer");
   show("join");
   return false;
 }
@@ -109,7 +119,7 @@ async function join(code) {
 async function press(button, held) {
   const {status, data} = await call("/api/input", {line: (held ? "hold " : "press ") + button});
   if (status === 401) { show("join"); return; }
-  $("input-error").textContent = status === 200 ? "" : (data.error || "not taken");
+  $("input-error").textContent = status === 200 ? "" : (data.error || say("web.not_taken"));
   if (status === 200) draw(data.screen);
 }
 

@@ -23,7 +23,7 @@ function small(text, className) {
 async function tell(line) {
   const {status, data} = await call("/api/setup", {line});
   if (status === 401) { show("join"); return false; }
-  $("setup-error").textContent = status === 200 ? "" : (data.error || "not taken");
+  $("setup-error").textContent = status === 200 ? "" : (data.error || say("web.not_taken"));
   if (status !== 200) return false;
   draw(data.screen);
   drawSetup(data);
@@ -70,7 +70,7 @@ function drawGames(games, chosen) {
     const li = item(undefined, game.id === chosen ? "game chosen" : "game");
     li.dataset.game = game.id;
     const [low, high] = game.players;
-    li.append(small(game.name, "name"), small(`${low} to ${high} players`, "count"),
+    li.append(small(game.name, "name"), small(say("web.players_range", {low, high}), "count"),
               small(game.pitch, "pitch"));
     li.addEventListener("click", () => chooseGame(game.id));
     return li;
@@ -129,21 +129,21 @@ function move(from, to) {
 function drawSeats() {
   const seats = setupState.seats;
   const [low, high] = setupState.range;
-  $("seat-range").textContent = setupState.on ? `(${low} to ${high})` : "";
+  $("seat-range").textContent = setupState.on ? say("web.seat_range", {low, high}) : "";
   $("seats").replaceChildren(...seats.map((name, index) => {
     const li = item(undefined, "seat");
     li.dataset.seat = String(index);
     const up = document.createElement("button");
     up.type = "button"; up.textContent = "\u25B2"; up.className = "up";
-    up.setAttribute("aria-label", `${name} up`);
+    up.setAttribute("aria-label", say("web.seat_up", {name}));
     up.addEventListener("click", () => move(index, index - 1));
     const down = document.createElement("button");
     down.type = "button"; down.textContent = "\u25BC"; down.className = "down";
-    down.setAttribute("aria-label", `${name} down`);
+    down.setAttribute("aria-label", say("web.seat_down", {name}));
     down.addEventListener("click", () => move(index, index + 1));
     const out = document.createElement("button");
     out.type = "button"; out.textContent = "\u2715"; out.className = "out";
-    out.setAttribute("aria-label", `${name} out`);
+    out.setAttribute("aria-label", say("web.seat_out", {name}));
     out.addEventListener("click", () => { seats.splice(index, 1); seatsChanged(); });
     const handle = small(name, "name");
     li.append(handle, up, down, out);
