@@ -119,8 +119,14 @@ class Fault:
     message: Msg | None
 
 
+@dataclass(frozen=True)
+class Offer:
+    """The café's roster changed (a name added from the page): a setup naming its seats
+    reads it again and offers its names at once."""
+
+
 Action = (Show | Switch | Home | Play | Undo | Redo | StartGame | EndGame | NextLanguage
-          | SetBrightness | Dismiss | Fault)
+          | SetBrightness | Dismiss | Fault | Offer)
 Actions = Sequence[Action]
 NOTHING: Actions = ()
 

@@ -23,6 +23,7 @@ from device.ui.game_select import GameSelect
 from device.ui.overlay import Block, Overlay, Recall, repeats
 from device.ui.playing import GameOver, Playing, header
 from device.ui.screen import Screen, beside
+from device.ui.wizard import Seats, roster_of
 from engine import Accepted, Confirm, Info, Prompt, Rejected, Session, Tally
 from engine.core.session import Op
 from engine.core.text import Msg, catalog, msg, render
@@ -37,6 +38,7 @@ from .actions import (
     Home,
     ModeProtocol,
     NextLanguage,
+    Offer,
     Play,
     Redo,
     SetBrightness,
@@ -263,6 +265,9 @@ class Companion:
                     self.faults.pop(part, None)
                 else:
                     self.faults[part] = message
+            case Offer() if isinstance(self.mode, Seats):
+                self.mode.setup.roster = roster_of(self.seen)
+                self.mode.offer()
 
     # ---- what the screen shows --------------------------------------------------
 

@@ -21,7 +21,7 @@ from device.ui.wizard import roster_of
 
 from .explain import setup_choices
 from .joining import Joining
-from .lines import add_name, setup_line, view_now
+from .lines import Told, add_name, setup_line, view_now
 from .view import view
 from .words import say
 
@@ -59,7 +59,7 @@ class Desk:
         self.latest: Frame | None = None
         # set by whoever runs the loop: how an errand runs on the loop's side, and a line
         self.on_loop: Callable[[Callable[[], Any]], Any] | None = None
-        self.line: Callable[[str], str | None] | None = None
+        self.line: Callable[[str], Told] | None = None
         self.on_change: Callable[[], None] = lambda: None
         self._game = app.session
 
@@ -78,7 +78,7 @@ class Desk:
         line = self.line
         if self.on_loop is None or line is None:
             return say(self.app.language, "web.not_ready"), {"version": 0}
-        problem, shown = self.on_loop(lambda: (line(text), view_now(self.app)))
+        problem, shown = self.on_loop(lambda: (self._carried(line(text)), view_now(self.app)))
         return problem, {"version": self.latest.version if self.latest else 0, **shown}
 
     def setup(self, text: str) -> tuple[str | None, dict[str, Any]]:
@@ -86,7 +86,8 @@ class Desk:
         wrong with it, or None; and the view after it."""
         if self.on_loop is None:
             return say(self.app.language, "web.not_ready"), {"version": 0}
-        problem, shown = self.on_loop(lambda: (setup_line(self.app, text), view_now(self.app)))
+        problem, shown = self.on_loop(lambda: (self._carried(setup_line(self.app, text)),
+                                               view_now(self.app)))
         return problem, {"version": self.latest.version if self.latest else 0, **shown}
 
     def setup_now(self) -> dict[str, Any]:
@@ -105,4 +106,11 @@ class Desk:
         """A name typed on the page, to the roster (on the loop's side): what is wrong, or None."""
         if self.on_loop is None:
             return say(self.app.language, "web.not_ready")
-        return self.on_loop(lambda: add_name(self.app, name))
+        return self.on_loop(lambda: self._carried(add_name(self.app, name)))
+
+    def _carried(self, told: Told) -> str | None:
+        """On the loop's side, as the loop does with a mode's answer: the app does what the
+        page's line asked; what was wrong with it, or None."""
+        problem, actions = told
+        self.app.apply(actions)
+        return problem
