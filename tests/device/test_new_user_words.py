@@ -91,3 +91,17 @@ def test_the_french_decree_shows_the_number_up_changes_with_long_names(tmp_path)
                                   "UP/DOWN = 1", "SELECT")
     table.run("press up")
     assert table.screen.lines[2] == "UP/DOWN = 2" and table.screen.more is None
+
+
+def test_a_good_draw_says_the_blockers_are_out_of_the_round_only(tmp_path):
+    """A tribord!: Bartholome blocked, Christophe's good draw puts him out of this round, not
+    of the game, as the frame says in both languages."""
+    said = {"en": "Good draw! Bartholome out this round",
+            "fr": "Bien pioché\u00a0! Bartholome hors jeu cette manche"}
+    for language, words in said.items():
+        table = SimTable(tmp_path / language, language).start(
+            "tribord", "Maximilian,Bartholome,Christophe", "Maximilian", "start_tokens=3")
+        table.run("tap 4#1\ntap 9#1\nwait 2\npress back\npress select\ntap 2#1\nwait 2\n"
+                  "press down\npress select\nwait 2\npress select\ntap 7#1")
+        assert " ".join(table.screen.lines) == words
+        assert not layout(table.screen).cuts

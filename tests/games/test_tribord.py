@@ -64,7 +64,7 @@ def test_at02_round_1_play():
     assert tokens(after_p3)[2] == 8 and after_p3["details"]["pot"] == 5
     assert outs(after_p3) == ["P2"] and deciding(after_p3) == "P1"
     assert messages(AT01 + "choose draw\ntap 2#1\nchoose block\nchoose draw\ntap 7#1\n") == \
-        ["Good draw!\nP2 out"]
+        ["Good draw!\nP2 out\nthis round"]
     assert messages(AT02) == ["Pair! P3 is out\nthis round. Discard\nthe drawn card",
                               "Round 1 over:\ndiscard the centre\ncards", "P1 takes 6\nnow 14 tokens",
                               "Tokens: P1\u00a014, P2\u00a09, P3\u00a07", "P2 takes the\nButton"]
@@ -116,7 +116,7 @@ def test_at06_forced_block_of_the_last_one_in():
 
 def test_at07_a_good_draw_puts_out_every_blocker():
     script = AT01 + "choose block\nchoose block\nchoose draw\ntap 2#1\n"
-    assert messages(script)[:2] == ["Good draw!\nP1, P2 out", "Last pirate standing:\nP3 must block"]
+    assert messages(script)[:2] == ["Good draw!\nP1, P2 out\nthis round", "Last pirate standing:\nP3 must block"]
     result = play(script)
     assert scores(result) == {"P1": 9, "P2": 9, "P3": 12}
     assert result["details"]["pot"] == 0

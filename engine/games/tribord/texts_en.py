@@ -18,7 +18,7 @@ TEXT: dict[str, Template] = {
     "at.blocks": "{name} blocks",
     "at.failed": "Pair! {name} is out\nthis round. Discard\nthe drawn card",
     "at.good_draw": "Good draw!",
-    "at.good_draw_out": "Good draw!\n{names} out",
+    "at.good_draw_out": "Good draw!\n{names} out\nthis round",
     "at.must_block": "Last pirate standing:\n{name} must block",
     "at.takes": plural("{name} takes {n}\nnow {total} token", "{name} takes {n}\nnow {total} tokens",
                        "total"),

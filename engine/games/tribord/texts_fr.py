@@ -18,7 +18,7 @@ TEXT = typeset({
     "at.blocks": "{name} bloque",
     "at.failed": "Paire ! {name} :\nhors jeu cette manche\nDéfausse la carte",
     "at.good_draw": "Bien pioché !",
-    "at.good_draw_out": "Bien pioché !\n{names} hors jeu",
+    "at.good_draw_out": "Bien pioché !\n{names} hors jeu\ncette manche",
     "at.must_block": "Dernier pirate :\n{name} doit bloquer",
     "at.takes": plural("{name} prend {n}\nsoit {total} jeton", "{name} prend {n}\nsoit {total} jetons",
                        "total"),
