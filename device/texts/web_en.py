@@ -1,6 +1,6 @@
 """English texts of the table's page (device/web/): labels, buttons, the setup, each game in one
 line, its API's refusals. The page is served in the table's language with these."""
-from engine.core.catalog import Template, add_catalog
+from engine.core.catalog import Template, add_catalog, plural
 
 from . import web_fr
 
@@ -38,7 +38,7 @@ TEXT: dict[str, Template] = {
     "web.no_frame": "no frame yet",
     "web.not_ready": "the table is not ready",
     "web.body_type": "the body is JSON (Content-Type: application/json)",
-    "web.body_size": "a body has at most {n} bytes",
+    "web.body_size": plural("a body has at most {n} byte", "a body has at most {n} bytes"),
     "web.body_slow": "the body took too long",
     "web.body_not_json": "the body is not JSON",
     "web.body_shape": "the body is {shape}",

@@ -1,5 +1,6 @@
 """Textes français de la page de la table (device/web/): libellés, boutons, préparation, le jeu
 en une ligne, les refus de son API."""
+from engine.core.catalog import plural
 from engine.text.fr_typeset import typeset
 
 TEXT = typeset({
@@ -37,7 +38,7 @@ TEXT = typeset({
     "web.no_frame": "pas encore d'image",
     "web.not_ready": "la table n'est pas prête",
     "web.body_type": "le corps est du JSON (Content-Type: application/json)",
-    "web.body_size": "un corps fait au plus {n} octets",
+    "web.body_size": plural("un corps fait au plus {n} octet", "un corps fait au plus {n} octets"),
     "web.body_slow": "le corps a mis trop de temps",
     "web.body_not_json": "le corps n'est pas du JSON",
     "web.body_shape": "le corps est {shape}",
