@@ -1,7 +1,8 @@
-"""The last game and its seats, for a rematch: the game select opens on that game, and "Same
-players" offers its seats first at the next setup.
+"""The last game and the last seats, for a rematch: the game select opens on that game, and
+"Same players" offers the seats first at the next setup.
 
-One small file in the state dir, written when a game set up through the menus starts. A file
+One small file in the state dir, written when a game set up through the menus starts (a game
+whose players joined by tap, unnamed, keeps the seats known before). A file
 that does not read (or is not ours) offers nothing; the table plays on with the usual steps.
 """
 from __future__ import annotations
@@ -50,7 +51,7 @@ def recall(state_dir: Path) -> tuple[tuple[str, ...], str | None]:
 
 
 def last_game(state_dir: Path) -> str | None:
-    """The game those seats last played (its id, unchecked: the caller offers it only if it
-    knows it), or None."""
+    """The last game set up by the menus (its id, unchecked: the caller highlights it only if
+    it knows it), or None."""
     game = _kept(state_dir).get("game")
-    return game if isinstance(game, str) and recall(state_dir)[0] else None
+    return game if isinstance(game, str) else None

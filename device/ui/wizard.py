@@ -115,8 +115,10 @@ def new_session(app: AppView, setup: Setup) -> Session:
     config = config_of(app, setup)
     if setup.seated:
         remember_seated(app, config.players)
-    if config.players:
-        remember(app.store.dir, config.players, config.first, setup.spec.id)
+    # the game, for the game select to open on; its seats, or where its players join by tap
+    # unnamed, the last seats known, still the next "Same players"
+    players, first = (config.players, config.first) if config.players else recall(app.store.dir)
+    remember(app.store.dir, players, first, setup.spec.id)
     return Session(setup.spec, config)
 
 

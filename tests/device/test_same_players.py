@@ -104,7 +104,7 @@ def test_roster_names_keep_the_last_order_used(tmp_path):
 
 @pytest.mark.parametrize("text", ['{"players": ["Ann", "Ann"]}', '{"players": ["two words"]}',
                                   '{"players": []}', "[1, 2]", "not json", '{"players": [3]}',
-                                  '{"game": "auberge", "players": []}', '{"game": 7}'])
+                                  '{"game": 7}', '{"game": ["tamalou"]}'])
 def test_a_seats_file_that_does_not_read_offers_nothing(tmp_path, text):
     (tmp_path / FILE).write_text(text)
     assert recall(tmp_path) == ((), None) and last_game(tmp_path) is None
@@ -112,6 +112,18 @@ def test_a_seats_file_that_does_not_read_offers_nothing(tmp_path, text):
     assert table.screen.highlight == 0
     table.run(to_game("auberge") + "press select")
     assert "Same players" not in table.screen.lines
+
+
+def test_a_game_whose_players_joined_by_tap_is_the_one_opened_on(tmp_path):
+    """Palourde with no roster and no seats known: its fishermen join by Basket taps,
+    unnamed; the game select opens on Palourde after it all the same."""
+    (tmp_path / FILE).write_text('{"game": "flouk", "players": [], "first": null}')
+    table = SimTable(tmp_path)
+    assert table.screen.lines[table.screen.highlight] == "Flouk"
+    setup = whole_games()["palourde"].SETUP[len(to_game("palourde")):]
+    table.run("press down\npress down\npress select\n" + setup)     # Language, Palourde
+    assert table.app.session.spec.id == "palourde"
+    assert last_game(tmp_path) == "palourde" and recall(tmp_path) == ((), None)
 
 
 def test_a_game_no_longer_registered_opens_on_the_first(tmp_path):
