@@ -120,6 +120,22 @@ def test_the_pause_doubles_while_the_flood_goes_on_and_never_passes_the_longest(
         expected = min(2 * expected, LONGEST) if calm < CALM_S else FIRST
 
 
+def test_a_flood_going_on_is_left_15_30_then_45_s_and_a_calm_minute_starts_again():
+    """The pauses docs/fleet.md gives: a valid message is held back a minute at most."""
+    now = Now()
+    gate = Floodgate(now)
+    gate.opened()
+    pauses = []
+    for calm in (0.0, 0.0, 0.0, CALM_S, 0.0):
+        flood(gate, "t9")
+        pauses.append(gate.pause)
+        now.t = gate.until or now.t
+        assert gate.due()
+        gate.opened()
+        now.t += calm
+    assert pauses == [15.0, 30.0, 45.0, 45.0, 15.0]
+
+
 # ---- on a real broker --------------------------------------------------------------------------
 
 class Flooder:
