@@ -19,11 +19,10 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 import seeds  # noqa: E402
-from device.sim.lines import HELD_SECONDS  # noqa: E402
 from device.ui.paging import PAGE_SECONDS  # noqa: E402
 from engine import Accepted  # noqa: E402
 from engine.core.registry import built_in  # noqa: E402
-from engine.core.script import BUTTONS, HOLDABLE, WORDS  # noqa: E402
+from engine.core.script import BUTTONS, HELD_SECONDS, HOLDABLE, WORDS  # noqa: E402
 from engine.core.spec import GameSpec  # noqa: E402
 from engine.core.step import candidate_events, step  # noqa: E402
 from engine.core.text import render  # noqa: E402
@@ -58,9 +57,9 @@ Input lines start at the game's first prompt, past its deal instruction.
 |---|---|
 {words}
 
-`BUTTON` is one of {buttons}; only {holdable} have a long press. The simulator also takes
-`hold up|down [SECONDS]`: UP or DOWN held ({held:g} s unless said), repeating faster and
-faster as the table's buttons do, each repeat one more step; a script refuses it. `#` starts a comment
+`BUTTON` is one of {buttons}; only {holdable} have a long press. `hold up|down [SECONDS]`
+is UP or DOWN held ({held:g} s unless said), repeating faster and faster as the table's
+buttons do, each repeat one more step. `#` starts a comment
 (a `#` inside a word, as in `clam#3`, is part of it). A line that is not one of these is
 refused with its reason: a replay stops with `line N: reason` (exit 2), the simulator says
 `input line N: reason` and goes on, the line changing nothing.

@@ -23,14 +23,12 @@ from typing import BinaryIO, TextIO
 
 from device.actions import Play, Redo, Undo
 from device.inputs import ButtonHeld, ButtonPressed
-from engine.core.script import InputError, InputLine, input_line, line_words
+from engine.core.script import REPEATING, InputError, InputLine, input_line, line_words
 from hardware.buttons import FIRST_GAP, REPEAT_S, SPEED_UP
 from hardware.presence import Presence
 from hardware.sim import SimReader
 
 LONGEST = 200                      # characters in a line: card ids and UIDs are short
-HELD_SECONDS = 2.0                 # `hold up` with no time: long enough to see the repeats
-REPEATING = ("up", "down")         # the buttons that repeat while held (hardware.buttons)
 SHOWN = 40                         # characters of a refused word a complaint repeats
 
 
@@ -120,9 +118,6 @@ class SimReaderField:
             raise SimInputError(f"a line has at most {LONGEST} characters")
         try:
             words = line_words(line)
-            if len(words) in (2, 3) and words[0] == "hold" and words[1].lower() in REPEATING:
-                return held(words[1].upper(), input_line(["wait", *words[2:3]]).seconds
-                            if len(words) == 3 else HELD_SECONDS)
             return self.act(input_line(words)) if words else []
         except InputError as exc:
             raise SimInputError(str(exc)) from None
@@ -139,6 +134,8 @@ class SimReaderField:
         if line.verb == "lift":
             self.reader.lift()
             return self._polls(self.misses)
+        if line.verb == "hold" and line.arg in REPEATING:
+            return held(line.arg.upper(), line.seconds)
         if line.verb in ("press", "hold"):
             button = ButtonPressed if line.verb == "press" else ButtonHeld
             return [button(line.arg.upper())]

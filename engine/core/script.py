@@ -7,6 +7,7 @@ lines only. Every input line means the same in both (docs/scripts.md):
     place CARD | place uid:HEX a card held on the reader;  lift   takes it off
     press BUTTON               up, down, select or back, a short press
     hold BUTTON                select or back, a long press
+    hold up|down [SECONDS]     held down (2 s unless said): it repeats, faster and faster
     wait SECONDS               time passes (virtual): timers fire
     choose ID                  answer the prompt: an option's id or a player's name
     select | back              confirm an instruction screen | cancel a sub-prompt
@@ -24,13 +25,15 @@ from .events import Cancel, Choose, Confirm, Event, Tap
 
 BUTTONS = ("up", "down", "select", "back")
 HOLDABLE = ("select", "back")      # as on the table: only these two have a long press
+REPEATING = ("up", "down")         # these two repeat while held instead
+HELD_SECONDS = 2.0                 # `hold up` with no time: long enough to see the repeats
 LONGEST_WAIT = 86400.0             # a day: longer than any timer the device sets
 WORDS = {                          # each input word, what it takes, what it does
     "tap": ("CARD", "a card on the reader, then off it (CARD: an id, or uid:HEX)"),
     "place": ("CARD", "a card held on the reader"),
     "lift": ("", "the card held on the reader taken off"),
     "press": ("BUTTON", "a short press: up, down, select or back"),
-    "hold": ("BUTTON", "a long press: select or back"),
+    "hold": ("BUTTON", "a long press: select or back; up or down [SECONDS] held, repeating"),
     "wait": ("SECONDS", f"time passes, from 0 to {LONGEST_WAIT:g} seconds: timers fire"),
     "choose": ("ID", "answer the prompt: an option's id or a player's name"),
     "select": ("", "confirm the prompt (an instruction screen, Done)"),
@@ -47,7 +50,7 @@ class InputError(ValueError):
 @dataclass(frozen=True)
 class InputLine:
     """One input line, checked: `verb` one of WORDS, `arg` its word (a card, a button, an id,
-    lowercase for a button), `seconds` a wait's."""
+    lowercase for a button), `seconds` a wait's or how long UP or DOWN is held."""
 
     verb: str
     arg: str = ""
@@ -82,12 +85,14 @@ def input_line(words: list[str]) -> InputLine:
         if args:
             raise InputError(f"'{verb}' takes no argument")
         return InputLine(verb)
+    if verb == "hold" and args and args[0].lower() in REPEATING and len(args) <= 2:
+        return InputLine(verb, args[0].lower(), _seconds(args[1], 'hold') if args[1:] else HELD_SECONDS)
     if len(args) != 1:
         raise InputError(f"'{verb}' takes one {_ONE[takes]}")
     if takes == "BUTTON":
         return InputLine(verb, _button(verb, args[0]))
     if takes == "SECONDS":
-        return InputLine(verb, args[0], _seconds(args[0]))
+        return InputLine(verb, args[0], _seconds(args[0], verb))
     if takes == "CARD" and is_uid(args[0]):
         return InputLine(verb, "uid:" + _uid(args[0]))
     return InputLine(verb, args[0])
@@ -101,18 +106,18 @@ def _button(verb: str, word: str) -> str:
     name = word.lower()
     if name not in BUTTONS:
         raise InputError(f"'{verb}' takes one button: {', '.join(BUTTONS)}, not {shown(word)}")
-    if verb == "hold" and name not in HOLDABLE:
+    if verb == "hold" and name not in HOLDABLE:         # a repeating button held is read above
         raise InputError(f"{name} has no long press: hold {' or '.join(HOLDABLE)}, or press {name}")
     return name
 
 
-def _seconds(word: str) -> float:
+def _seconds(word: str, verb: str) -> float:
     try:
         seconds = float(word)
     except ValueError:
         seconds = math.nan
     if not 0 <= seconds <= LONGEST_WAIT:       # nan, inf, negative, or past a day
-        raise InputError(f"wait takes seconds from 0 to {LONGEST_WAIT:g}, not {shown(word)}")
+        raise InputError(f"{verb} takes seconds from 0 to {LONGEST_WAIT:g}, not {shown(word)}")
     return seconds
 
 
