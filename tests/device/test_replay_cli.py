@@ -49,6 +49,8 @@ def test_text_form_shows_each_line(tmp_path, capsys):
     ("game palourde\nplayers Ann Bob\nflip clam#1\n", "line 3: unknown word 'flip'"),
     ("game palourde\nplayers Ann Bob\ntap\n", "line 3: 'tap' takes one card id or uid:HEX"),
     ("game palourde\nplayers Ann Bob\noption storm_ends_turn\n", "line 3: option must be key=value"),
+    ("game palourde\nplayers Ann Bob\nhold up x\n", "line 3: hold takes seconds from 0 to 86400, not 'x'"),
+    ("game palourde\nplayers Ann Bob\nhold down 1 2\n", "line 3: 'hold' takes one button"),
 ])
 def test_directive_errors_exit_2_with_line(tmp_path, capsys, text, expected):
     code, out, err = run_cli(tmp_path, text, capsys=capsys)
@@ -68,3 +70,11 @@ def test_undo_redo_lines(tmp_path, capsys):
     assert [r["line"] for r in data["rejected"]] == [7, 8]
     assert data["rejected"][0]["message"] == "Nothing to undo"
     assert data["prompt"]["id"] == "flip2"
+
+
+def test_up_and_down_are_held_in_a_script_as_in_the_simulator(tmp_path, capsys):
+    """The one input language: a script holds UP or DOWN (its repeats) as the simulator does."""
+    code, out, err = run_cli(tmp_path, "game palourde\nplayers Ann Bob\nhold down 3\nhold up\n",
+                             "--json", capsys=capsys)
+    assert code == 0, err
+    assert json.loads(out)["rejected"] == []
