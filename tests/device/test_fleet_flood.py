@@ -245,19 +245,21 @@ def test_a_flood_makes_the_table_leave_the_shared_topics_and_come_back_after_the
 
 
 def test_the_shared_decks_a_cafe_keeps_on_its_broker_are_no_flood(tmp_path, broker):
-    """Retained, they all come at once when the table subscribes: 50 of them, and more
-    than a second's bound (240), are heard and offered, and the table keeps listening."""
-    messages = [shared_deck(tmp_path / "decks", f"cafe{n}") for n in range(240)]
-    for count, table_name in ((50, "t1"), (240, "t2")):
-        send_retained(settings_for(broker), messages[:count])
-        table = CafeTable(tmp_path / table_name, table_name, settings_for(broker))
-        assert wait_link(table, lambda link: link.listening)
-        gate = table.link.floodgate
-        assert wait_heard(table, lambda gate=gate, count=count: gate.seen >= count)
-        assert not gate.closed and table.link.listening
-        table.play(["wait 1"])
-        assert "New deck cafe" in " ".join(table.screens[-1].lines)
-        table.link.close(flush_s=0)
+    """Retained, they all come at once when the table subscribes: 50 of them are heard and
+    offered, and the table keeps listening. (Valid, they are never refused, so never counted;
+    more retained messages than a second's bound, refused ones at that, are the 600 junk
+    topics below.)"""
+    count = 50
+    send_retained(settings_for(broker), [shared_deck(tmp_path / "decks", f"cafe{n}")
+                                         for n in range(count)])
+    table = CafeTable(tmp_path / "t1", "t1", settings_for(broker))
+    assert wait_link(table, lambda link: link.listening)
+    gate = table.link.floodgate
+    assert wait_heard(table, lambda: gate.seen >= count)
+    assert not gate.closed and table.link.listening and table.inbox.refused == 0
+    table.play(["wait 1"])
+    assert "New deck cafe" in " ".join(table.screens[-1].lines)
+    table.link.close(flush_s=0)
 
 
 # ---- the patterns of an attacker, each against a real staff list --------------------------------
