@@ -31,11 +31,12 @@ def phrases(text: str) -> list[tuple[str, str]]:
 def flowed(text: str) -> str:
     """The text with the line breaks a catalog made for names of a few letters given up; a
     break stays where a sentence may end ("...your cards\nBob plays next": the line ends
-    with . ! ? or the next begins with a capital), so two never run together."""
+    with . ! ? or the next begins with a capital), so two never run together, and after a
+    label's colon, so what it names stays whole ("the discard:\n7 of clubs")."""
     lines = text.split("\n")
     joined = lines[0]
     for line in lines[1:]:
-        kept = joined[-1:] in ".!?" or line[:1].isupper()
+        kept = joined[-1:] in ".!?:" or line[:1].isupper()
         joined += ("\n" if kept else " ") + line
     return joined
 
