@@ -143,3 +143,10 @@ def test_a_long_name_keeps_a_sentence_the_catalog_began_on_its_own_line():
     for short names give way."""
     assert pages("Christophe : défausse toutes\ntes cartes\nÀ Maximilian de jouer", 4) == [
         ["Christophe : défausse", "toutes tes cartes", "À Maximilian de jouer"]]
+
+
+def test_what_a_label_names_stays_whole_after_its_colon():
+    """"the discard:\n7 of clubs": the break after a label's colon is kept, so the card's
+    name is not split over two lines by a long name before it."""
+    assert pages("Bartholome, la défausse :\n7 de trèfle", 3) == [
+        ["Bartholome, la", "défausse :", "7 de trèfle"]]
