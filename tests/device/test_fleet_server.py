@@ -11,9 +11,10 @@ import struct
 
 import pytest
 
-from device.fleet.dashboard import server as web
+from device.fleet.dashboard import app as web
+from device.fleet.dashboard import snapshots
+from device.fleet.dashboard.app import DashboardServer
 from device.fleet.dashboard.board import Board
-from device.fleet.dashboard.server import DashboardServer
 from device.fleet.topics import encode, table_topic
 from tests.device.test_fleet_dashboard import CLOCK
 
@@ -22,7 +23,7 @@ from tests.device.test_fleet_dashboard import CLOCK
 def quick(monkeypatch):
     """A server that gives up on a silent client after half a second, four clients at most;
     a reader's keepalive (which finds a reader gone) each 0.1 s."""
-    monkeypatch.setattr(web.Handler, "timeout", 0.5)
+    monkeypatch.setattr(web, "IDLE_S", 0.5)
     monkeypatch.setattr(web, "KEEPALIVE_S", 0.1)
     monkeypatch.setattr(web, "MAX_CONNECTIONS", 4)
     monkeypatch.setattr(web, "MAX_STREAMS", 4)
@@ -59,7 +60,7 @@ def test_idle_and_half_sent_requests_are_closed(quick):
     partial.sendall(b"GET /state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n")   # never finished
     assert answer(silent) == b"" and answer(partial) == b""              # closed by the server
     silent.close(), partial.close()
-    assert ask(quick).startswith(b"HTTP/1.0 200")
+    assert ask(quick).startswith(b"HTTP/1.1 200")
 
 
 def reader(server, token: str = "tide-3") -> socket.socket:
@@ -76,11 +77,11 @@ def test_beyond_the_cap_a_client_gets_503_and_the_rest_keep_working(quick):
     held = [slow_client(quick) for _ in range(web.MAX_CONNECTIONS)]  # each holds a request slot
     for client in held:
         client.sendall(b"GET /state.json HTTP/1.0\r\n")            # headers never finished
-    assert ask(quick).startswith(b"HTTP/1.0 200")                   # takes the oldest's place
+    assert ask(quick).startswith(b"HTTP/1.1 200")                   # takes the oldest's place
     for client in held:
         client.close()
     assert quick.wait_connections(0, 30)
-    assert ask(quick).startswith(b"HTTP/1.0 200")
+    assert ask(quick).startswith(b"HTTP/1.1 200")
 
 
 def slow_client(server) -> socket.socket:
@@ -94,8 +95,8 @@ def test_live_readers_have_slots_of_their_own_and_free_them_when_they_close(quic
     web.KEEPALIVE_S = 3600.0                               # only a close can free a slot now
     held = [reader(quick) for _ in range(web.MAX_STREAMS)]
     for _ in range(2 * web.MAX_CONNECTIONS):
-        assert ask(quick).startswith(b"HTTP/1.0 200")
-    assert ask(quick, "/events").startswith(b"HTTP/1.0 503")
+        assert ask(quick).startswith(b"HTTP/1.1 200")
+    assert ask(quick, "/events").startswith(b"HTTP/1.1 503")
     for client in held:
         client.close()
     assert quick.wait_connections(0, 30)
@@ -113,15 +114,15 @@ def test_readers_opened_and_closed_at_once_never_make_the_data_busy(quick):
         for _ in range(web.MAX_STREAMS):
             with connect(quick) as client:
                 client.sendall(b"GET /events HTTP/1.0\r\nAuthorization: Bearer tide-3\r\n\r\n")
-        assert ask(quick).startswith(b"HTTP/1.0 200")
+        assert ask(quick).startswith(b"HTTP/1.1 200")
     assert quick.wait_connections(0, 30)
 
 
 def test_exposed_it_answers_only_to_its_names(quick):
     quick.names, quick.exposed = {"cafe-screen.local"}, True            # as if on the LAN
-    assert ask(quick, host="cafe-screen.local:8080").startswith(b"HTTP/1.0 200")
-    assert ask(quick, host="evil.example").startswith(b"HTTP/1.0 421")
-    assert ask(quick, host="cafe-screen.local", token="tide-2").startswith(b"HTTP/1.0 403")
+    assert ask(quick, host="cafe-screen.local:8080").startswith(b"HTTP/1.1 200")
+    assert ask(quick, host="evil.example").startswith(b"HTTP/1.1 421")
+    assert ask(quick, host="cafe-screen.local", token="tide-2").startswith(b"HTTP/1.1 403")
 
 
 def test_many_requests_leave_memory_bounded(quick):
@@ -129,7 +130,7 @@ def test_many_requests_leave_memory_bounded(quick):
         quick.board.receive(table_topic(f"x{n}", "online"), b"true")
     assert len(quick.board.view()["tables"]) == 256
     for _ in range(50):
-        assert ask(quick).startswith(b"HTTP/1.0 200")
+        assert ask(quick).startswith(b"HTTP/1.1 200")
 
 
 def test_slow_clients_holding_every_slot_do_not_keep_real_requests_out(monkeypatch):
@@ -142,10 +143,10 @@ def test_slow_clients_holding_every_slot_do_not_keep_real_requests_out(monkeypat
     for client in slow:
         client.sendall(b"GET /state.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-a: ")
     for _ in range(10):
-        assert ask(server).startswith(b"HTTP/1.0 200")
+        assert ask(server).startswith(b"HTTP/1.1 200")
     for client in slow:
         client.sendall(b"b")                         # still trickling: later ones still wait
-    assert ask(server).startswith(b"HTTP/1.0 200")
+    assert ask(server).startswith(b"HTTP/1.1 200")
     server.close()
     for client in slow:
         client.close()
@@ -161,7 +162,7 @@ def test_a_client_trickling_its_headers_is_closed_at_the_header_deadline(quick, 
                 break
             client.sendall(b"X")                     # a byte each 50 ms: no idle timeout
         assert readable and client.recv(100) == b""  # closed by the server, answered nothing
-    assert ask(quick).startswith(b"HTTP/1.0 200")
+    assert ask(quick).startswith(b"HTTP/1.1 200")
 
 
 RESETS = 10_000
@@ -182,7 +183,7 @@ def test_ten_thousand_reset_connections_write_no_traceback(quick, caplog, capfd,
     caplog.set_level(logging.DEBUG)
     for _ in range(RESETS):
         reset(quick)
-    assert ask(quick).startswith(b"HTTP/1.0 200")
+    assert ask(quick).startswith(b"HTTP/1.1 200")
     assert not [r for r in caplog.records if r.exc_info or r.exc_text]
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING
                 and "turned away" not in r.getMessage()]
@@ -190,7 +191,7 @@ def test_ten_thousand_reset_connections_write_no_traceback(quick, caplog, capfd,
 
 
 def test_readers_share_one_serialized_board_per_version(quick, monkeypatch):
-    monkeypatch.setattr(web, "FRESH_S", 3600.0)          # however slow the machine
+    monkeypatch.setattr(snapshots, "FRESH_S", 3600.0)          # however slow the machine
     made = quick.snapshots.made
     bodies = {ask(quick).partition(b"\r\n\r\n")[2] for _ in range(8)}
     assert len(bodies) == 1 and quick.snapshots.made <= made + 1
@@ -216,4 +217,4 @@ def test_readers_that_never_read_are_dropped_and_the_rest_keep_answering(quick):
     assert quick.wait_connections(0, 30)              # each was dropped
     for client in sleepers:
         client.close()
-    assert ask(quick).startswith(b"HTTP/1.0 200")
+    assert ask(quick).startswith(b"HTTP/1.1 200")
