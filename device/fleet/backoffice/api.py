@@ -26,10 +26,9 @@ from device.decks.registry import DeckRegistry, TagTaken
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.page import language_of, table_shown
 from device.players.roster import Player, Roster, RosterError, new_player
-from device.web.server import Refused
 
 from . import leaderboard as boards
-from .forms import answer, fields
+from .forms import Refused, answer, fields
 from .history import History
 from .office import BackOffice
 from .sharing import Sharing, shared

@@ -8,12 +8,18 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from device.web.server import Refused
-
 BODY_MAX = 4096                 # a name, a UID, a password: 4 kB is plenty of JSON
 BODY_S = 5.0                    # the longest a body may take to come in
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer"}
+
+
+class Refused(Exception):
+    """A body refused: its status, and why in one line."""
+
+    def __init__(self, status: int, error: str) -> None:
+        super().__init__(error)
+        self.status, self.error = status, error
 
 
 def answer(status: int, body: Any, **extra: str) -> JSONResponse:

@@ -23,9 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, get_route_path
 
-from device.web.server import Refused
-
-from .forms import answer, fields
+from .forms import Refused, answer, fields
 from .password import Password
 from .sessions import SESSION_S, Sessions, Tries
 
