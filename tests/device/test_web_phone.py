@@ -11,9 +11,11 @@ and the page marks each view it drew on its body (data-version), which Playwrigh
 from __future__ import annotations
 
 import os
+import queue
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from tests.device.test_web_server import read_qr
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"width": 390, "height": 844}
 LONG_NAME = "Maximilian"                 # 10 characters: an instruction to it wraps on the OLED
+SAID_S = 60.0                            # a simulator silent this long has hung: not a wait
 
 
 def chromium() -> str:
@@ -59,16 +62,33 @@ class Sim:
              "--config", str(config), "--frames", str(self.frames)],
             cwd=ROOT, env=env, stdin=subprocess.PIPE, stderr=subprocess.PIPE,
             stdout=subprocess.DEVNULL, text=True, bufsize=1)
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
         self.typed = 0
         self.presses = 0                           # presses of the table's own buttons
         self.url = self._said("the table's page: ").strip()
 
     def _said(self, marker: str) -> str:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
+        """The rest of the simulator's next line holding the marker. A simulator that hangs
+        fails the test rather than hanging CI: a thread reads its stderr, and each line is
+        waited for at most SAID_S (a bound for a hang, not a wait: each comes in ms)."""
+        while True:
+            try:
+                line = self._lines.get(timeout=SAID_S)
+            except queue.Empty:
+                self.proc.kill()
+                raise AssertionError(f"the simulator said nothing in {SAID_S} s, "
+                                     f"waiting for {marker!r}") from None
+            if line is None:
+                raise AssertionError(f"the simulator ended before saying {marker!r}")
             if marker in line:
                 return line.split(marker, 1)[1]
-        raise AssertionError(f"the simulator ended before saying {marker!r}")
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self._lines.put(line)
+        self._lines.put(None)
 
     def type(self, *lines: str) -> None:
         """Type the lines and read until the simulator says the last one is handled."""
@@ -108,12 +128,18 @@ def drawn(page, version: int) -> None:
 
 
 def press(page, button: str) -> None:
-    """A tap on the page's button, and the view it answers drawn."""
-    version = int(page.evaluate("Number(document.body.dataset.version)"))
+    """A tap on the page's button, and the view it answers drawn: that of the table's frame
+    after the press (the answer comes before the page has drawn it)."""
     with page.expect_response("**/api/input") as reply:
         page.click(f'#buttons button[data-button="{button}"]')
     assert reply.value.status == 200, reply.value.text()
-    drawn(page, version)
+    drawn(page, reply.value.json()["screen"]["version"])
+
+
+def caught_up(page) -> None:
+    """Wait until the page drew the table's frame now (one made by lines typed to the
+    simulator reaches the page by its stream, in its own time)."""
+    drawn(page, sim_screen(page)["version"])
 
 
 def snap(page, name: str, full: bool = False) -> None:
@@ -162,7 +188,7 @@ def test_a_phone_joins_by_the_qr_code_sets_up_and_plays_beside_the_table(tmp_pat
         snap(first, "web-phone-turn.png")
         # the first turns: flips tapped on the reader, the page's SELECT past the messages
         sim.type("tap clam#1", "tap clam#2")
-        drawn(first, 1)
+        caught_up(first)
         said = first.inner_text("#texts")           # the instruction, whole, its name uncut
         assert f"{LONG_NAME} +2 clams" in said and "Both to your" in said
         snap(first, "web-phone-instruction.png")
@@ -179,8 +205,7 @@ def test_a_phone_joins_by_the_qr_code_sets_up_and_plays_beside_the_table(tmp_pat
         second.fill("#code", code)
         second.click("#join-form button")
         second.wait_for_selector("#table:not([hidden])")
-        version = int(first.evaluate("Number(document.body.dataset.version)"))
-        drawn(second, version)
+        caught_up(second)
         assert second.inner_text("#players") == first.inner_text("#players")
     finally:
         assert sim.close() == 0

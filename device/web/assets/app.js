@@ -5,6 +5,9 @@
 const HOLD_MS = 1000;          // as long as the table's own hold (buttons.hold_seconds)
 const $ = (id) => document.getElementById(id);
 let stream = null;
+// The newest frame drawn: a press's answer and the stream's event race each other, and
+// the older of the two must not cover the newer (the table's frames are numbered in turn)
+let shown = -1;
 // The table's words in its language (device/texts/web_*.py), put in the page when served
 const WORDS = JSON.parse($("words").textContent);
 
@@ -35,7 +38,7 @@ function paragraphs(parent, blocks) {
 }
 
 function draw(view) {
-  if (!view || view.version === undefined) return;
+  if (!view || view.version === undefined || view.version < shown) return;
   if (view.language && view.language !== document.documentElement.lang) {
     location.reload();                 // the table's language changed: its page follows
     return;
@@ -66,6 +69,7 @@ function draw(view) {
   $("last").replaceChildren(...last);
   $("last-title").hidden = last.length === 0;
   followSetup(view);
+  shown = view.version;
   document.body.dataset.version = String(view.version);
 }
 
@@ -103,6 +107,7 @@ async function enter() {
   const {status, data} = await call("/api/screen");
   if (status === 401) { show("join"); return; }
   show("table");
+  shown = -1;                          // a table started again numbers its frames anew
   draw(data);
   follow();
   loadNames();
