@@ -9,7 +9,6 @@ sent (device/web/guard.py) or whose session ended with its game.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from importlib import resources
 from typing import Any
@@ -19,14 +18,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from .bodies import BODY_MAX, BodyRefused, json_body
 from .desk import Desk
 from .joining import COOKIE
 from .words import page, say
 
 log = logging.getLogger(__name__)
 
-BODY_MAX = 4096               # a line is at most 200 characters: 4 kB is plenty of JSON
-BODY_S = 5.0                  # the longest a body may take to come in
 KEEPALIVE_S = 15.0            # a stream says it is still there this often
 ASSETS = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
@@ -186,24 +184,11 @@ class TablePage:
 
 async def body(request: Request, key: str) -> str:
     """The one text field `key` of a JSON object of at most BODY_MAX bytes; Refused else."""
-    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-        raise Refused(415, "web.body_type")
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > BODY_MAX):
-        raise Refused(413, "web.body_size", n=BODY_MAX)
-    got = bytearray()
     try:
-        async with asyncio.timeout(BODY_S):
-            async for chunk in request.stream():
-                got += chunk
-                if len(got) > BODY_MAX:
-                    raise Refused(413, "web.body_size", n=BODY_MAX)
-    except TimeoutError:
-        raise Refused(408, "web.body_slow") from None
-    try:
-        data = json.loads(bytes(got))
-    except (ValueError, RecursionError):
-        raise Refused(400, "web.body_not_json") from None
+        data = await json_body(request)
+    except BodyRefused as exc:
+        counted = {"n": BODY_MAX} if exc.why == "size" else {}
+        raise Refused(exc.status, f"web.body_{exc.why}", **counted) from None
     if not isinstance(data, dict) or set(data) != {key} or not isinstance(data[key], str):
         raise Refused(400, "web.body_shape", shape=f'{{"{key}": "..."}}')
     return data[key]
