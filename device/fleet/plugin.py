@@ -26,7 +26,7 @@ from device.clock import whole_seconds
 from device.decks.deck_file import DeckError
 from device.decks.registry import DeckRegistry, StaffRef
 from device.inputs import Tapped
-from device.install.distribution import extra_hint
+from device.install.distribution import extra_hint, version
 from device.players.roster import RosterError
 from device.plugin import Answered, Plugin
 from device.storage.status import note_fleet
@@ -44,6 +44,7 @@ from .identity import announced, identity
 from .journal_feed import JournalFeed
 from .keys import public_text
 from .link import FleetUnavailable, Link
+from .screen_feed import ScreenFeed
 from .screens import ImportOffer
 from .shared import (
     Inbox,
@@ -76,8 +77,11 @@ class FleetPlugin(Plugin):
     order = 10            # first: while it offers a shared deck, a staff tap answers it
 
     def __init__(self, link, table: str, wall_clock, inbox: Inbox | None = None,
-                 registry=None, feed=None, signer: Signer | None = None) -> None:
+                 registry=None, feed=None, signer: Signer | None = None,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self.link, self.table, self.wall_clock, self.signer = link, table, wall_clock, signer
+        self.oled = ScreenFeed(monotonic)            # the OLED, for the back office
+        self.version = version()
         self.inbox, self.registry, self.feed = inbox, registry, feed
         self.seq = 0                             # the current game's operations seen here
         self._session = None
@@ -159,6 +163,7 @@ class FleetPlugin(Plugin):
         state["times"] = self._sitting.follow(app, bool(game and game["over"]))
         state["said"]["last"] = self._last if app.session is self._session else []
         self._note_finished(app, state)
+        state.update(version=self.version, screen=self.oled.frame(app))
         if state != self._state:         # the seconds played alone change nothing to send
             self._state = state
             times = {**state["times"], "elapsed": played(app, bool(game and game["over"]))}
@@ -305,7 +310,7 @@ def open_fleet(config, state_dir, wall_clock,
     if not link.offline:
         feeds.append(JournalFeed(link, table, state_dir, wall_clock, signer).start())
     return FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir),
-                       feeds[0] if feeds else None, signer)
+                       feeds[0] if feeds else None, signer, monotonic)
 
 
 def announce(table: str, state_dir: Path | None, feeds: list, later=None):

@@ -11,6 +11,7 @@ a message counts only when its `sig` checks (device/fleet/signing.py).
 """
 from __future__ import annotations
 
+import base64
 import datetime
 import logging
 import math
@@ -33,6 +34,8 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)
 ACTIVITIES = ("playing", "over", "idle", "attract")
 MAX_NAME = 64                 # a player's name, a fault's part, a message's argument name
 MAX_TITLE = 64
+SCREEN_BYTES = 128 * 64 // 8  # the OLED, one bit a pixel
+MAX_VERSION = 40
 MAX_TEXT = 400                # a prompt, a headline, a fault: a few screen lines
 MAX_SEATS = 16                # no game seats more
 MAX_ITEMS = 12                # a message's arguments, a list argument, faults
@@ -105,7 +108,24 @@ def state(data: dict, now: datetime.datetime) -> dict:
                      "last": [_words(m) for m in _list(said.get("last"), MAX_LAST, "last")],
                      **({"faults": _faults(said["faults"], _words)} if "faults" in said else {})}
             if "said" in data else {},
-            "times": _times(_dict(data.get("times"), "times"), now)}
+            "times": _times(_dict(data.get("times"), "times"), now),
+            **({"version": _text(data["version"], MAX_VERSION)} if "version" in data else {}),
+            **({"screen": _screen(data["screen"])} if "screen" in data else {})}
+
+
+def _screen(value) -> str | None:
+    """The table's OLED, 1,024 bytes in base64 (device/fleet/screen_feed.py), or None."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > 2 * SCREEN_BYTES:
+        raise Refused("not a screen")
+    try:
+        frame = base64.b64decode(value, validate=True)
+    except ValueError:
+        raise Refused("not a screen") from None
+    if len(frame) != SCREEN_BYTES:
+        raise Refused("not a screen")
+    return value
 
 
 def finished(data: dict, now: datetime.datetime) -> dict:

@@ -65,15 +65,18 @@ class Api:
     # ---- the tables and the history -----------------------------------------------------------
 
     async def tables(self, request: Request) -> Response:
-        """Each table: online or offline since when, what it does, its game, its faults."""
+        """Each table: online or offline since when, what it does, its game, its faults, its
+        software version and its OLED (device/fleet/screen_feed.py)."""
         if self.board is None:
             return answer(200, {"tables": []})
         board, language = self.board, request.query_params.get("lang") or "en"
-        tables = await off(lambda: [table_shown(t, language_of(language, "en")) for t in board.view()["tables"]])
+        seen = await off(lambda: board.view()["tables"])
+        tables = [(table_shown(t, language_of(language, "en")), t["state"] or {}) for t in seen]
         return answer(200, {"tables": [
             {"name": t["name"], "online": t["online"], "activity": t["activity"],
              "offline_since": t["offline_since"], "game": t["game"]["title"] if t["game"] else None,
-             "faults": t["faults"]} for t in tables]})
+             "faults": t["faults"], "version": state.get("version"), "screen": state.get("screen")}
+            for t, state in tables]})
 
     async def leaderboard(self, request: Request) -> Response:
         game, period = request.query_params.get("game") or None, request.query_params.get("period", "month")

@@ -161,6 +161,22 @@ async function playerPage(name) {
   $("player-games").replaceChildren(...page.recent.map(gameLine));
 }
 
+// a table's OLED: 1,024 bytes, rows of 16, the leftmost pixel the high bit; drawn pixel by
+// pixel on a canvas the page scales up without smoothing
+function oled(screen) {
+  const canvas = document.createElement("canvas");
+  canvas.width = 128;
+  canvas.height = 64;
+  canvas.className = "oled";
+  const bits = atob(screen), picture = canvas.getContext("2d").createImageData(128, 64);
+  for (let n = 0; n < 128 * 64; n++) {
+    const lit = (bits.charCodeAt(n >> 3) >> (7 - (n & 7))) & 1;
+    picture.data.set(lit ? [255, 255, 255, 255] : [0, 0, 0, 255], n * 4);
+  }
+  canvas.getContext("2d").putImageData(picture, 0, 0);
+  return canvas;
+}
+
 async function tables() {
   const data = await call("api/tables");
   if (!data.tables.length) { $("tables").replaceChildren(element("li", "No table heard from yet.")); return; }
@@ -171,6 +187,8 @@ async function tables() {
     li.append(element("span", table.name, "name"), element("span", ` · ${doing}`));
     if (table.game) { li.append(element("span", " · "), element("span", table.game, "title")); }
     for (const fault of table.faults) { li.append(element("span", " · "), element("span", fault, "fault")); }
+    if (table.version) { li.append(element("span", " · "), element("span", table.version, "version")); }
+    if (table.screen) { li.append(oled(table.screen)); }
     return li;
   }));
 }
