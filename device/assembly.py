@@ -77,7 +77,7 @@ def assemble(config, state_dir: Path, *, sim: bool, out=None,
         app.attach(feedback)
     fleet = open_fleet(config, state_dir, clock.wall, clock.monotonic)
     if fleet is not None:
-        app.attach(fleet)
+        app.attach(fleet, *fleet.parts)
     return app
 
 

@@ -2,14 +2,16 @@
 
 `tabletop fleet acl table-1 table-2 ...` prints a Mosquitto `acl_file`: every table has a broker
 account named like it that may write under tabletop/<table>/ and its Home Assistant device only,
-and read what the café shares; the owner's account shares decks and staff cards and may retire
-a table; the dashboard's and Home Assistant's accounts only read. Without it any client of the
-broker can write on any table's topics (the dashboard then believes only what is signed).
+and read what the café shares and asks of it (claim.py); the owner's account shares decks and
+staff cards and may retire a table; the dashboard's and Home Assistant's accounts only read.
+Without it any client of the broker can write on any table's topics (the dashboard then
+believes only what is signed).
 """
 from __future__ import annotations
 
 import re
 
+from .claim import REQUEST, claim_topic
 from .home_assistant import PREFIX
 from .schema import Refused, table_name
 from .topics import ROOT, SHARED
@@ -40,6 +42,7 @@ def acl(tables: list[str], admin: str, readers: list[str]) -> str:
                   f"topic write {ROOT}/{name}/#",
                   f"topic write {PREFIX}/+/tabletop_{name}/#",     # its sensors and problem sensors
                   f"topic read {ROOT}/{SHARED}/#",
+                  f"topic read {claim_topic(name, REQUEST)}",     # the café's card requests
                   f"topic readwrite {ROOT}/sync/#",          # the command-line tools' markers
                   ""]
     lines += [f"user {admin}", f"topic readwrite {ROOT}/#", f"topic readwrite {PREFIX}/+/#", ""]

@@ -35,6 +35,8 @@ from engine import Accepted
 from engine.core.text import msg
 
 from . import home_assistant
+from .claim import REQUEST, ClaimBox, claim_topic, heard_by, wall_ms_of
+from .claim_plugin import CardClaim
 from .envelope import Signer, Trust
 from .failures import failure
 from .floodgate import Floodgate
@@ -75,6 +77,7 @@ def table_name(settings) -> str:
 
 class FleetPlugin(Plugin):
     order = 10            # first: while it offers a shared deck, a staff tap answers it
+    parts: tuple[Plugin, ...] = ()           # attached with it (the card claims)
 
     def __init__(self, link, table: str, wall_clock, inbox: Inbox | None = None,
                  registry=None, feed=None, signer: Signer | None = None,
@@ -293,9 +296,11 @@ def open_fleet(config, state_dir, wall_clock,
                   exc.strerror or exc)
         return None
     inbox = Inbox(Trust.of(settings.admin_key, Freshness.at(state_dir)), settings.key)
+    claims = ClaimBox(table, settings.admin_key, inbox.trust.seen, lambda: wall_ms_of(wall_clock()))
     try:
         link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
-                    subscriptions=(SHARED_FILTER,), on_message=inbox.receive,
+                    subscriptions=(SHARED_FILTER, claim_topic(table, REQUEST)),
+                    on_message=heard_by(inbox.receive, claims.receive),
                     on_up=announce(table, state_dir if settings.home_assistant else None, feeds),
                     floodgate=Floodgate(monotonic), seal=signer.seal).start()
     except FleetUnavailable as exc:
@@ -309,8 +314,10 @@ def open_fleet(config, state_dir, wall_clock,
              table, public_text(signer.private))
     if not link.offline:
         feeds.append(JournalFeed(link, table, state_dir, wall_clock, signer).start())
-    return FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir),
-                       feeds[0] if feeds else None, signer, monotonic)
+    fleet = FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir),
+                        feeds[0] if feeds else None, signer, monotonic)
+    fleet.parts = (CardClaim(claims, link, signer, Path(state_dir), settings.key),)
+    return fleet
 
 
 def announce(table: str, state_dir: Path | None, feeds: list, later=None):

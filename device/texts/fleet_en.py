@@ -46,6 +46,14 @@ TEXT: dict[str, Template] = {
     "dash.leaderboard": "Wins today",
     "dash.wins": plural("{n} win", "{n} wins"),
     "fleet.staff_revoked": "Staff card\n{label}\ntaken back by\nthe café",
+    # a player card given by a tap (device/fleet/claim_screen.py)
+    "fleet.claim_header": "PLAYER CARD",
+    "fleet.claim_tap": "Tap the card for {name}",
+    "fleet.claim_cancel": "BACK: cancel",
+    "fleet.claim_known": "That card is known:\ntap a new one",
+    "fleet.claim_staff": "A staff card is no\nplayer card: tap\na new one",
+    "fleet.claim_sent": "Card sent to the\ncafé for {name}",
+    "fleet.claim_expired": "Card for {name}:\ntime is up",
 }
 
 add_catalog("en", TEXT)
