@@ -58,7 +58,7 @@ from .shared import (
     take_staff,
 )
 from .sitting import Sitting
-from .table_state import finished_record, table_state
+from .table_state import decks_held, finished_record, table_state
 from .topics import SHARED_FILTER, encode, table_topic
 from .words import to_plain
 
@@ -167,6 +167,8 @@ class FleetPlugin(Plugin):
         state["said"]["last"] = self._last if app.session is self._session else []
         self._note_finished(app, state)
         state.update(version=self.version, screen=self.oled.frame(app))
+        if self.registry is not None:
+            state["decks"] = decks_held(self.registry)
         if state != self._state:         # the seconds played alone change nothing to send
             self._state = state
             times = {**state["times"], "elapsed": played(app, bool(game and game["over"]))}

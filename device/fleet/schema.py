@@ -31,11 +31,13 @@ log = logging.getLogger(__name__)
 TABLE_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}", re.ASCII)      # as the config takes it
 MESSAGE_KEY = re.compile(r"[A-Za-z0-9_]{1,32}(\.[A-Za-z0-9_]{1,32}){0,4}", re.ASCII)
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)
+DECK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", re.ASCII)   # as a deck file's
 ACTIVITIES = ("playing", "over", "idle", "attract")
 MAX_NAME = 64                 # a player's name, a fault's part, a message's argument name
 MAX_TITLE = 64
 SCREEN_BYTES = 128 * 64 // 8  # the OLED, one bit a pixel
 MAX_VERSION = 40
+MAX_DECKS = 64                # a table holds a few
 MAX_TEXT = 400                # a prompt, a headline, a fault: a few screen lines
 MAX_SEATS = 16                # no game seats more
 MAX_ITEMS = 12                # a message's arguments, a list argument, faults
@@ -110,7 +112,18 @@ def state(data: dict, now: datetime.datetime) -> dict:
             if "said" in data else {},
             "times": _times(_dict(data.get("times"), "times"), now),
             **({"version": _text(data["version"], MAX_VERSION)} if "version" in data else {}),
-            **({"screen": _screen(data["screen"])} if "screen" in data else {})}
+            **({"screen": _screen(data["screen"])} if "screen" in data else {}),
+            **({"decks": [_deck(d) for d in _list(data["decks"], MAX_DECKS, "decks")]}
+               if "decks" in data else {})}
+
+
+def _deck(value) -> dict:
+    """A deck a table holds: its name, its family and whether every card has a tag."""
+    deck = _dict(value, "deck")
+    if not (isinstance(deck.get("name"), str) and DECK_NAME.fullmatch(deck["name"])
+            and isinstance(deck.get("family"), str) and GAME_ID.fullmatch(deck["family"])):
+        raise Refused("not a deck")
+    return {"name": deck["name"], "family": deck["family"], "complete": _flag(deck.get("complete"))}
 
 
 def _screen(value) -> str | None:

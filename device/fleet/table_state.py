@@ -60,6 +60,12 @@ def table_state(app) -> dict:
             "said": said(app, result)}
 
 
+def decks_held(registry) -> list[dict]:
+    """The table's decks as it tells the café (each by name, its family and whether every card
+    of it has a tag), so the back office sees which tables lack a game's deck."""
+    return [{"name": d.name, "family": d.family, "complete": d.complete} for d in registry.decks()]
+
+
 def said(app, result) -> dict:
     """The screen's words as message keys (device/fleet/words.py): a reader renders them in
     its own language."""

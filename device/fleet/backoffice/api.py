@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+import engine
 from device.decks.deck_file import DeckError, normalize_uid
 from device.decks.registry import DeckRegistry, TagTaken
 from device.fleet.dashboard.board import Board
@@ -28,6 +29,7 @@ from device.fleet.dashboard.page import language_of, table_shown
 from device.players.roster import Player, Roster, RosterError, new_player
 
 from . import leaderboard as boards
+from .deck_gaps import lacking
 from .forms import Refused, answer, fields
 from .history import History
 from .office import BackOffice
@@ -60,6 +62,7 @@ class Api:
                 Route("/api/staff/add", change(self.add_staff), methods=["POST"]),
                 Route("/api/staff/revoke", change(self.revoke_staff), methods=["POST"]),
                 Route("/api/decks", read(self.decks)),
+                Route("/api/decks/lacking", read(self.decks_lacking)),
                 Route("/api/decks/share", change(self.share_deck), methods=["POST"])]
 
     # ---- the tables and the history -----------------------------------------------------------
@@ -162,6 +165,13 @@ class Api:
         found = await off(lambda: DeckRegistry(self.state_dir).decks())
         return answer(200, {"decks": [{"name": d.name, "family": d.family, "tags": d.size,
                                        "missing": list(d.missing)} for d in found]})
+
+    async def decks_lacking(self, request: Request) -> Response:
+        """Per game, the tables without a complete deck of its family (deck_gaps.py)."""
+        if self.board is None:
+            return answer(200, lacking([], engine.all_specs()))
+        board = self.board
+        return answer(200, await off(lambda: lacking(board.view()["tables"], engine.all_specs())))
 
     async def share_deck(self, request: Request) -> Response:
         def share(f: dict) -> dict:

@@ -129,6 +129,20 @@ async function decks() {
   }));
 }
 
+// per game, the tables that told their decks and hold no complete one of its family
+async function lacking() {
+  const data = await call("api/decks/lacking");
+  const rows = data.games.filter((game) => game.without.length).map((game) => {
+    const li = element("li");
+    li.dataset.game = game.game;
+    li.append(element("span", game.title, "title"), element("span", ` (${game.family} deck): `),
+              element("span", game.without.join(", "), "tables"));
+    return li;
+  });
+  if (data.untold.length) { rows.push(element("li", `Decks not told by: ${data.untold.join(", ")}`)); }
+  $("lacking").replaceChildren(...(rows.length ? rows : [element("li", "No table lacks a game's deck.")]));
+}
+
 function gameLine(game) {
   // each name in its own span: an override in one name turns that name only
   const li = element("li");
@@ -194,7 +208,7 @@ async function tables() {
 }
 
 async function everything() {
-  await Promise.all([tables(), leaderboard(), players(), staff(), decks(), recent()]);
+  await Promise.all([tables(), leaderboard(), players(), staff(), decks(), lacking(), recent()]);
   document.body.dataset.ready = String(Number(document.body.dataset.ready || 0) + 1);
 }
 
