@@ -80,10 +80,14 @@ def back_office(state_dir: Path, history: History, settings, board: Board):
     """The staff's pages under /admin, over the dashboard's state dir and history; what they
     change goes to the tables through the config's broker."""
     from device.fleet.backoffice.api import Api
+    from device.fleet.backoffice.cards import card_desk, card_routes
     from device.fleet.backoffice.office import BackOffice
-    from device.fleet.backoffice.sharing import Sharing
+    from device.fleet.backoffice.sharing import Sharing, shared
     sharing = Sharing(settings, state_dir)
-    return BackOffice(state_dir, api=lambda office: Api(office, history, sharing=sharing, board=board).routes())
+    desk, _ = card_desk(settings, state_dir)         # its link, once started, lives as long as it
+    return BackOffice(state_dir, api=lambda office: [
+        *Api(office, history, sharing=sharing, board=board).routes(),
+        *card_routes(office, desk, lambda: shared(sharing.roster))])
 
 
 def set_password(args: argparse.Namespace) -> int:

@@ -66,11 +66,11 @@ class Answer:
 
 
 def request_message(signer: Signer, table: str, player: str,
-                    for_s: int = WAIT_S) -> tuple[str, bytes, int]:
-    """The café's signed request (topic, payload, its counter)."""
+                    for_s: int = WAIT_S) -> tuple[str, bytes, Request]:
+    """The café's signed request: its topic, its payload and what it asks."""
     topic = claim_topic(table, REQUEST)
     payload = signer.seal(topic, {"table": table, "player": player, "for_s": for_s})
-    return topic, payload, _counter_of(payload)
+    return topic, payload, Request(table, player, _counter_of(payload), for_s)
 
 
 def answer_message(signer: Signer, request: Request, uid: str) -> tuple[str, bytes]:

@@ -84,7 +84,8 @@ def tables_of(*names: str) -> dict[str, str]:
 
 def test_a_request_and_its_answer_travel_signed_and_are_taken_once(tmp_path):
     clock = Clock()
-    topic, payload, counter = request_message(cafe(tmp_path, clock), "t1", "Ann")
+    topic, payload, asked = request_message(cafe(tmp_path, clock), "t1", "Ann")
+    counter = asked.counter
     assert topic == "tabletop/t1/claim" and claim_of(topic) == ("t1", REQUEST)
     admin, seen = keys.public_key(ADMIN_KEY), Freshness(None)
     request = read_request("t1", topic, payload, admin, seen, NOW)
@@ -189,12 +190,12 @@ class ClaimTable(CafeTable):
     """A café table whose link is wired as `open_fleet` wires it: the shared topics and its
     own claim topic, each to its reader; the café's requests counted by the table's clock."""
 
-    def __init__(self, folder: Path, name: str, broker, settings=None) -> None:
+    def __init__(self, folder: Path, name: str, broker, settings=None, wall_ms=None) -> None:
         super().__init__(folder, name, None)
         self.settings = settings or settings_for(broker)
         self.signer = Signer.table(folder, name)
         self.inbox = Inbox(Trust.of(ADMIN_KEY, Freshness.at(folder)), FLEET_KEY)
-        self.box = ClaimBox(name, ADMIN_KEY, self.inbox.trust.seen, self.wall_ms)
+        self.box = ClaimBox(name, ADMIN_KEY, self.inbox.trust.seen, wall_ms or self.wall_ms)
         self.heard, self.verdicts = threading.Event(), list[str | None]()
         route = heard_by(self.inbox.receive, self.box.receive)
 
@@ -256,9 +257,9 @@ def test_a_table_takes_its_next_unknown_tap_for_the_cafe_and_refuses_known_cards
     assert isinstance(table.app.registry.lookup(staff), StaffRef)
     ear, clock = CafeEar(broker), Clock()
     clock.now_ms = table.wall_ms                            # the café's clock agrees with the table's
-    topic, payload, counter = request_message(cafe(tmp_path / "cafe", clock), "t1", "Ann")
+    topic, payload, asked = request_message(cafe(tmp_path / "cafe", clock), "t1", "Ann")
     claims = Claims(lambda: 0.0)
-    claims.asked(Request("t1", "Ann", counter, 120))
+    claims.asked(asked)
     assert table.hear(broker, topic, payload) is None
     assert isinstance(table.app.mode, ClaimWait) and "Tap the card for Ann" in table.shows()
     assert "BACK: cancel" in table.shows()
