@@ -58,7 +58,7 @@ from .shared import (
     take_staff,
 )
 from .sitting import Sitting
-from .table_state import decks_held, finished_record, table_state
+from .table_state import DecksHeld, finished_record, table_state
 from .topics import SHARED_FILTER, encode, table_topic
 from .words import to_plain
 
@@ -84,6 +84,7 @@ class FleetPlugin(Plugin):
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.link, self.table, self.wall_clock, self.signer = link, table, wall_clock, signer
         self.oled = ScreenFeed(monotonic)            # the OLED, for the back office
+        self.decks = DecksHeld(registry, monotonic) if registry is not None else None
         self.version = version()
         self.inbox, self.registry, self.feed = inbox, registry, feed
         self.seq = 0                             # the current game's operations seen here
@@ -167,8 +168,8 @@ class FleetPlugin(Plugin):
         state["said"]["last"] = self._last if app.session is self._session else []
         self._note_finished(app, state)
         state.update(version=self.version, screen=self.oled.frame(app))
-        if self.registry is not None:
-            state["decks"] = decks_held(self.registry)
+        if self.decks is not None:
+            state["decks"] = self.decks.now()
         if state != self._state:         # the seconds played alone change nothing to send
             self._state = state
             times = {**state["times"], "elapsed": played(app, bool(game and game["over"]))}

@@ -6,6 +6,8 @@ so a dashboard and `tabletop status --json` read the same fields.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from device.clock import whole_seconds
 from device.kiosk.plugin import Attract
 from device.storage.journal import Played
@@ -60,10 +62,29 @@ def table_state(app) -> dict:
             "said": said(app, result)}
 
 
+DECKS_EVERY_S = 10.0     # a deck is learnt or imported now and then; reading them costs ms
+
+
 def decks_held(registry) -> list[dict]:
     """The table's decks as it tells the café (each by name, its family and whether every card
     of it has a tag), so the back office sees which tables lack a game's deck."""
     return [{"name": d.name, "family": d.family, "complete": d.complete} for d in registry.decks()]
+
+
+class DecksHeld:
+    """`decks_held`, read again at most every DECKS_EVERY_S on the table's monotonic clock: the
+    state follows every input and tick, and listing the decks costs milliseconds on a Pi."""
+
+    def __init__(self, registry, monotonic: Callable[[], float], every: float = DECKS_EVERY_S) -> None:
+        self.registry, self.monotonic, self.every = registry, monotonic, every
+        self._read: float | None = None
+        self._decks: list[dict] = []
+
+    def now(self) -> list[dict]:
+        at = self.monotonic()
+        if self._read is None or at - self._read >= self.every:
+            self._read, self._decks = at, decks_held(self.registry)
+        return self._decks
 
 
 def said(app, result) -> dict:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from device.decks.registry import DeckRegistry
 from device.fleet import schema
+from device.fleet.table_state import DECKS_EVERY_S
 from device.fleet.topics import decode, encode, table_topic
 from tests.device.backoffice_client import Staffer, serve
 from tests.device.fleet_tables import CafeTable, a_deck, settings_for
@@ -51,7 +52,7 @@ def test_the_back_office_lists_per_game_the_tables_without_its_deck_over_mosquit
                                        "tamalou": ["table-1", "table-2"], "flouk": ["table-1", "table-2"]}
 
             a_deck(DeckRegistry(tmp_path / "t2"), "house2")         # learnt at table 2
-            tables[1].play(["wait 1"])
+            tables[1].play([f"wait {DECKS_EVERY_S + 1:g}"])      # the decks are read again
             view = board.view()                                    # before the look: no change missed
             while without(staffer.get("/admin/api/decks/lacking")[1])["palourde"]:
                 assert board.wait(view["version"], WAIT_S), broker.log[-1500:]
