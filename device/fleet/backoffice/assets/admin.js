@@ -72,6 +72,7 @@ async function leaderboard() {
 
 async function players() {
   const data = await call("api/players");
+  choices("claim-player", data.players.map((player) => player.name));
   $("players").replaceChildren(...data.players.map((player) => {
     const li = element("li");
     li.dataset.player = player.name;
@@ -98,6 +99,36 @@ async function players() {
               }));
     return li;
   }));
+}
+
+function choices(id, names) {
+  const kept = $(id).value;
+  $(id).replaceChildren(...names.map((name) => { const o = element("option", name); o.value = name; return o; }));
+  if (names.includes(kept)) { $(id).value = kept; }
+}
+
+// a card given by a tap at a table: the requests still waiting, and the cards tables sent back
+let looking = null;
+async function claims() {
+  let data;
+  try { data = await call("api/cards"); } catch (error) { $("claim-form").hidden = true; return; }
+  const waiting = data.waiting.filter((w) => !data.offers.some((o) => o.table === w.table));
+  $("claims").replaceChildren(
+    ...waiting.map((w) => element("li", `${w.table} waits for a tap of ${w.player}'s new card`)),
+    ...data.offers.map((offer) => {
+      const li = element("li");
+      li.dataset.offer = offer.uid;
+      li.append(element("span", offer.table, "name"), element("span", " sent the card "),
+                element("span", offer.uid, "uid"), element("span", " for "), element("span", offer.player, "name"),
+                button("Give it", async () => {
+                  const done = await call("api/cards/confirm", {table: offer.table, uid: offer.uid});
+                  say(`${done.name} has the card ${offer.uid}${told(done)}`, true);
+                  await Promise.all([players(), claims()]);
+                }));
+      return li;
+    }));
+  clearTimeout(looking);
+  if (waiting.length) { looking = setTimeout(() => claims().catch(() => {}), 2000); }
 }
 
 async function staff() {
@@ -193,6 +224,7 @@ function oled(screen) {
 
 async function tables() {
   const data = await call("api/tables");
+  $("claim-tables").replaceChildren(...data.tables.map((table) => { const o = element("option"); o.value = table.name; return o; }));
   if (!data.tables.length) { $("tables").replaceChildren(element("li", "No table heard from yet.")); return; }
   $("tables").replaceChildren(...data.tables.map((table) => {
     const li = element("li");
@@ -208,7 +240,7 @@ async function tables() {
 }
 
 async function everything() {
-  await Promise.all([tables(), leaderboard(), players(), staff(), decks(), lacking(), recent()]);
+  await Promise.all([tables(), leaderboard(), players(), staff(), decks(), lacking(), recent(), claims()]);
   document.body.dataset.ready = String(Number(document.body.dataset.ready || 0) + 1);
 }
 
@@ -233,6 +265,12 @@ form("player-form", async () => {
   $("player-name").value = "";
   say(`Added ${added.name}${told(added)}`, true);
   await players();
+});
+form("claim-form", async () => {
+  const asked = await call("api/cards/ask", {name: $("claim-player").value, table: $("claim-table").value});
+  say(`${asked.asked} shows "Tap the card for ${asked.player}" for ${asked.for_s / 60} minutes: ` +
+      "tap the new card there, then give it here", true);
+  await claims();
 });
 form("staff-form", async () => {
   const added = await call("api/staff/add", {uid: $("staff-uid").value, label: $("staff-label").value});
