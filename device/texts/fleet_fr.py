@@ -50,10 +50,10 @@ TEXT = typeset({
     "dash.wins": plural("{n} victoire", "{n} victoires"),
     "fleet.staff_revoked": "Carte du personnel\n{label}\nretirée par\nle café",
     "fleet.claim_header": "CARTE JOUEUR",
-    "fleet.claim_tap": "Passe la carte de {name}",
+    "fleet.claim_tap": "Passe la carte pour {name}",
     "fleet.claim_cancel": "BACK : annuler",
     "fleet.claim_known": "Carte déjà connue :\npasses-en une neuve",
     "fleet.claim_staff": "Une carte du\npersonnel n'est pas\nune carte joueur",
     "fleet.claim_sent": "Carte envoyée au\ncafé pour {name}",
-    "fleet.claim_expired": "Carte de {name} :\ntemps écoulé",
+    "fleet.claim_expired": "Carte pour {name} :\ntemps écoulé",
 })
