@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from device.decks.registry import StaffRef
@@ -151,6 +151,35 @@ def test_any_bytes_on_either_topic_are_refused_in_one_line(payload, topic):
         read_request("t1", topic, payload, keys.public_key(ADMIN_KEY), Freshness(None), NOW)
     with pytest.raises(Refused):
         read_answer(topic, payload, tables_of("t1"), Freshness(None))
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=8)
+
+
+FUZZ_CAFE, FUZZ_T1 = Signer(admin_private(), ADMIN, table_signer("-").counter), table_signer("t1")
+FUZZ_ADMIN, FUZZ_TABLES = keys.public_key(ADMIN_KEY), tables_of("t1")
+
+
+@settings(max_examples=40)
+@given(st.dictionaries(st.sampled_from(["table", "player", "for_s", "uid", "request", "counter"]), JSON,
+                       max_size=6))
+def test_signed_messages_of_any_fields_are_taken_only_when_whole(fields):
+    """Well signed, but any fields of any JSON type: a request or an answer, or Refused."""
+    topic = claim_topic("t1", REQUEST)
+    try:
+        request = read_request("t1", topic, FUZZ_CAFE.seal(topic, fields), FUZZ_ADMIN, None,
+                               FUZZ_CAFE.counter.next())
+        assert (request.table, request.player, request.for_s) == (fields["table"], fields["player"], fields["for_s"])
+    except Refused:
+        pass
+    topic = claim_topic("t1", ANSWER)
+    try:
+        answer = read_answer(topic, FUZZ_T1.seal(topic, fields), FUZZ_TABLES, None)
+        assert (answer.table, answer.player, answer.request) == ("t1", fields["player"], fields["request"])
+    except Refused:
+        pass
 
 
 def test_the_cafe_offers_only_the_answer_to_the_request_it_waits_for():
