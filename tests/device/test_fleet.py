@@ -255,7 +255,9 @@ def test_a_shared_deck_is_offered_at_idle_and_a_staff_card_imports_it(tmp_path, 
     table = CafeTable(tmp_path / "b", "table-b", settings_for(broker))
     assert table.heard.wait(WAIT_S)
     table.play(["wait 1"])                                  # at idle: the offer comes up
-    assert "New deck cafe2 (59 cards) from" in " ".join(table.screens[-1].lines)
+    assert "New deck cafe2 (59 cards)" in " ".join(table.screens[-1].lines)
+    table.play(["press down"])                              # its next page says from where
+    assert "from table-a" in " ".join(table.screens[-1].lines)
     table.play(["tap clam#1"])
     assert "Tap a staff card" in " ".join(table.screens[-1].lines)
     table.play([SETTLE, "tap staff#1"])
