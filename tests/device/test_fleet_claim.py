@@ -226,6 +226,7 @@ class ClaimTable(CafeTable):
         self.inbox = Inbox(Trust.of(ADMIN_KEY, Freshness.at(folder)), FLEET_KEY)
         self.box = ClaimBox(name, ADMIN_KEY, self.inbox.trust.seen, wall_ms or self.wall_ms)
         self.heard, self.verdicts = threading.Event(), list[str | None]()
+        self.topics: list[str] = []                 # every topic heard, in order
         route = heard_by(self.inbox.receive, self.box.receive)
 
         def heard(topic: str, payload: bytes) -> str | None:
@@ -233,6 +234,7 @@ class ClaimTable(CafeTable):
                 self.verdicts.append(route(topic, payload))
                 return self.verdicts[-1]
             finally:
+                self.topics.append(topic)
                 self.heard.set()
         link = Link(self.settings, f"tabletop-{name}",
                     subscriptions=(SHARED_FILTER, claim_topic(name, REQUEST)), on_message=heard).start()
@@ -242,6 +244,17 @@ class ClaimTable(CafeTable):
 
     def wall_ms(self) -> int:
         return wall_ms_of(self.clock.wall())
+
+    def heard_on(self, topic: str) -> bool:
+        """Wait until a message on `topic` is heard, whatever else comes first (the roster a
+        new player sends every table may come before a request, or after)."""
+        for _ in range(50):                         # bounded: each wake is one message heard
+            if topic in self.topics:
+                return True
+            if not self.heard.wait(WAIT_S):
+                return False
+            self.heard.clear()
+        return topic in self.topics
 
     def hear(self, broker, topic: str, payload: bytes, sender_settings=None) -> str | None:
         """One live message to the table, heard, then a tick: the table's verdict."""

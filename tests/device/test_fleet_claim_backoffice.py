@@ -15,7 +15,7 @@ from device.fleet.backoffice.history import History
 from device.fleet.backoffice.office import BackOffice
 from device.fleet.backoffice.password import store
 from device.fleet.backoffice.sharing import Sharing, shared
-from device.fleet.claim import ADMIN, answer_message, request_message
+from device.fleet.claim import ADMIN, REQUEST, answer_message, claim_topic, request_message
 from device.fleet.counter import wall_ms
 from device.fleet.dashboard.app import DashboardServer
 from device.fleet.dashboard.board import Board
@@ -99,7 +99,7 @@ def test_staff_give_a_card_by_a_tap_at_a_table_and_every_table_gets_the_roster(t
         table.heard.clear()
         assert staffer.post("/admin/api/cards/ask", {"name": "Ann", "table": "t1"}) == (
             200, {"asked": "t1", "player": "Ann", "for_s": 120})
-        assert office.listening() and table.heard.wait(WAIT_S)
+        assert office.listening() and table.heard_on(claim_topic("t1", REQUEST))
         office.answered.clear()
         table.play(["wait 1"])
         assert isinstance(table.app.mode, ClaimWait) and "Tap the card for Ann" in table.shows()

@@ -34,13 +34,14 @@ for module in pkgutil.walk_packages(device.__path__, "device."):
         importlib.import_module(module.name)
 
 LANGUAGES = ("en", "fr")
-# Texts made to flow into a wrapped paragraph, never shown line for line: the fleet's offers,
-# and the reasons a saved game was kept aside (inside "ui.kept_aside").
+# Texts made to flow into a wrapped paragraph, never shown line for line: the fleet's offers
+# and its request for a player's card (paged, device/fleet/claim_screen.py), and the reasons a
+# saved game was kept aside (inside "ui.kept_aside").
 # Palourde's peek reminder too: the play screen wraps it under the prompt, which keeps the
 # lines left (device/ui/playing.py), so "Pas celle vue par Alice" is two whole lines.
 WRAPPED = {"fleet.offer_deck", "fleet.offer_staff", "ui.journal_damaged", "ui.journal_unreadable",
            "ui.journal_not_one", "ui.journal_unknown_game", "ui.journal_rules", "ui.journal_mismatch",
-           "pa.peek_reminder"}
+           "pa.peek_reminder", "fleet.claim_tap"}
 # English lines over 21 characters with a five-letter name, known when French came: two
 # prompts left to the English texts' owners. The rules word these (PA-12, LA-04); with a
 # long name the screen pages them.
