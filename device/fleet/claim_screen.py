@@ -39,10 +39,7 @@ class ClaimWait(Mode):
     def button(self, app: AppView, name: str, held: bool) -> Actions:
         if name == "back":
             return [Switch(self.back_to)]
-        if name == "down":
-            self.turn_page(app)
-        elif name == "up":
-            self.pager = None             # read from the first page again
+        self.page_button(app, name)
         return NOTHING
 
 

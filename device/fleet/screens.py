@@ -44,10 +44,7 @@ class ImportOffer(Mode):
         if name == "back":
             self.inbox.dismiss(self.shared)
             return [Switch(self.back_to)]
-        if name == "down":
-            self.turn_page(app)
-        elif name == "up":
-            self.pager = None             # read from the first page again
+        self.page_button(app, name)
         return NOTHING
 
     def tap(self, app: AppView, tapped: Tapped) -> Actions:

@@ -52,6 +52,14 @@ class Mode:
         """DOWN on a paged text: its next page; False when none follows."""
         return self.pager is not None and self.pager.turn(app.clock.monotonic())
 
+    def page_button(self, app: AppView, name: str) -> None:
+        """UP and DOWN on a screen that is a paged text and nothing more: DOWN turns its page,
+        UP reads it from the first page again."""
+        if name == "down":
+            self.turn_page(app)
+        elif name == "up":
+            self.pager = None
+
     def answered_by(self, app, button: str) -> bool:
         """Is this press the one answer the screen asks for ("SELECT when done"), so that a
         message over it does not keep it? Only a game's plain prompt says so."""
