@@ -50,6 +50,7 @@ from tests.device.mosquitto import running_broker
 
 from .test_fleet import WAIT_S, config_file, dashboard_feed
 from .test_fleet_flood import wait_heard
+from .test_fleet_hostile import a_keyed_cafe_playing
 
 SAM, KIM = "04000000000001", "04000000000002"
 ANN_CARD = "04AA0000000001"
@@ -171,13 +172,7 @@ def test_an_old_roster_adds_back_no_player_the_cafe_took_back(tmp_path, broker):
 
 def test_an_old_state_and_online_cannot_bring_a_gone_table_back(tmp_path, broker):
     board = keyed_board()
-    feed = dashboard_feed(broker, board)
-    send_retained(settings_for(broker), [enrolment({"t1": table_key(tmp_path / "t1", "t1")},
-                                                   tmp_path)])
-    table = CafeTable(tmp_path / "t1", "t1", settings_for(broker))
-    table.start("palourde", ["Ann", "Bob"])
-    table.play(["tap clam#1", "tap clam#2", "wait 1"])
-    settle(board, lambda view: shows(view, table), WAIT_S, broker)
+    feed, table = a_keyed_cafe_playing(tmp_path, broker, board)
     captured = fetch_retained(settings_for(broker), "tabletop/t1/#")   # playing, online
     assert set(captured) == {table_topic("t1", "state"), table_topic("t1", "online")}
     table.link.close()                                           # gone: online false, signed

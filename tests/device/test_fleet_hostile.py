@@ -201,10 +201,8 @@ def test_under_the_generated_acl_each_table_writes_only_its_own_topics(tmp_path,
         broker.stop()
 
 
-def test_with_the_key_the_dashboard_keeps_a_table_whose_state_is_forged_on_the_broker(tmp_path, broker):
-    """No access list: anyone overwrites table t1's retained state; unsigned, signed by another
-    key or replayed, it changes nothing."""
-    board = keyed_board()
+def a_keyed_cafe_playing(tmp_path, broker, board: Board):
+    """A keyed dashboard's feed and an enrolled table t1 two flips into Palourde, shown on it."""
     feed = dashboard_feed(broker, board)
     send_retained(settings_for(broker), [enrolment({"t1": table_key(tmp_path / "t1", "t1")},
                                                    tmp_path)])
@@ -212,6 +210,14 @@ def test_with_the_key_the_dashboard_keeps_a_table_whose_state_is_forged_on_the_b
     table.start("palourde", ["Ann", "Bob"])
     table.play(["tap clam#1", "tap clam#2", "wait 1"])
     settle(board, lambda view: shows(view, table), WAIT_S, broker)
+    return feed, table
+
+
+def test_with_the_key_the_dashboard_keeps_a_table_whose_state_is_forged_on_the_broker(tmp_path, broker):
+    """No access list: anyone overwrites table t1's retained state; unsigned, signed by another
+    key or replayed, it changes nothing."""
+    board = keyed_board()
+    feed, table = a_keyed_cafe_playing(tmp_path, broker, board)
     forged = {"table": "t1", "at": "2030-01-02T20:15:00+01:00", "activity": "idle", "faults": {},
               "game": None}
     version, refused = board.view()["version"], board.drops.count
