@@ -9,7 +9,9 @@ sent (device/web/guard.py) or whose session ended with its game.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
@@ -205,14 +207,8 @@ class Events:
         if not self.page.admitted(request):
             await self.page.refused(401, "web.join_first")(scope, receive, send)
             return
-        gone = asyncio.ensure_future(_disconnect(receive))
-        try:
-            await send({"type": "http.response.start", "status": 200, "headers": [
-                (b"content-type", b"text/event-stream"), (b"cache-control", b"no-store"),
-                (b"x-content-type-options", b"nosniff")]})
+        async with event_stream(receive, send) as gone:
             await self._stream(request, send, gone)
-        finally:
-            gone.cancel()
 
     async def _stream(self, request: Request, send, gone: asyncio.Future) -> None:
         changes, sent = self.page.changes, None
@@ -229,6 +225,20 @@ class Events:
             await asyncio.wait([waiting, gone], timeout=KEEPALIVE_S,
                                return_when=asyncio.FIRST_COMPLETED)
             waiting.cancel()
+
+
+@contextlib.asynccontextmanager
+async def event_stream(receive, send) -> AsyncIterator[asyncio.Future]:
+    """An answer of server-sent events begun: what it yields is done once the reader has gone.
+    The table's page and the café's dashboard stream through it alike."""
+    gone = asyncio.ensure_future(_disconnect(receive))
+    try:
+        await send({"type": "http.response.start", "status": 200, "headers": [
+            (b"content-type", b"text/event-stream"), (b"cache-control", b"no-store"),
+            (b"x-content-type-options", b"nosniff")]})
+        yield gone
+    finally:
+        gone.cancel()
 
 
 async def _disconnect(receive) -> None:

@@ -33,7 +33,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 
 from device.web.guard import Guard, GuardedH11
-from device.web.server import Changes
+from device.web.server import Changes, event_stream
 from device.web.serving import bind
 
 from .board import Board
@@ -304,14 +304,8 @@ class Events:
         if not self.server.places.streaming(scope[CONNECTION]):
             await text(503, "too many readers\n", **{"Retry-After": "5"})(scope, receive, send)
             return
-        gone = asyncio.ensure_future(_disconnect(receive))
-        try:
-            await send({"type": "http.response.start", "status": 200, "headers": [
-                (b"content-type", b"text/event-stream"), (b"cache-control", b"no-store"),
-                (b"x-content-type-options", b"nosniff")]})
+        async with event_stream(receive, send) as gone:
             await self._stream(self.server.language_of(request), send, gone)
-        finally:
-            gone.cancel()
 
     async def _stream(self, language: str, send, gone: asyncio.Future) -> None:
         server, loop = self.server, asyncio.get_running_loop()
@@ -336,7 +330,3 @@ class Events:
             if waiting in done and pause > 0:            # at once, unless one just went
                 await asyncio.wait([gone], timeout=pause)
 
-
-async def _disconnect(receive) -> None:
-    while (await receive())["type"] != "http.disconnect":
-        pass
