@@ -99,6 +99,13 @@ class NextLanguage:
 
 
 @dataclass(frozen=True)
+class SetLanguage:
+    """The café's language for this table, at once, and remembered like the menu's choice."""
+
+    language: str
+
+
+@dataclass(frozen=True)
 class SetBrightness:
     """Staff chose the panel's contrast over the config's."""
 
@@ -126,7 +133,7 @@ class Offer:
 
 
 Action = (Show | Switch | Home | Play | Undo | Redo | StartGame | EndGame | NextLanguage
-          | SetBrightness | Dismiss | Fault | Offer)
+          | SetLanguage | SetBrightness | Dismiss | Fault | Offer)
 Actions = Sequence[Action]
 NOTHING: Actions = ()
 

@@ -42,6 +42,7 @@ from .actions import (
     Play,
     Redo,
     SetBrightness,
+    SetLanguage,
     Show,
     StartGame,
     Switch,
@@ -255,6 +256,9 @@ class Companion:
                 self.end_game(abandoned)
             case NextLanguage():               # at once, and kept for the next start
                 self.language = next_language(self.language)
+                remember_language(self.store.dir, self.language)
+            case SetLanguage(language):
+                self.language = language
                 remember_language(self.store.dir, self.language)
             case SetBrightness(level):
                 self.brightness = level

@@ -14,7 +14,7 @@ import re
 from .claim import REQUEST, claim_topic
 from .home_assistant import PREFIX
 from .schema import Refused, table_name
-from .topics import ROOT, SHARED
+from .topics import ROOT, SHARED, defaults_topic
 
 ACCOUNT = re.compile(r"[A-Za-z0-9_.@-]{1,64}", re.ASCII)   # one word: an ACL file has no quoting
 
@@ -43,6 +43,7 @@ def acl(tables: list[str], admin: str, readers: list[str]) -> str:
                   f"topic write {PREFIX}/+/tabletop_{name}/#",     # its sensors and problem sensors
                   f"topic read {ROOT}/{SHARED}/#",
                   f"topic read {claim_topic(name, REQUEST)}",     # the café's card requests
+                  f"topic read {defaults_topic(name)}",           # the café's house rules for it
                   f"topic readwrite {ROOT}/sync/#",          # the command-line tools' markers
                   ""]
     lines += [f"user {admin}", f"topic readwrite {ROOT}/#", f"topic readwrite {PREFIX}/+/#", ""]

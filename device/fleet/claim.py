@@ -86,7 +86,7 @@ def _counter_of(payload: bytes) -> int:
     return int(data["counter"])
 
 
-def _open(topic: str, payload: bytes, publisher: str, public, seen: Freshness | None) -> dict:
+def open_signed(topic: str, payload: bytes, publisher: str, public, seen: Freshness | None) -> dict:
     """The data of a message `publisher` signed for `topic` with `public`, newer than any
     before it; Refused otherwise (a repeat too: a claim is acted on once)."""
     data, why = check(payload)
@@ -120,7 +120,7 @@ def read_request(table: str, topic: str, payload: bytes, admin_public,
     """The café's request to this table, checked; Refused for anything else."""
     if topic != claim_topic(table, REQUEST):
         raise Refused("not this table's claim topic")
-    data = _open(topic, payload, ADMIN, admin_public, seen)
+    data = open_signed(topic, payload, ADMIN, admin_public, seen)
     for_s = data.get("for_s")
     if data.get("table") != table:
         raise Refused("for another table")
@@ -142,7 +142,7 @@ def read_answer(topic: str, payload: bytes, tables: dict[str, str],
     table = where[0]
     if table not in tables:
         raise Refused(f"{table!r} is not an enrolled table")
-    data = _open(topic, payload, table, keys.public_key(tables[table]), seen)
+    data = open_signed(topic, payload, table, keys.public_key(tables[table]), seen)
     request = data.get("request")
     if data.get("table") != table or isinstance(request, bool) or not isinstance(request, int):
         raise Refused("not an answer of its table")

@@ -37,6 +37,7 @@ from engine.core.text import msg
 from . import home_assistant
 from .claim import REQUEST, ClaimBox, claim_topic, heard_by, wall_ms_of
 from .claim_plugin import CardClaim
+from .defaults import CafeLanguage, DefaultsBox, heard_with
 from .envelope import Signer, Trust
 from .failures import failure
 from .floodgate import Floodgate
@@ -300,10 +301,11 @@ def open_fleet(config, state_dir, wall_clock,
         return None
     inbox = Inbox(Trust.of(settings.admin_key, Freshness.at(state_dir)), settings.key)
     claims = ClaimBox(table, settings.admin_key, inbox.trust.seen, lambda: wall_ms_of(wall_clock()))
+    house = DefaultsBox(table, settings.admin_key, inbox.trust.seen, Path(state_dir))
     try:
         link = Link(settings, f"tabletop-{table}", online_topic=table_topic(table, "online"),
-                    subscriptions=(SHARED_FILTER, claim_topic(table, REQUEST)),
-                    on_message=heard_by(inbox.receive, claims.receive),
+                    subscriptions=(SHARED_FILTER, claim_topic(table, REQUEST), house.topic),
+                    on_message=heard_with(house, heard_by(inbox.receive, claims.receive)),
                     on_up=announce(table, state_dir if settings.home_assistant else None, feeds),
                     floodgate=Floodgate(monotonic), seal=signer.seal).start()
     except FleetUnavailable as exc:
@@ -319,7 +321,7 @@ def open_fleet(config, state_dir, wall_clock,
         feeds.append(JournalFeed(link, table, state_dir, wall_clock, signer).start())
     fleet = FleetPlugin(link, table, wall_clock, inbox, DeckRegistry(state_dir),
                         feeds[0] if feeds else None, signer, monotonic)
-    fleet.parts = (CardClaim(claims, link, signer, Path(state_dir), settings.key),)
+    fleet.parts = (CardClaim(claims, link, signer, Path(state_dir), settings.key), CafeLanguage(house))
     return fleet
 
 

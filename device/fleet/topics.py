@@ -6,6 +6,8 @@
     tabletop/<table>/state           retained  JSON: what the table shows now
     tabletop/<table>/events          JSON per accepted event, with a per-table `seq`
     tabletop/<table>/finished        JSON per finished game
+    tabletop/<table>/defaults        retained  JSON: the café's house rules and language for
+                                               the table, signed by the café (fleet/defaults.py)
     tabletop/shared/decks/<name>     retained  JSON: a deck file shared by a table
     tabletop/shared/staff            retained  JSON: staff cards shared by a table
     tabletop/shared/players          retained  JSON: the café's roster
@@ -31,11 +33,16 @@ SHARED_FILTER = f"{ROOT}/{SHARED}/#"
 SHARED_STAFF = f"{ROOT}/{SHARED}/staff"
 SHARED_PLAYERS = f"{ROOT}/{SHARED}/players"
 SHARED_TABLES = f"{ROOT}/{SHARED}/tables"
+DEFAULTS = "defaults"                 # a table's own topic the café writes, not one of KINDS
 
 
 def table_topic(table: str, kind: str) -> str:
     assert kind in KINDS, kind
     return f"{ROOT}/{table}/{kind}"
+
+
+def defaults_topic(table: str) -> str:
+    return f"{ROOT}/{table}/{DEFAULTS}"
 
 
 def shared_deck_topic(name: str) -> str:

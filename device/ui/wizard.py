@@ -18,6 +18,7 @@ from device.actions import NOTHING, Actions, Home, Play, Show, StartGame, Switch
 from device.inputs import Tapped
 from device.players.roster import Player, Roster, RosterError, card_holder
 from device.storage.card_data import game_data
+from device.storage.house_defaults import game_defaults
 from device.storage.seats import recall, remember
 from engine import Session, Tap, make_config
 from engine.core.options import OptionSpec
@@ -66,7 +67,8 @@ def decks_for(registry, spec: GameSpec) -> list[str]:
 
 
 def begin_setup(app: AppView, spec: GameSpec, deck: str | None = None) -> Actions:
-    setup = Setup(spec, deck, roster=roster_of(app))
+    # the house rules start from the café's for this table (sent from its back office)
+    setup = Setup(spec, deck, options=game_defaults(app.store.dir, spec), roster=roster_of(app))
     setup.last, setup.last_first = recall(app.store.dir)
     if deck is None:
         decks = decks_for(app.registry, spec)
