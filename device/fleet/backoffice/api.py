@@ -6,7 +6,8 @@ remove, staff cards add and revoke. Each goes through the very functions `tablet
 and `tabletop deck staff` use (the roster, the deck registry) on the dashboard's state dir, so
 each field is checked as the command line checks it: one clear message (400), nothing
 changed. With `sharing`, each change of the roster or of the staff cards is then sent to every
-table (sharing.py), and a deck is shared on demand; the answer says whether it went.
+table (sharing.py), and a deck is shared on demand; the answer says whether it went. Each
+table's house rules and language go to that table for its next game (defaults.py).
 """
 from __future__ import annotations
 
@@ -26,10 +27,13 @@ from device.decks.deck_file import DeckError, normalize_uid
 from device.decks.registry import DeckRegistry, TagTaken
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.page import language_of, table_shown
+from device.fleet.keys import KeyMissing
 from device.players.roster import Player, Roster, RosterError, new_player
+from device.storage.house_defaults import DefaultsRefused
 
 from . import leaderboard as boards
 from .deck_gaps import lacking
+from .defaults import DefaultsDesk
 from .forms import Refused, answer, fields
 from .history import History
 from .office import BackOffice
@@ -44,6 +48,7 @@ class Api:
         self.office, self.history, self.today, self.sharing = office, history, today, sharing
         self.board = board
         self.state_dir: Path = office.state_dir
+        self.house = DefaultsDesk(self.state_dir, sharing.settings if sharing is not None else None)
 
     def routes(self) -> list[Route]:
         staff = self.office.staff
@@ -63,7 +68,9 @@ class Api:
                 Route("/api/staff/revoke", change(self.revoke_staff), methods=["POST"]),
                 Route("/api/decks", read(self.decks)),
                 Route("/api/decks/lacking", read(self.decks_lacking)),
-                Route("/api/decks/share", change(self.share_deck), methods=["POST"])]
+                Route("/api/decks/share", change(self.share_deck), methods=["POST"]),
+                Route("/api/defaults", read(self.house_rules)),
+                Route("/api/defaults/set", change(self.set_house_rules), methods=["POST"])]
 
     # ---- the tables and the history -----------------------------------------------------------
 
@@ -182,6 +189,15 @@ class Api:
             return shared(lambda: sharing.deck(f["name"]))
         return await self._change(request, {"name": str}, share)
 
+    # ---- house rules and language per table (defaults.py) ----------------------------------
+
+    async def house_rules(self, request: Request) -> Response:
+        return answer(200, await off(self.house.view))
+
+    async def set_house_rules(self, request: Request) -> Response:
+        return await self._change(request, {"table": str, "game": str, "options": dict, "language": str},
+                                  lambda f: self.house.change(f["table"], f["game"], f["options"], f["language"]))
+
     async def _change(self, request: Request, wanted: dict[str, type], change: Callable[[dict], Any],
                       share: str | None = None) -> Response:
         """The change, then (for the roster or the staff cards) the tables told of it."""
@@ -193,7 +209,7 @@ class Api:
             return answer(200, done)
         except Refused as exc:
             return answer(exc.status, {"error": exc.error})
-        except (RosterError, DeckError, TagTaken) as exc:
+        except (RosterError, DeckError, TagTaken, DefaultsRefused, KeyMissing) as exc:
             return answer(400, {"error": str(exc)})
         except OSError as exc:
             return answer(500, {"error": f"the dashboard's state dir cannot be written: {exc.strerror or exc}"})

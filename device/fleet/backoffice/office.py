@@ -33,6 +33,7 @@ NO_PASSWORD = ("No staff password is set. On the café machine, run: "
                "tabletop dashboard password (then type it, and Enter).")
 ASSETS = {"/": ("admin.html", "text/html; charset=utf-8"),
           "/admin.js": ("admin.js", "text/javascript; charset=utf-8"),
+          "/house.js": ("house.js", "text/javascript; charset=utf-8"),
           "/admin.css": ("admin.css", "text/css; charset=utf-8")}
 PAGE_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
                 "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",

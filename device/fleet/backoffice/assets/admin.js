@@ -240,7 +240,8 @@ async function tables() {
 }
 
 async function everything() {
-  await Promise.all([tables(), leaderboard(), players(), staff(), decks(), lacking(), recent(), claims()]);
+  await Promise.all([tables(), leaderboard(), players(), staff(), decks(), lacking(), recent(), claims(),
+                     houseRules()]);
   document.body.dataset.ready = String(Number(document.body.dataset.ready || 0) + 1);
 }
 
@@ -260,6 +261,8 @@ form("login-form", async () => {
   await everything();
 });
 form("leaderboard-form", leaderboard);
+form("house-form", sendHouseRules);
+for (const id of ["house-table", "house-game"]) { $(id).addEventListener("change", houseOptions); }
 form("player-form", async () => {
   const added = await call("api/players/add", {name: $("player-name").value});
   $("player-name").value = "";
