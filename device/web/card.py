@@ -44,8 +44,10 @@ SMALL_TOP = 2                 # in the 10-pixel header bar: 2 lit rows, 5 of tex
 def matrix(url: str) -> tuple[tuple[bool, ...], ...]:
     """The QR code's modules (True: dark), smallest version, lowest correction (the panel
     is clean and close: capacity matters more)."""
-    import segno
-    code = segno.make(url, error="l", micro=False, boost_error=False)
+    from .lean import bare
+    with bare("segno"):                        # segno.make's encoder, without its writers
+        from segno import encoder
+    code = encoder.encode(url, error="l", micro=False, boost_error=False)
     return tuple(tuple(bool(module) for module in row) for row in code.matrix)
 
 

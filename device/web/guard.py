@@ -18,7 +18,10 @@ import asyncio
 import socket
 from collections import OrderedDict
 
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from .lean import bare
+
+with bare("uvicorn"):        # its HTTP/1.1 protocol and what that needs, not its command line
+    from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEAD_S = 10.0
 STALL_S = 10.0                 # a client that takes nothing of what it is sent this long

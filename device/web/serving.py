@@ -154,19 +154,23 @@ class WebPage:
     async def _serve(self, sock: socket.socket) -> None:
         import asyncio
 
-        import uvicorn
-        from uvicorn.server import ServerState
-
         from .guard import Guard, GuardedH11
+        from .lean import bare
+        with bare("uvicorn") as package:       # the server's parts, not its command line
+            from uvicorn.config import Config
+            from uvicorn.server import ServerState
+            # Config.load imports the lifespan by name, and it takes Config from the package
+            vars(package)["Config"] = Config
+            import uvicorn.lifespan.off  # noqa: F401
         from .server import Changes, TablePage
         if self._stop.is_set():                  # the table stopped while they were loading
             return
         loop = asyncio.get_running_loop()
         changes = Changes(loop)
         page = TablePage(self.desk, changes)
-        config = uvicorn.Config(page.app, log_config=None, log_level="error", access_log=False,
-                                proxy_headers=False, server_header=False, date_header=False,
-                                lifespan="off", http="h11", ws="none")
+        config = Config(page.app, log_config=None, log_level="error", access_log=False,
+                        proxy_headers=False, server_header=False, date_header=False,
+                        lifespan="off", http="h11", ws="none")
         config.load()
         state, guard = ServerState(), Guard()
         server = await loop.create_server(
