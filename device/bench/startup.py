@@ -3,7 +3,9 @@
 The first frame is the first PNG the simulator writes into its --frames folder; its time
 is counted from the spawn. Every run finds the modules' bytecode compiled, as an
 installed package has it: a first, untimed run compiles it into the scratch folder
-(whatever PYTHONDONTWRITEBYTECODE says). One more run plays a whole scripted game, so
+(whatever PYTHONDONTWRITEBYTECODE says), the page's modules too, as it waits for the page
+to serve (it starts after the first frame; a module compiled in the measured run costs its
+peak 5 MB more). One more run plays a whole scripted game, so
 the peak covers a game, not only the start. The peak is the kernel's VmHWM of the
 process, read once it has handled its last line: a child's ru_maxrss would count the
 bench's own memory, which the child shares until it runs `tabletop`.
@@ -19,8 +21,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from device.web.address import STATUS_FILE
+
 FIRST_FRAME = "frame_00001.png"
 TIMEOUT_S = 60.0
+PAGE_S = 20.0               # the page serves within this of the first frame, or is off
 
 
 @dataclass
@@ -40,15 +45,17 @@ def start_ups(directory: Path, runs: int, game_args: list[str], script: list[str
     (`tabletop run --sim` arguments and input lines)."""
     env = dict(os.environ, PYTHONPYCACHEPREFIX=str(directory / "bytecode"), TABLETOP_SIM_ACK="1")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    _run(directory / "compile", [], [], env)
+    _run(directory / "compile", [], [], env, page=True)
     timed = [_run(directory / f"start-{n}", [], [], env) for n in range(runs)]
     game = _run(directory / "game", game_args, script, env)
     return StartUps([seconds for seconds, _ in timed],
                     max(kib for _, kib in [*timed, game]) / 1024)
 
 
-def _run(directory: Path, args: list[str], script: list[str], env: dict) -> tuple[float, int]:
-    """Seconds from spawn to the first frame, and the process's peak RSS in KiB."""
+def _run(directory: Path, args: list[str], script: list[str], env: dict,
+         page: bool = False) -> tuple[float, int]:
+    """Seconds from spawn to the first frame, and the process's peak RSS in KiB; with `page`,
+    once the first frame is out, the table's page is waited for too."""
     frames = directory / "frames"
     command = [*tabletop_command(), "run", "--sim", "--state-dir", str(directory / "state"),
                "--frames", str(frames), *args]
@@ -57,6 +64,8 @@ def _run(directory: Path, args: list[str], script: list[str], env: dict) -> tupl
                                stderr=subprocess.PIPE, env=env)
     try:
         seconds = _first_frame(process, frames / FIRST_FRAME, start)
+        if page:
+            _page_served(process, directory / "state" / STATUS_FILE)
         for line in script:
             _feed(process, line)
         peak = _peak_kib(process.pid)
@@ -78,6 +87,14 @@ def _first_frame(process: subprocess.Popen, first: Path, start: float) -> float:
             raise RuntimeError(f"bench: no frame from tabletop run --sim in {TIMEOUT_S:.0f} s")
         time.sleep(0.001)         # a file in a folder: no event to wait on, so poll finely
     return time.perf_counter() - start
+
+
+def _page_served(process: subprocess.Popen, told: Path) -> None:
+    """Until the page says its address (device/web/address.py): its modules are in. A page
+    that is off (by the config) or fails is not waited for past PAGE_S."""
+    start = time.perf_counter()
+    while not told.exists() and process.poll() is None and time.perf_counter() - start < PAGE_S:
+        time.sleep(0.01)
 
 
 def _feed(process: subprocess.Popen, line: str) -> None:
