@@ -17,11 +17,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 
+import engine
 from device.actions import NOTHING, Actions, SetLanguage
 from device.plugin import Plugin
 from device.storage.house_defaults import DefaultsRefused, HouseDefaults, checked, keep, kept
+from engine.core.spec import GameSpec
 
 from . import keys
 from .claim import open_signed
@@ -39,17 +42,18 @@ def defaults_message(signer: Signer, table: str, at: str, defaults: HouseDefault
     return topic, signer.seal(topic, {"table": table, "at": at, **defaults.plain()})
 
 
-def read_defaults(table: str, topic: str, payload: bytes, admin_public,
-                  seen: Freshness | None) -> tuple[HouseDefaults, bool]:
+def read_defaults(table: str, topic: str, payload: bytes, admin_public, seen: Freshness | None,
+                  specs: Mapping[str, GameSpec] | None = None) -> tuple[HouseDefaults, bool]:
     """The café's defaults for this table, and whether they are new (not the message taken
-    last, heard again); Refused for anything else, its counter then left as it was."""
+    last, heard again); Refused for anything else, its counter then left as it was. `specs`:
+    the games by id (None: the engine's)."""
     if topic != defaults_topic(table):
         raise Refused("not this table's defaults topic")
     data = open_signed(topic, payload, ADMIN, admin_public, None)
     if data.get("table") != table:
         raise Refused("for another table")
     try:
-        defaults = checked(data.get("games"), data.get("language"))
+        defaults = checked(data.get("games"), data.get("language"), specs)
     except DefaultsRefused as exc:
         raise Refused(str(exc)[:160]) from None
     verdict = NEW if seen is None else seen.admit(ADMIN, topic, data["counter"], payload)
@@ -67,6 +71,9 @@ class DefaultsBox:
         self.table, self.seen, self.state_dir = table, seen, Path(state_dir)
         self.admin = keys.public_key(admin_key) if admin_key else None
         self.topic = defaults_topic(table)
+        # the games taken in here, on the thread that starts the table: the link's thread
+        # never makes the engine look for them (a search it would race the table's own with)
+        self.specs = {spec.id: spec for spec in engine.all_specs()}
         self._lock = threading.Lock()
         self.due = threading.Event()
         if kept(self.state_dir).language_due:          # sent before a restart, not taken yet
@@ -76,7 +83,7 @@ class DefaultsBox:
         """None once taken as new; who sent it (for the floodgate) when refused, in one log
         line, or when it is the message already taken."""
         try:
-            defaults, new = read_defaults(self.table, topic, payload, self.admin, self.seen)
+            defaults, new = read_defaults(self.table, topic, payload, self.admin, self.seen, self.specs)
         except Refused as exc:
             log.warning("fleet: refused the café's house rules on %.80s: %s", topic, exc)
             return ADMIN

@@ -37,6 +37,8 @@ class DefaultsDesk:
     def __init__(self, state_dir: Path, settings=None) -> None:
         self.state_dir, self.settings = Path(state_dir), settings
         self.path = self.state_dir / FILE
+        # the games taken in as the dashboard starts: its worker threads never race to find them
+        self.specs = {spec.id: spec for spec in engine.all_specs()}
 
     def sent(self) -> dict[str, HouseDefaults]:
         """Table -> its defaults; a file that does not read is set aside in one line."""
@@ -44,7 +46,7 @@ class DefaultsDesk:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if not isinstance(data, dict):
                 raise DefaultsRefused("not an object of tables")
-            return {table: checked(given.get("games"), given.get("language"))
+            return {table: checked(given.get("games"), given.get("language"), self.specs)
                     for table, given in data.items() if isinstance(given, dict)}
         except FileNotFoundError:
             return {}
@@ -64,7 +66,7 @@ class DefaultsDesk:
         games = dict(sent.get(table, HouseDefaults()).games)
         if game:
             games[game] = options
-        taken = checked(games, language or None)
+        taken = checked(games, language or None, self.specs)
         defaults = HouseDefaults({g: o for g, o in taken.games.items() if o}, taken.language)
         message = defaults_message(Signer.admin(self.state_dir), table, SystemClock().wall(), defaults)
         sent[table] = defaults
@@ -87,5 +89,5 @@ class DefaultsDesk:
                 "games": [{"id": spec.id, "title": spec.title, "options": [
                     {"key": o.key, "kind": o.kind, "default": o.default, "choices": list(o.choices),
                      "minimum": o.minimum, "maximum": o.maximum} for o in spec.options]}
-                          for spec in sorted(engine.all_specs(), key=lambda spec: spec.order)],
+                          for spec in sorted(self.specs.values(), key=lambda spec: (spec.order, spec.id))],
                 "languages": list(LANGUAGES)}

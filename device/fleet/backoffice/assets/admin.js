@@ -262,7 +262,8 @@ form("login-form", async () => {
 });
 form("leaderboard-form", leaderboard);
 form("house-form", sendHouseRules);
-for (const id of ["house-table", "house-game"]) { $(id).addEventListener("change", houseOptions); }
+$("house-table").addEventListener("change", houseTable);
+$("house-game").addEventListener("change", houseOptions);
 form("player-form", async () => {
   const added = await call("api/players/add", {name: $("player-name").value});
   $("player-name").value = "";

@@ -43,7 +43,13 @@ function houseOptions() {
     label.append(houseInput(option, option.key in set ? set[option.key] : option.default));
     return label;
   }));
-  if (table) { $("house-language").value = table.language || ""; }
+}
+
+// another table chosen: its language as last sent, and its options
+function houseTable() {
+  const table = house.tables.find((t) => t.name === $("house-table").value);
+  $("house-language").value = (table && table.language) || "";
+  houseOptions();
 }
 
 function optionNode(text, value) {
@@ -61,7 +67,7 @@ async function houseRules() {
   $("house-game").value = house.games.some((g) => g.id === game) ? game : "";
   $("house-language").replaceChildren(optionNode("as the table's staff chose", ""),
                                       ...house.languages.map((l) => optionNode(l, l)));
-  houseOptions();
+  houseTable();
   $("house-sent").replaceChildren(...house.tables.map((table) => {
     const li = element("li");
     li.dataset.table = table.name;
@@ -84,6 +90,6 @@ async function sendHouseRules() {
   const done = await call("api/defaults/set", {table: $("house-table").value, game: game ? game.id : "",
                                                options, language: $("house-language").value});
   const sent = done.shared ? " for its next game" : `; not sent: ${done.not_shared}`;
+  await houseRules();                   // the list shows what was sent before the line says it
   say(`House rules set for ${done.table}${sent}`, Boolean(done.shared));
-  await houseRules();
 }
