@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import engine
 from device.actions import EndGame
+from device.config import parse_config
 from device.fleet import keys
 from device.fleet.acl import acl
 from device.fleet.claim import REQUEST, ClaimBox, claim_topic, heard_by
@@ -25,7 +26,8 @@ from device.fleet.counter import Counter
 from device.fleet.defaults import CafeLanguage, DefaultsBox, defaults_message, heard_with, read_defaults
 from device.fleet.envelope import ADMIN, Refused, Signer, Trust
 from device.fleet.freshness import Freshness
-from device.fleet.link import Link, unique_id
+from device.fleet.link import Link, send_retained, unique_id
+from device.fleet.plugin import open_fleet
 from device.fleet.shared import Inbox
 from device.fleet.topics import SHARED_FILTER, defaults_topic
 from device.storage import quarantine
@@ -50,6 +52,7 @@ from tests.device.fleet_tables import (
     table_signer,
 )
 from tests.device.mosquitto import PASSWORD, Broker, running_broker
+from tests.device.test_fleet import config_file
 
 WAIT_S = 30.0                      # bounds a failure only
 AT = "2030-01-15T20:00:00+01:00"
@@ -313,3 +316,17 @@ def test_under_the_generated_acl_a_table_hears_its_defaults_from_the_owner(tmp_p
         table.close()
     finally:
         broker.stop()
+
+
+def test_a_table_started_from_its_config_takes_the_retained_defaults_waiting_for_it(tmp_path, broker):
+    """`open_fleet` as the table starts it: the café's message, retained before the table
+    ever connected, is taken at its first subscription, and its language plugin attached."""
+    send_retained(settings_for(broker), [sent(cafe(tmp_path / "cafe"), {"tamalou": TAMALOU})])
+    config = parse_config(config_file(tmp_path, broker, "t1").read_text())
+    fleet = open_fleet(config, tmp_path / "t1", lambda: AT)
+    try:
+        language = next(part for part in fleet.parts if isinstance(part, CafeLanguage))
+        assert language.box.due.wait(WAIT_S)                # taken, its language waiting
+        assert kept(tmp_path / "t1") == HouseDefaults({"tamalou": TAMALOU}, "fr", True)
+    finally:
+        fleet.close()
