@@ -1,12 +1,16 @@
 """The table's page in the bench: the peak memory of a table with its page serving, and what
-50 open streams of the page cost the game loop's tap-to-frame.
+the page and 50 phones on its stream cost the game loop's tap-to-frame.
 
-Each figure comes from a fresh process (this module run as a script), which plays the bench's
-longest scripted game through the simulator's lines, tap by tap timed from the line to the
-frame published: once without the page, once with it serving and no phone, once with 50 phones
-following its stream (read as fast as they
-come, in a process of their own, as phones are). The peak is the table process's VmHWM once the
-game is over.
+Three tables play the bench's longest scripted game through the simulator's lines, each a
+fresh process (this module run as a script): one without the page, one with it serving and no
+phone, one with 50 phones following its stream and one phone that stopped reading (the
+phones in a process of their own, as phones are elsewhere). They play in lockstep, a line
+each in turn, the order turning at each line, so that whatever else the machine does weighs
+on the three alike: the figures compare like with like. Between two of its lines a table
+waits on the others' (the hand's move between two taps, which the simulator counts 1.6 s,
+is far longer). A tap is timed from its line to its frame published, the page's share of the
+loop's work included, and the journal's appends within it apart. A table's peak is its
+VmHWM once the game is over.
 """
 from __future__ import annotations
 
@@ -21,11 +25,9 @@ from pathlib import Path
 
 MODULE = "device.bench.web"     # run as a script: its own name is __main__ then
 STREAMS = 50
-# Between two taps a table has at least a hand's move (the simulator counts 1.6 s): here a
-# short real pause after each, the same in every run, in which the page sends its streams the
-# new frame.
-HANDS_S = 0.01
-TIMEOUT_S = 300.0
+STALLED = 1                    # phones that stop reading their stream, beside the 50
+READ_S = 0.02                  # the phones read what came at most this often: cheap for the machine
+READY_S = 60.0
 
 
 RUNS = {"off": (False, 0), "on": (True, 0), f"streams_{STREAMS}": (True, STREAMS)}
@@ -33,37 +35,80 @@ RUNS = {"off": (False, 0), "on": (True, 0), f"streams_{STREAMS}": (True, STREAMS
 
 def page_figures(directory: Path, game: str, players: list[str], lines: list[str],
                  runs: tuple[str, ...] = tuple(RUNS)) -> dict:
-    """{"off"|"on"|"streams_50": {"peak_rss_mb", "tap_s"}} for the scripted game."""
-    figures = {}
-    for name in runs:
-        page, streams = RUNS[name]
-        order = {"state_dir": str(directory / name), "game": game, "players": players,
-                 "lines": lines, "page": page, "streams": streams}
-        done = subprocess.run([sys.executable, "-m", MODULE], input=json.dumps(order),
-                              capture_output=True, text=True, timeout=TIMEOUT_S,
-                              env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
-        if done.returncode != 0:
-            raise RuntimeError(f"bench: the page's table ({name}) failed: {done.stderr[-500:]}")
-        figures[name] = json.loads(done.stdout.splitlines()[-1])
-    return figures
+    """{"off"|"on"|"streams_50": {"peak_rss_mb", "tap_s", "tap_journal_s"}} for the scripted
+    game, its tables playing in lockstep."""
+    directory.mkdir(parents=True, exist_ok=True)
+    tables: dict[str, subprocess.Popen] = {}
+    try:
+        for name in runs:
+            page, streams = RUNS[name]
+            order = {"state_dir": str(directory / name), "game": game, "players": players,
+                     "lines": lines, "page": page, "streams": streams}
+            tables[name] = table = subprocess.Popen(
+                [sys.executable, "-m", MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=(directory / f"{name}.err").open("w"), text=True,
+                env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+            _say(table, json.dumps(order))
+        for name, table in tables.items():
+            _expect(directory, name, table, "ready")
+        turn = list(tables.items())
+        for index in range(len(lines)):
+            shift = index % len(turn)
+            for name, table in turn[shift:] + turn[:shift]:
+                _say(table, "next")
+                _expect(directory, name, table, "done")
+        figures = {}
+        for name, table in tables.items():
+            assert table.stdin is not None and table.stdout is not None
+            table.stdin.close()
+            out = table.stdout.read()        # what its reader holds past the last "done" too
+            if table.wait(READY_S) != 0:
+                raise RuntimeError(f"bench: the page's table ({name}) failed: {_errors(directory, name)}")
+            figures[name] = json.loads(out.splitlines()[-1])
+        return figures
+    finally:
+        for table in tables.values():
+            if table.poll() is None:
+                table.kill()
+                table.wait()
 
 
-def play(order: dict) -> dict:
-    """One table, in this process: the game's lines, each tap timed; the peak memory."""
+def _say(table: subprocess.Popen, line: str) -> None:
+    assert table.stdin is not None
+    table.stdin.write(line + "\n")
+    table.stdin.flush()
+
+
+def _expect(directory: Path, name: str, table: subprocess.Popen, word: str) -> None:
+    assert table.stdout is not None
+    if table.stdout.readline().strip() != word:
+        table.kill()
+        table.wait()
+        raise RuntimeError(f"bench: the page's table ({name}) failed: {_errors(directory, name)}")
+
+
+def _errors(directory: Path, name: str) -> str:
+    return (directory / f"{name}.err").read_text()[-500:]
+
+
+def play(order: dict, orders, told) -> dict:
+    """One table, in this process: ready once it (and its page, and its phones) are, then a
+    line of the game at each order, each tap timed; the peak memory."""
     import argparse
 
     from device.app import Companion
     from device.assembly import open_registry, start_from_flags
+    from device.bench.games import TimedStore
     from device.loop import Frames
     from device.sim.clock import VirtualClock
     from device.sim.lines import SimReaderField
     from device.sim.play import run_sim
-    from device.storage.store import GameStore
 
     state_dir = Path(order["state_dir"])
     clock = VirtualClock(wall="2024-05-04T20:00:00+02:00")
     registry = open_registry(state_dir, True)
-    app = Companion(registry=registry, store=GameStore(state_dir, clock=clock), clock=clock)
+    store = TimedStore(state_dir, clock)
+    app = Companion(registry=registry, store=store, clock=clock)
     problem = start_from_flags(app, argparse.Namespace(
         game=order["game"], players=",".join(order["players"]), first=None, option=[]))
     if problem:
@@ -77,16 +122,21 @@ def play(order: dict) -> dict:
     frames.update(app)
     phones = None
     if page is not None:
-        if not page.ready.wait(60) or page.url is None:
+        if not page.ready.wait(READY_S) or page.url is None:
             raise RuntimeError("the page did not start")
         phones = follow(page, order["streams"])
-    taps = []
+    told("ready")
+    taps, journal = [], []
     for line in order["lines"]:
+        if orders.readline().strip() != "next":
+            raise RuntimeError("the bench stopped before the game's end")
+        appends = len(store.append_s)
         start = time.perf_counter()
         run_sim(app, [line], clock, frames, field, lambda text: None)
         if line.startswith("tap "):
             taps.append(time.perf_counter() - start)
-            time.sleep(HANDS_S)
+            journal.append(sum(store.append_s[appends:]))
+        told("done")
     app.store.close()
     peak = int(next(line for line in Path("/proc/self/status").read_text().splitlines()
                     if line.startswith("VmHWM:")).split()[1])
@@ -95,12 +145,13 @@ def play(order: dict) -> dict:
         phones.wait()
     if page is not None:
         page.close()
-    return {"peak_rss_mb": round(peak / 1024, 1), "tap_s": taps}
+    return {"peak_rss_mb": round(peak / 1024, 1), "tap_s": taps, "tap_journal_s": journal}
 
 
 def follow(page, count: int) -> subprocess.Popen | None:
-    """`count` phones joined and following the page's stream, in a process of their own (as
-    phones are: their reading costs the table nothing), once each has its first view."""
+    """`count` phones joined and following the page's stream and STALLED more that stop
+    reading it, in a process of their own (as phones are: their reading costs the table
+    nothing), once each has its first view."""
     if count == 0:
         return None
     port = int(page.url.rstrip("/").rsplit(":", 1)[1])
@@ -123,30 +174,37 @@ def follow(page, count: int) -> subprocess.Popen | None:
 
 
 def phones(port: int, cookie: str, count: int) -> None:
-    """The phones' process: `count` streams, each read as fast as it comes, until killed."""
+    """The phones' process: `count` streams, each read whole at most every READ_S, and
+    STALLED that read nothing past their first view, until killed."""
     clients, reading = [], selectors.DefaultSelector()
-    for _ in range(count):
+    for n in range(count + STALLED):
         client = socket.create_connection(("127.0.0.1", port))
         client.sendall(f"GET /api/events HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n\r\n".encode())
         got = b""
         while b"data: " not in got:
             got += client.recv(65536)
-        client.setblocking(False)
-        reading.register(client, selectors.EVENT_READ)
-        clients.append(client)
+        clients.append(client)                   # a stalled phone's stream is held, unread
+        if n < count:
+            client.setblocking(False)
+            reading.register(client, selectors.EVENT_READ)
     print("following", flush=True)
     while reading.get_map():
         for key, _ in reading.select():
             stream: socket.socket = key.fileobj      # type: ignore[assignment]
             try:
-                if not stream.recv(65536):
+                if not stream.recv(1 << 20):
                     reading.unregister(stream)
             except OSError:
                 reading.unregister(stream)
+        time.sleep(READ_S)
+
+
+def told(word: str) -> None:
+    print(word, flush=True)
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--phones"]:
         phones(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
     else:
-        print(json.dumps(play(json.loads(sys.stdin.read()))))
+        print(json.dumps(play(json.loads(sys.stdin.readline()), sys.stdin, told)))
