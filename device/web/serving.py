@@ -162,11 +162,11 @@ class WebPage:
             # Config.load imports the lifespan by name, and it takes Config from the package
             vars(package)["Config"] = Config
             import uvicorn.lifespan.off  # noqa: F401
-        from .server import Changes, TablePage
+        from .server import TablePage, Watch
         if self._stop.is_set():                  # the table stopped while they were loading
             return
         loop = asyncio.get_running_loop()
-        changes = Changes(loop)
+        changes = Watch(loop, self.desk)
         page = TablePage(self.desk, changes)
         config = Config(page.app, log_config=None, log_level="error", access_log=False,
                         proxy_headers=False, server_header=False, date_header=False,
@@ -178,7 +178,6 @@ class WebPage:
             sock=sock)
         stop = asyncio.Event()
         self._stopping = lambda: loop.call_soon_threadsafe(stop.set)
-        self.desk.on_change = changes.bump
         self.guard, self.state = guard, state
         port = sock.getsockname()[1]
         host = reachable(self.host)
