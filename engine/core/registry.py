@@ -11,6 +11,7 @@ the table from playing the others.
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,8 @@ _GAMES: dict[str, GameSpec] = {}
 _IN_ORDER: list[tuple[GameSpec, ...]] = []       # all_specs(), kept: the screen asks each frame
 _PROBLEMS: list[str] = []
 _discovered = False
+_loading = False                  # this thread is taking the games in: a game's import asking again
+_DISCOVERY = threading.RLock()    # a second thread waits for the games rather than seeing none
 _TAKEN: set[str] = set()          # entry names get() took in on their own, before discover()
 
 
@@ -84,10 +87,17 @@ def texts_problem(spec: GameSpec) -> str | None:
 
 def discover() -> None:
     """Take in every game of the entry-point group, once; refusals go to problems()."""
-    global _discovered
-    if not _discovered:
-        _discovered = True
-        _PROBLEMS.extend(take_in(entry for entry in _entries() if entry.name not in _TAKEN))
+    global _discovered, _loading
+    if _discovered:
+        return
+    with _DISCOVERY:
+        if _discovered or _loading:
+            return
+        _loading = True
+        try:
+            _PROBLEMS.extend(take_in(entry for entry in _entries() if entry.name not in _TAKEN))
+        finally:
+            _loading, _discovered = False, True
 
 
 def _entries() -> Iterable[Entry]:
@@ -121,11 +131,13 @@ def problems() -> tuple[str, ...]:
 
 
 def get(game_id: str) -> GameSpec:
-    if game_id not in _GAMES and not _discovered and game_id not in _TAKEN:
-        # the entry named as the game, alone: a command about one game (`tabletop status`)
-        # starts without importing the others; any other lookup takes them all in
-        _TAKEN.add(game_id)
-        _PROBLEMS.extend(take_in(entry for entry in _entries() if entry.name == game_id))
+    if game_id not in _GAMES and not _discovered:
+        with _DISCOVERY:
+            if game_id not in _GAMES and not _discovered and game_id not in _TAKEN:
+                # the entry named as the game, alone: a command about one game (`tabletop
+                # status`) starts without importing the others; any other lookup takes them all in
+                _TAKEN.add(game_id)
+                _PROBLEMS.extend(take_in(entry for entry in _entries() if entry.name == game_id))
     if game_id not in _GAMES:
         discover()
     try:
