@@ -11,7 +11,7 @@ from engine.core.registry import all_specs
 # The smallest run that still takes every path: one game, one start-up, a short journal.
 TINY = bench.Plan(seeds=(1,), games=("palourde",), idle_s=0.05, start_runs=1, resume_events=20,
                   resume_repeat=1, history_games=100, end_repeat=1, growth_inputs=14,
-                  leaderboard_games=1_000)
+                  leaderboard_games=1_000, page_taps=5)
 
 FIGURES = {"tap_to_frame_ms": ("p50", "p99"), "journal_fsync_ms": ("p50", "p99"),
            "display_bytes_per_update": ("ours", "full_frame"),
