@@ -15,8 +15,9 @@ The groups, in the order a rules module uses them:
 - the inputs: `Tap` (a card read), `Choose` (a menu answer), `Confirm` (SELECT), `Cancel`
   (BACK), and `Event`, any of the four;
 - the house rules: `OptionSpec`, `Options`, and `option` / `option_of` to read one;
-- the state: `Table`, the base class of a state (seq, phase, options, seats, current), and
-  `given`, for a field the phase at hand always has set;
+- the state: `Table`, the base class of a state (seq, phase, options, seats, current),
+  `given`, for a field the phase at hand always has set, and `replace`, a state with some
+  fields changed (`dataclasses.replace`, at a third of its cost);
 - seats, a player's name each: `PerSeat`, `per_seat`, `of`, `with_value`, `add`, `next_seat`,
   `clockwise_from`;
 - the phases: `PhaseTable` and the adapters `on_card`, `on_option`, `on_button`; `Played`, what
@@ -56,6 +57,7 @@ from engine.core.outcomes import (
     Tally,
 )
 from engine.core.phases import Handler, PhaseTable, on_button, on_card, on_option
+from engine.core.records import replace
 from engine.core.results import NO_WINNER, SHARED, TIE_RULES, Ranking, rank
 from engine.core.seats import PerSeat, add, clockwise_from, next_seat, of, per_seat, with_value
 from engine.core.spec import GameConfig, GameSpec, Look, Played, card_ids, current_badge, kind_of
@@ -72,5 +74,5 @@ __all__ = [
     "PlayerLine", "Prompt", "Ranking", "Rejected", "Result", "Table", "Tally", "Tap", "Template",
     "add", "card_ids", "clockwise_from", "current_badge", "given", "kind_of", "msg", "next_seat",
     "of", "on_button", "on_card", "on_option", "option", "option_of", "per_seat", "plural", "rank",
-    "typeset", "with_value",
+    "replace", "typeset", "with_value",
 ]

@@ -6,8 +6,6 @@ checks and effects -> invariants -> seq + 1. Every stage before the game's
 """
 from __future__ import annotations
 
-import dataclasses
-
 from .events import Cancel, Choose, Confirm, Event, Tap
 from .outcomes import (
     E_GAME_OVER,
@@ -19,6 +17,7 @@ from .outcomes import (
     Outcome,
     Rejected,
 )
+from .records import replace
 from .registry import canonical_card, decks_of
 from .spec import GameSpec
 from .text import msg
@@ -49,7 +48,7 @@ def step(spec: GameSpec, state, event: Event) -> Outcome:
     problems = spec.invariants(new_state)
     if problems:
         raise EngineBug(f"{spec.id} after {event}: {'; '.join(problems)}")
-    return Accepted(dataclasses.replace(new_state, seq=state.seq + 1), tuple(effects))
+    return Accepted(replace(new_state, seq=state.seq + 1), tuple(effects))
 
 
 def candidate_events(spec: GameSpec, state) -> list[Event]:

@@ -9,7 +9,6 @@ pirate's hand; it never shows or keeps the hand's values.
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 from tabletop_kit import (
@@ -38,6 +37,7 @@ from tabletop_kit import (
     option,
     option_of,
     per_seat,
+    replace,
     with_value,
 )
 
@@ -82,16 +82,16 @@ def check_face_down(state: State, card: str) -> Rejected | None:
 
 
 def start_turn(state: State, seat: str) -> State:
-    return dataclasses.replace(state, phase=TURN, current=seat, action=None, target=None,
-                               accused_taps=())
+    return replace(state, phase=TURN, current=seat, action=None, target=None,
+                   accused_taps=())
 
 
 def place(state: State, seat: str, card: str) -> State:
-    return dataclasses.replace(state, fronts=with_value(state.fronts, seat, front(state, seat) + (card,)))
+    return replace(state, fronts=with_value(state.fronts, seat, front(state, seat) + (card,)))
 
 
 def to_discard(state: State, card: str) -> State:
-    return dataclasses.replace(state, discard=state.discard + 1, out_uids=state.out_uids | {card})
+    return replace(state, discard=state.discard + 1, out_uids=state.out_uids | {card})
 
 
 # ---- setup (§2.2) ------------------------------------------------------------
@@ -111,13 +111,13 @@ def open_card(state: State, card: str):
     if problem:
         return problem
     state = place(state, state.to_play, card)
-    state = dataclasses.replace(state, hands=add(state.hands, state.to_play, -1))
+    state = replace(state, hands=add(state.hands, state.to_play, -1))
     waiting = [s for s in state.seats if not front(state, s)]
     if waiting:
-        return dataclasses.replace(state, current=waiting[0]), ()
+        return replace(state, current=waiting[0]), ()
     tied = lowest_openers(state)
     if len(tied) > 1:                                       # AMB-L2
-        return dataclasses.replace(state, phase=OLDEST, current=tied[0]), ()
+        return replace(state, phase=OLDEST, current=tied[0]), ()
     return start_turn(state, tied[0]), (msg("la.starts", name=tied[0]),)
 
 
@@ -137,12 +137,12 @@ def choose_action(state: State, action: str):
     if action not in legal_actions(state):
         text = "la.no_hand" if action == "attack" else "la.pile_empty"
         return Rejected(E_ILLEGAL, msg(text))
-    state = dataclasses.replace(state, action=action)
+    state = replace(state, action=action)
     if action in ("draw", "challenge") and state.pile == 0:
-        return dataclasses.replace(state, phase=RESHUFFLE), ()
+        return replace(state, phase=RESHUFFLE), ()
     if action == "draw":
         return draw(state)
-    return dataclasses.replace(state, phase=TARGET), ()
+    return replace(state, phase=TARGET), ()
 
 
 def back_to_turn(state: State):
@@ -152,18 +152,18 @@ def back_to_turn(state: State):
 
 def reshuffle(state: State):
     """AMB-L8 `reshuffle_discards`: the discards become the pile, then the action goes on."""
-    state = dataclasses.replace(state, pile=state.discard, discard=0, out_uids=frozenset())
+    state = replace(state, pile=state.discard, discard=0, out_uids=frozenset())
     effects = (msg("la.reshuffled", n=state.pile),)
     if state.action == "draw":
         drawn, more = draw(state)
         return drawn, effects + more
-    return dataclasses.replace(state, phase=TARGET), effects
+    return replace(state, phase=TARGET), effects
 
 
 def draw(state: State):
     """Draw 1; the device never hints whether it makes a pair."""
     p = state.to_play
-    state = dataclasses.replace(state, pile=state.pile - 1, hands=add(state.hands, p, 1))
+    state = replace(state, pile=state.pile - 1, hands=add(state.hands, p, 1))
     following = next_active(state, p)
     return start_turn(state, following), (msg("la.draw", name=p, next=following),)
 
@@ -175,11 +175,11 @@ def choose_target(state: State, seat: str):
         return Rejected(E_NOT_ELIGIBLE, msg("la.not_yourself"))
     if seat in state.out:
         return Rejected(E_NOT_ELIGIBLE, msg("la.is_out", name=seat))
-    state = dataclasses.replace(state, target=seat)
+    state = replace(state, target=seat)
     if state.action == "attack":
-        return dataclasses.replace(state, phase=ATTACK_CARD), ()
+        return replace(state, phase=ATTACK_CARD), ()
     if state.action == "challenge":
-        return dataclasses.replace(state, phase=CHALLENGE_CARD), ()
+        return replace(state, phase=CHALLENGE_CARD), ()
     return open_accusation(state)
 
 
@@ -192,9 +192,9 @@ def attack_card(state: State, card: str):
     if pairs_with(card, front(state, t)):
         if option(state.options, "illegal_attack") == "reject":      # AMB-L4
             return Rejected(E_ILLEGAL, msg("la.pairs_with", name=t, v=value(card)))
-        state = to_discard(dataclasses.replace(state, hands=add(state.hands, p, -1)), card)
+        state = to_discard(replace(state, hands=add(state.hands, p, -1)), card)
         return eliminate(state, p, lambda s: next_active(s, p), (msg("la.pair_out", name=p),))
-    state = place(dataclasses.replace(state, hands=add(state.hands, p, -1)), t, card)
+    state = place(replace(state, hands=add(state.hands, p, -1)), t, card)
     return start_turn(state, t), (msg("la.attacked", target=t),)
 
 
@@ -204,7 +204,7 @@ def challenge_card(state: State, card: str):
     if problem:
         return problem
     p, t = state.to_play, given(state.target)
-    state = dataclasses.replace(state, pile=state.pile - 1)
+    state = replace(state, pile=state.pile - 1)
     if pairs_with(card, front(state, t)):
         return eliminate(to_discard(state, card), p, lambda s: next_active(s, p),
                          (msg("la.pair_out", name=p),))
@@ -218,8 +218,8 @@ def open_accusation(state: State):
     if hand(state, t) == 0:             # front cards never pair with each other (AMB-L6)
         return verdict(state, False, (msg("la.empty_hand", name=t),))
     if option(state.options, "accuse_verdict") == "buttons":
-        return dataclasses.replace(state, phase=VERDICT), ()
-    return dataclasses.replace(state, phase=ACCUSE_TAPS), ()
+        return replace(state, phase=VERDICT), ()
+    return replace(state, phase=ACCUSE_TAPS), ()
 
 
 def accused_tap(state: State, card: str):
@@ -232,7 +232,7 @@ def accused_tap(state: State, card: str):
         return problem
     if len(state.accused_taps) >= need:
         return Rejected(E_ILLEGAL, msg("la.all_tapped", n=need))
-    return dataclasses.replace(state, accused_taps=state.accused_taps + (card,)), ()
+    return replace(state, accused_taps=state.accused_taps + (card,)), ()
 
 
 def judge_taps(state: State):
@@ -253,7 +253,7 @@ def choose_verdict(state: State, key: str):
 def verdict(state: State, pair: bool, effects: tuple[Msg, ...] = ()):
     """Pair: the accused is out, play goes on after the accuser. No pair: the accuser is out."""
     p, t = state.to_play, given(state.target)
-    state = dataclasses.replace(state, accused_taps=())      # forget the hidden hand at once
+    state = replace(state, accused_taps=())      # forget the hidden hand at once
     if pair:
         return eliminate(state, t, lambda s: next_active(s, p), effects + (msg("la.accuse_pair", name=t),))
     return eliminate(state, p, lambda s: t, effects + (msg("la.accuse_no_pair", name=p),))
@@ -265,13 +265,13 @@ def eliminate(state: State, loser: str, successor: Callable[[State], str], effec
     `successor` names who plays next once the loser is out (AMB-L3).
     """
     row = front(state, loser)
-    state = dataclasses.replace(
+    state = replace(
         state, out=state.out + (loser,), discard=state.discard + len(row) + hand(state, loser),
         out_uids=state.out_uids | set(row), fronts=with_value(state.fronts, loser, ()),
         hands=with_value(state.hands, loser, 0))
     remaining = players_in(state)
     if len(remaining) == 1:
-        state = dataclasses.replace(state, phase=OVER, current=remaining[0], action=None, target=None)
+        state = replace(state, phase=OVER, current=remaining[0], action=None, target=None)
         return state, effects + (msg("la.discard_all", name=loser), msg("la.wins", name=remaining[0]))
     following = successor(state)
     return start_turn(state, following), effects + (msg("la.discard_all_next", name=loser,

@@ -9,11 +9,10 @@ as anything but a ConfigError, so a hand-edited file cannot crash the device.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from tabletop_kit import ConfigError, Msg, card_ids, kind_of, msg
+from tabletop_kit import ConfigError, Msg, card_ids, kind_of, msg, replace
 
 PEOPLES = ("mouta", "faar", "bloup", "napil", "parok")
 NEUTRAL = "neutral"
@@ -159,9 +158,9 @@ def detail_problem(card: str, detail: str, value: object) -> str | None:
 def with_detail(info: CardInfo, detail: str, value: object) -> CardInfo:
     """The card's data with one learned detail filled in (checked by `detail_problem`)."""
     if detail == WHITE and (value is None or type(value) is int):
-        return dataclasses.replace(info, white=value)
+        return replace(info, white=value)
     if detail == PEOPLE and (value is None or isinstance(value, str)):
-        return dataclasses.replace(info, people=value)
+        return replace(info, people=value)
     raise ValueError(f"{info.card}: {detail}: not a detail a table learns")
 
 

@@ -6,9 +6,7 @@ RESOLVE, which tells the rules to go on with the resolution queue.
 """
 from __future__ import annotations
 
-import dataclasses
-
-from tabletop_kit import E_ILLEGAL, E_NOT_ELIGIBLE, E_NOT_EXPECTED, Rejected, given, msg
+from tabletop_kit import E_ILLEGAL, E_NOT_ELIGIBLE, E_NOT_EXPECTED, Rejected, given, msg, replace
 
 from .cards import CHIEF, FLOUK, MANUAL, Effect, people_of_id, type_of
 from .state import (
@@ -48,18 +46,18 @@ def effect_of(state: State) -> Effect:
 
 def finish(state: State, effects: tuple):
     """The power or effect is over: back to the resolution queue."""
-    return dataclasses.replace(state, phase=RESOLVE, current=None, card=None, target=None,
-                               moving=None, place=None), effects
+    return replace(state, phase=RESOLVE, current=None, card=None, target=None,
+                   moving=None, place=None), effects
 
 
 def run_effect(state: State, seat: str, card: str, effects: tuple):
     """Start `card`'s power or effect for `seat`."""
-    state = dataclasses.replace(state, current=seat, card=card, target=None)
+    state = replace(state, current=seat, card=card, target=None)
     effect = effect_of(state)
     if effect.mode == MANUAL:
         text = msg("fl.by_hand_text", card=label(card), text=effect.text) if effect.text else \
             msg("fl.by_hand", card=label(card))
-        return dataclasses.replace(state, phase=REPORT, moves=0), effects + (text,)
+        return replace(state, phase=REPORT, moves=0), effects + (text,)
     if effect.mode == "draw_from_pile":
         n = min(effect.n or 0, state.pile)
         state = add_hidden(add_hidden(state, PILE, -n), f"hand:{seat}", n)
@@ -69,10 +67,10 @@ def run_effect(state: State, seat: str, card: str, effects: tuple):
     if effect.whose in ("any", "self") and not eligible_cards(state):
         return finish(state, effects + (msg("fl.no_target"),))
     if effect.whose in ("any", "self"):
-        return dataclasses.replace(state, phase=EFFECT_CARD), effects
+        return replace(state, phase=EFFECT_CARD), effects
     if not targets(state):
         return finish(state, effects + (msg("fl.no_target"),))
-    return dataclasses.replace(state, phase=EFFECT_TARGET), effects
+    return replace(state, phase=EFFECT_TARGET), effects
 
 
 # ---- structured effects -------------------------------------------------------------
@@ -116,7 +114,7 @@ def choose_target(state: State, key: str):
         n = min(effect.n or 0, hand(state, key))
         state = add_hidden(add_hidden(state, f"hand:{key}", -n), f"hand:{state.current}", n)
         return finish(state, (msg("fl.steal", name=state.current, victim=key, n=n),))
-    return dataclasses.replace(state, phase=EFFECT_CARD, target=key), ()
+    return replace(state, phase=EFFECT_CARD, target=key), ()
 
 
 def pick_card(state: State, card: str):
@@ -145,7 +143,7 @@ def effect_back(state: State):
     """BACK from the card to the choice of opponent, where there was one."""
     if effect_of(state).whose != "choose_opponent":
         return Rejected(E_NOT_EXPECTED, msg("fl.pick_from", seats=source_seats(state)))
-    return dataclasses.replace(state, phase=EFFECT_TARGET, target=None), ()
+    return replace(state, phase=EFFECT_TARGET, target=None), ()
 
 
 # ---- the report loop (§5.1 "Unknown or manual effect") ------------------------------
@@ -156,13 +154,13 @@ def report_tap(state: State, card: str):
         return Rejected(E_ILLEGAL, msg("fl.report_full", n=MAX_REPORT_MOVES))
     if where(state, card) == "pending":
         return Rejected(E_ILLEGAL, msg("fl.not_resolved"))
-    return dataclasses.replace(state, phase=REPORT_DEST, moving=card), ()
+    return replace(state, phase=REPORT_DEST, moving=card), ()
 
 
 def report_choose(state: State, key: str):
     if key != FACE_DOWN or state.moves >= MAX_REPORT_MOVES:
         return Rejected(E_NOT_EXPECTED, msg("fl.report_hint"))
-    return dataclasses.replace(state, phase=FACE_DOWN_FROM), ()
+    return replace(state, phase=FACE_DOWN_FROM), ()
 
 
 def destinations(state: State) -> tuple[str, ...]:
@@ -184,7 +182,7 @@ def choose_destination(state: State, key: str):
         return Rejected(E_NOT_EXPECTED, msg("fl.choose_destination"))
     card = given(state.moving)
     if where(state, card) is None:     # from a hand or the pile: ask which
-        return dataclasses.replace(state, phase=REPORT_FROM, place=key), ()
+        return replace(state, phase=REPORT_FROM, place=key), ()
     return _moved(put(take(state, card), card, key), card, key)
 
 
@@ -196,14 +194,14 @@ def choose_source(state: State, key: str):
 
 
 def _moved(state: State, card: str, dest: str):
-    state = dataclasses.replace(state, phase=REPORT, moving=None, place=None, moves=state.moves + 1)
+    state = replace(state, phase=REPORT, moving=None, place=None, moves=state.moves + 1)
     return state, (msg("fl.moved", card=label(card), to=place_label(dest)),)
 
 
 def face_down_from(state: State, key: str):
     if key not in sources(state):
         return Rejected(E_NOT_EXPECTED, msg("fl.choose_source"))
-    return dataclasses.replace(state, phase=FACE_DOWN_TO, place=key), ()
+    return replace(state, phase=FACE_DOWN_TO, place=key), ()
 
 
 def face_down_destinations(state: State) -> tuple[str, ...]:
@@ -214,13 +212,13 @@ def face_down_to(state: State, key: str):
     if key not in face_down_destinations(state):
         return Rejected(E_NOT_EXPECTED, msg("fl.choose_destination"))
     state = add_hidden(add_hidden(state, given(state.place), -1), key, 1)
-    state = dataclasses.replace(state, phase=REPORT, place=None, moves=state.moves + 1)
+    state = replace(state, phase=REPORT, place=None, moves=state.moves + 1)
     return state, (msg("fl.face_down_moved", to=place_label(key)),)
 
 
 def report_back(state: State):
     """BACK leaves a half-reported move: nothing has changed yet."""
-    return dataclasses.replace(state, phase=REPORT, moving=None, place=None), ()
+    return replace(state, phase=REPORT, moving=None, place=None), ()
 
 
 def report_done(state: State):

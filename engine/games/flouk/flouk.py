@@ -9,8 +9,6 @@ The game ends when 4 cards each can no longer be dealt; the largest village wins
 """
 from __future__ import annotations
 
-import dataclasses
-
 from tabletop_kit import (
     E_IN_PLAY,
     E_NOT_EXPECTED,
@@ -30,6 +28,7 @@ from tabletop_kit import (
     on_card,
     on_option,
     per_seat,
+    replace,
 )
 
 from . import learning, resolve, scoring, texts_en, texts_fr
@@ -111,7 +110,7 @@ def initial(config: GameConfig) -> State:
 
 def deal(state: State):
     """The one confirmation a round: discard, deal 4 each and pass (AMB-F2 for 2 players)."""
-    state = dataclasses.replace(
+    state = replace(
         state, phase=REVEAL, pile=state.pile - CARDS_DEALT * len(state.seats),
         hands=per_seat(state.seats, CARDS_DEALT), round=state.round + 1, turn=1,
         current=state.seats[0], pile_changed=False)
@@ -154,7 +153,7 @@ def no_card(state: State, key: str):
     if key != NO_CARD:
         return Rejected(E_NOT_EXPECTED, msg("fl.hint.reveal"))
     if hand(state, state.to_play) > 0:
-        return dataclasses.replace(state, phase=SURE), ()
+        return replace(state, phase=SURE), ()
     return record(state, None, ())
 
 
@@ -162,19 +161,19 @@ def sure_no_card(state: State):
     """AMB-F10: the player holds nothing after all; their counted cards were lost track of."""
     seat, held = state.to_play, hand(state, state.to_play)
     state = add_hidden(add_hidden(state, DISCARD, held), f"hand:{seat}", -held)
-    return record(dataclasses.replace(state, phase=REVEAL), None, ())
+    return record(replace(state, phase=REVEAL), None, ())
 
 
 def not_sure(state: State):
-    return dataclasses.replace(state, phase=REVEAL), ()
+    return replace(state, phase=REVEAL), ()
 
 
 def record(state: State, card: str | None, effects: tuple):
     """Note the reveal; the last one of the turn starts the resolution."""
-    state = dataclasses.replace(state, revealed=state.revealed + ((state.to_play, card),))
+    state = replace(state, revealed=state.revealed + ((state.to_play, card),))
     if len(state.revealed) == len(state.seats):
         return resolve.start(state, effects)
-    return dataclasses.replace(state, current=state.seats[len(state.revealed)]), effects
+    return replace(state, current=state.seats[len(state.revealed)]), effects
 
 
 # ---- the phase table ---------------------------------------------------------

@@ -11,9 +11,7 @@ keeps it in the café's card data for the next games).
 """
 from __future__ import annotations
 
-import dataclasses
-
-from tabletop_kit import E_NOT_EXPECTED, Choose, Option, Prompt, Rejected, given, msg
+from tabletop_kit import E_NOT_EXPECTED, Choose, Option, Prompt, Rejected, given, msg, replace
 
 from .cards import (
     ACTION,
@@ -52,7 +50,7 @@ def missing(state: State) -> tuple[str, str, str] | None:
 
 
 def ask(state: State, seat: str, card: str, detail: str) -> State:
-    return dataclasses.replace(state, phase=LEARN, asking=(card, detail), current=seat)
+    return replace(state, phase=LEARN, asking=(card, detail), current=seat)
 
 
 def answer(state: State, key: str):
@@ -62,7 +60,7 @@ def answer(state: State, key: str):
     if value is None or detail_problem(card, detail, value):
         return Rejected(E_NOT_EXPECTED, msg("core.not_a_choice"))
     card_data = tuple(c for c in state.card_data if c.card != card)
-    state = dataclasses.replace(
+    state = replace(
         state, phase=RESOLVE, asking=None, current=None,
         card_data=card_data + (with_detail(info(state, card), detail, value),),
         learned=state.learned + ((card, detail, value),))
@@ -97,7 +95,7 @@ def reorder(state: State) -> State:
     kind = type_of(state.queue[0][0][1])
     step = [entry for group in state.queue for entry in group if type_of(entry[1]) == kind]
     rest = tuple(g for g in state.queue if type_of(g[0][1]) != kind)
-    return dataclasses.replace(state, queue=tuple(ordered(state, step)) + rest)
+    return replace(state, queue=tuple(ordered(state, step)) + rest)
 
 
 def prompt(state: State) -> Prompt:

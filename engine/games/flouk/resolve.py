@@ -7,9 +7,7 @@ then the turn or the round ends, all inside the same input event.
 """
 from __future__ import annotations
 
-import dataclasses
-
-from tabletop_kit import E_NOT_ELIGIBLE, Rejected, msg, per_seat
+from tabletop_kit import E_NOT_ELIGIBLE, Rejected, msg, per_seat, replace
 
 from .cards import ACTION, CHIEF, DECREE, FLOUK, NEUTRAL
 from .effects import run_effect
@@ -45,7 +43,7 @@ def start(state: State, effects: tuple):
     for step in STEPS:
         entries = [e for e in revealed if type_of(e[1]) == step]
         groups += ordered(state, entries) if step in (CHIEF, ACTION) else [(e,) for e in entries]
-    state = dataclasses.replace(state, phase=RESOLVE, revealed=(), queue=tuple(groups), step=None)
+    state = replace(state, phase=RESOLVE, revealed=(), queue=tuple(groups), step=None)
     return advance(state, effects)
 
 
@@ -56,7 +54,7 @@ def choose_first(state: State, seat: str):
     if not chosen:
         return Rejected(E_NOT_ELIGIBLE, msg("fl.not_tied"))
     others = tuple(e for e in group if e[0] != seat)
-    state = dataclasses.replace(state, phase=RESOLVE, queue=(tuple(chosen),) + (others,) + rest)
+    state = replace(state, phase=RESOLVE, queue=(tuple(chosen),) + (others,) + rest)
     return advance(state, ())
 
 
@@ -68,11 +66,11 @@ def advance(state: State, effects: tuple):
             return ask(state, *needed), effects
         group = state.queue[0]
         if len(group) > 1:
-            return dataclasses.replace(state, phase=ORDER, current=None), effects
+            return replace(state, phase=ORDER, current=None), effects
         seat, card = group[0]
-        state = dataclasses.replace(state, queue=state.queue[1:])
+        state = replace(state, queue=state.queue[1:])
         if state.step != type_of(card):
-            state = dataclasses.replace(state, step=type_of(card))
+            state = replace(state, step=type_of(card))
             effects += (step_message(type_of(card)),)
         state, effects = RESOLVERS[type_of(card)](state, seat, card, effects)
     if state.phase == RESOLVE:
@@ -111,7 +109,7 @@ def resolve_chief(state: State, seat: str, card: str, effects: tuple):
     effects += (msg("fl.welcomed", name=seat, card=label(card)),)
     if card in state.chief_power_used:
         return state, effects
-    state = dataclasses.replace(state, chief_power_used=state.chief_power_used | {card})
+    state = replace(state, chief_power_used=state.chief_power_used | {card})
     return run_effect(state, seat, card, effects)
 
 
@@ -129,24 +127,24 @@ RESOLVERS = {DECREE: resolve_decree, FLOUK: resolve_flouk, CHIEF: resolve_chief,
 
 def end_turn(state: State, effects: tuple):
     """Next turn, or the round ends (AMB-F10: 3 turns, or until every hand holds at most 1)."""
-    state = dataclasses.replace(state, step=None, current=None)
+    state = replace(state, step=None, current=None)
     if flag(state, "round_turns") == "fixed3":
         more = state.turn < 3
     else:
         more = any(n > 1 for _, n in state.hands)
     if more:
-        return dataclasses.replace(state, phase=REVEAL, turn=state.turn + 1,
-                                   current=state.seats[0]), effects
+        return replace(state, phase=REVEAL, turn=state.turn + 1,
+                       current=state.seats[0]), effects
     return end_round(state, effects)
 
 
 def end_round(state: State, effects: tuple):
     """ROUND_END: every card still in hand is discarded; then the deal, or the end (AMB-F11)."""
     held = sum(n for _, n in state.hands)
-    state = dataclasses.replace(state, discard_count=state.discard_count + held,
-                                hands=per_seat(state.seats, 0))
+    state = replace(state, discard_count=state.discard_count + held,
+                    hands=per_seat(state.seats, 0))
     effects += (msg("fl.round_over", n=state.round),)
     if state.pile < CARDS_DEALT * len(state.seats):
-        return dataclasses.replace(state, phase=LAST), effects
-    return dataclasses.replace(state, phase=PILE_CHECK if state.pile_changed else DEAL), effects
+        return replace(state, phase=LAST), effects
+    return replace(state, phase=PILE_CHECK if state.pile_changed else DEAL), effects
 

@@ -6,9 +6,7 @@ manual Decree entries (UP/DOWN = `plus`/`minus`, SELECT), then the result.
 """
 from __future__ import annotations
 
-import dataclasses
-
-from tabletop_kit import E_ILLEGAL, E_NOT_EXPECTED, E_SAME_CARD, Rejected, Result, add, given, msg, of, rank
+from tabletop_kit import E_ILLEGAL, E_NOT_EXPECTED, E_SAME_CARD, Rejected, Result, add, given, msg, of, rank, replace
 
 from .cards import ACTION, CHIEF, DECREE, FLOUK, MANUAL, Scoring, people_of_id, type_of
 from .state import (
@@ -84,9 +82,9 @@ def is_manual(state: State, seat: str) -> bool:
 
 def start_final(state: State, effects: tuple = ()):
     """FINAL: the census first if the table wants it (opt final_census), then the Decrees."""
-    state = dataclasses.replace(state, revealed=(), queue=(), step=None, card=None)
+    state = replace(state, revealed=(), queue=(), step=None, card=None)
     if flag(state, "final_census"):
-        return dataclasses.replace(state, phase=CENSUS, current=state.seats[0], census=()), effects
+        return replace(state, phase=CENSUS, current=state.seats[0], census=()), effects
     return next_adjust(state, None, effects)
 
 
@@ -95,8 +93,8 @@ def next_adjust(state: State, after: str | None, effects: tuple):
     start = 0 if after is None else state.seats.index(after) + 1
     for seat in state.seats[start:]:
         if is_manual(state, seat):
-            return dataclasses.replace(state, phase=ADJUST, current=seat), effects
-    state = dataclasses.replace(state, phase=OVER, current=None)
+            return replace(state, phase=ADJUST, current=seat), effects
+    state = replace(state, phase=OVER, current=None)
     return state, effects + (given(result(state)).headline,)
 
 
@@ -113,7 +111,7 @@ def adjust(state: State, key: str):
     delta = 1 if key == "plus" else -1
     if population(state, seat) + delta < 0:
         return Rejected(E_ILLEGAL, msg("fl.not_below_zero"))
-    return dataclasses.replace(state, adjust=add(state.adjust, seat, delta)), ()
+    return replace(state, adjust=add(state.adjust, seat, delta)), ()
 
 
 def census_tap(state: State, card: str):
@@ -128,7 +126,7 @@ def census_tap(state: State, card: str):
         return Rejected(E_SAME_CARD, msg("fl.counted_for", name=owner))
     if type_of(card) == DECREE and any(type_of(c) == DECREE for c in state.census):
         return Rejected(E_ILLEGAL, msg("fl.one_decree"))
-    return dataclasses.replace(state, census=state.census + (card,)), ()
+    return replace(state, census=state.census + (card,)), ()
 
 
 def census_done(state: State):
@@ -148,10 +146,10 @@ def census_done(state: State):
     changed = len(missing) + len(added) + (old != new)
     text = (msg("fl.census_differs", name=seat, plus=len(added), minus=len(missing))
             if changed else msg("fl.census_matches", name=seat))
-    state = dataclasses.replace(state, census=())
+    state = replace(state, census=())
     later = state.seats[state.seats.index(seat) + 1:]
     if later:
-        return dataclasses.replace(state, current=later[0]), (text,)
+        return replace(state, current=later[0]), (text,)
     return next_adjust(state, None, (text,))
 
 

@@ -7,7 +7,6 @@ only counted: the pile, each hand (best effort) and the face-down discards
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from tabletop_kit import (
@@ -24,6 +23,7 @@ from tabletop_kit import (
     of,
     option,
     option_of,
+    replace,
     with_value,
 )
 
@@ -186,13 +186,13 @@ def take(state: State, card: str) -> State:
     """The state with a tracked card lifted out of its zone (it must be placed again)."""
     place = where(state, card)
     if place == DISCARD:
-        return dataclasses.replace(state, discard=state.discard - {card})
+        return replace(state, discard=state.discard - {card})
     kind, _, seat = (place or "").partition(":")
     if kind == "village":
         rest = tuple(c for c in village(state, seat) if c != card)
-        return dataclasses.replace(state, villages=with_value(state.villages, seat, rest))
+        return replace(state, villages=with_value(state.villages, seat, rest))
     if kind == "decree":
-        return dataclasses.replace(state, decrees=with_value(state.decrees, seat, None))
+        return replace(state, decrees=with_value(state.decrees, seat, None))
     return state
 
 
@@ -201,22 +201,22 @@ def put(state: State, card: str, place: str) -> State:
     `hand:<seat>` or `pile` (the last two only count it)."""
     kind, _, seat = place.partition(":")
     if kind == "village":
-        return dataclasses.replace(state, villages=with_value(state.villages, seat,
+        return replace(state, villages=with_value(state.villages, seat,
                                                                 village(state, seat) + (card,)))
     if kind == "decree":
-        return dataclasses.replace(state, decrees=with_value(state.decrees, seat, card))
+        return replace(state, decrees=with_value(state.decrees, seat, card))
     if kind == DISCARD:
-        return dataclasses.replace(state, discard=state.discard | {card})
+        return replace(state, discard=state.discard | {card})
     return add_hidden(state, place, 1)
 
 
 def add_hidden(state: State, place: str, n: int) -> State:
     """Change a hidden count: `pile`, `discard` (face down) or `hand:<seat>`."""
     if place == PILE:
-        return dataclasses.replace(state, pile=state.pile + n, pile_changed=True)
+        return replace(state, pile=state.pile + n, pile_changed=True)
     if place == DISCARD:
-        return dataclasses.replace(state, discard_count=state.discard_count + n)
-    return dataclasses.replace(state, hands=add(state.hands, place.partition(":")[2], n))
+        return replace(state, discard_count=state.discard_count + n)
+    return replace(state, hands=add(state.hands, place.partition(":")[2], n))
 
 
 def hidden_count(state: State, place: str) -> int:

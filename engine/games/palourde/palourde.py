@@ -7,8 +7,6 @@ most clams wins the Golden Clam.
 """
 from __future__ import annotations
 
-import dataclasses
-
 from tabletop_kit import (
     E_ILLEGAL,
     E_IN_PLAY,
@@ -34,6 +32,7 @@ from tabletop_kit import (
     on_option,
     option,
     per_seat,
+    replace,
     with_value,
 )
 
@@ -73,7 +72,7 @@ def initial(config: GameConfig) -> State:
                   baskets=tuple(range(1, len(players) + 1)), current=None, beach_down=BEACH,
                   ht_up=frozenset(), removed=frozenset(), clams=per_seat(players, 0))
     if players:
-        state = dataclasses.replace(state, phase=FLIP1, current=config.first or players[0])
+        state = replace(state, phase=FLIP1, current=config.first or players[0])
     return state
 
 
@@ -84,24 +83,24 @@ def join(state: State, card: str):
         return Rejected(E_ILLEGAL, msg("pa.already_joined"))
     index = int(card.split("#")[1])
     name = f"P{index}"
-    state = dataclasses.replace(state, seats=state.seats + (name,), baskets=state.baskets + (index,),
-                                clams=state.clams + ((name, 0),))
+    state = replace(state, seats=state.seats + (name,), baskets=state.baskets + (index,),
+                    clams=state.clams + ((name, 0),))
     if len(state.seats) == 5:     # all Baskets are in: continue on its own
-        state = dataclasses.replace(state, phase=FIRST)
+        state = replace(state, phase=FIRST)
     return state, ()
 
 
 def close_join(state: State):
     if len(state.seats) < 2:
         return Rejected(E_ILLEGAL, msg("pa.need_players"))
-    return dataclasses.replace(state, phase=FIRST), ()
+    return replace(state, phase=FIRST), ()
 
 
 def choose_first(state: State, seat: str | None):
     """AMB-P3: the table names the youngest; the device never asks for ages."""
     if seat not in state.seats:
         return Rejected(E_NOT_ELIGIBLE, msg("pa.not_playing"))
-    return dataclasses.replace(state, phase=SETUP_BEACH, current=seat), ()
+    return replace(state, phase=SETUP_BEACH, current=seat), ()
 
 
 def tap_first(state: State, card: str):
@@ -112,7 +111,7 @@ def tap_first(state: State, card: str):
 
 
 def beach_laid(state: State):
-    return dataclasses.replace(state, phase=FLIP1), ()
+    return replace(state, phase=FLIP1), ()
 
 
 # ---- phase: flip (§1.5) ------------------------------------------------------
@@ -142,9 +141,9 @@ def flip(state: State, card: str):
         return problem
     if kind_of(card) in EVENTS:
         # AMB-P6: a first card flipped before an event is simply turned back.
-        return resolve_event(dataclasses.replace(state, first_flip=None), card, state.first_flip)
+        return resolve_event(replace(state, first_flip=None), card, state.first_flip)
     if state.phase == FLIP1:
-        return dataclasses.replace(state, phase=FLIP2, first_flip=card), ()
+        return replace(state, phase=FLIP2, first_flip=card), ()
     return resolve_pair(state, given(state.first_flip), card)
 
 
@@ -161,11 +160,11 @@ def resolve_event(state: State, card: str, first: str | None):
 def high_tide(state: State, card: str, first: str | None):
     """AMB-P5: the turn passes at once; the third High Tide ends the game. AMB-P6: a first
     card flipped before it is turned back, and the table is told so."""
-    state = dataclasses.replace(state, beach_down=state.beach_down - {card},
-                                ht_up=state.ht_up | {card})
+    state = replace(state, beach_down=state.beach_down - {card},
+                    ht_up=state.ht_up | {card})
     up = len(state.ht_up)
     if up >= HIGH_TIDES_TO_END:
-        state = dataclasses.replace(state, phase=OVER, first_flip=None)
+        state = replace(state, phase=OVER, first_flip=None)
         return state, (msg("pa.high_tide_end", n=up), given(result(state)).headline)
     flipper = state.to_play
     state = pass_turn(state)
@@ -178,9 +177,9 @@ def high_tide(state: State, card: str, first: str | None):
 def basket_overboard(state: State, card: str):
     """AMB-P9, AMB-P10: lose every clam (those cards stay out), then a fresh turn."""
     lost = clams_of(state, state.to_play)
-    state = dataclasses.replace(state, beach_down=state.beach_down - {card},
-                                removed=state.removed | {card},
-                                clams=with_value(state.clams, state.to_play, 0))
+    state = replace(state, beach_down=state.beach_down - {card},
+                    removed=state.removed | {card},
+                    clams=with_value(state.clams, state.to_play, 0))
     text = msg("pa.overboard", n=lost, name=state.current) if lost else \
         msg("pa.overboard_empty", name=state.current)
     return new_turn(state, state.to_play), (text,)
@@ -191,8 +190,8 @@ def storm(state: State, card: str):
     beach, up = state.beach_down - {card}, state.ht_up
     if option(state.options, "storm_resets_high_tides"):
         beach, up = beach | up, frozenset()
-    state = dataclasses.replace(state, phase=STORM, beach_down=beach, ht_up=up,
-                                removed=state.removed | {card}, peek_reminder=None)
+    state = replace(state, phase=STORM, beach_down=beach, ht_up=up,
+                    removed=state.removed | {card}, peek_reminder=None)
     return state, (msg("pa.storm_flipped"),)
 
 
@@ -204,9 +203,9 @@ def storm_done(state: State):
 
 def bank(state: State, cards: tuple[str, str], gain: int = 0) -> State:
     """The pair's cards leave the Beach (into a basket or the discard); `gain` clams scored."""
-    return dataclasses.replace(state, beach_down=state.beach_down - set(cards),
-                               removed=state.removed | set(cards),
-                               clams=add(state.clams, state.to_play, gain), first_flip=None)
+    return replace(state, beach_down=state.beach_down - set(cards),
+                   removed=state.removed | set(cards),
+                   clams=add(state.clams, state.to_play, gain), first_flip=None)
 
 
 def resolve_pair(state: State, c1: str, c2: str):
@@ -225,14 +224,14 @@ def resolve_pair(state: State, c1: str, c2: str):
     if kinds == ["crab", "crab"]:
         return crab_pair(bank(state, (c1, c2)), p)
     if kinds == ["shrimp", "shrimp"]:
-        state = dataclasses.replace(pass_turn(bank(state, (c1, c2))), peek_reminder=p)
+        state = replace(pass_turn(bank(state, (c1, c2))), peek_reminder=p)
         return state, (msg("pa.shrimp", name=p, next=state.current),)
     if "bird" in kinds and kinds != ["bird", "bird"] and (set(kinds) - {"bird"}) <= set(BIRD_FOOD):
         food = kind_name(c2 if kind_of(c1) == "bird" else c1)   # AMB-P14: birds eat clams too
         state = pass_turn(bank(state, (c1, c2)))
         return state, (msg("pa.bird", food=food, name=p, next=state.current),)
     # AMB-P13: anything else is no match; both cards go back face down.
-    state = pass_turn(dataclasses.replace(state, first_flip=None))
+    state = pass_turn(replace(state, first_flip=None))
     return state, (msg("pa.no_match", a=name1, b=name2, name=p, next=state.current),)
 
 
@@ -240,7 +239,7 @@ def crab_pair(state: State, p: str):
     if not eligible_victims(state):
         state = pass_turn(state)
         return state, (msg("pa.no_clams_to_steal", name=p, next=state.current),)
-    return dataclasses.replace(state, phase=VICTIM), (msg("pa.crab_pair", name=p),)
+    return replace(state, phase=VICTIM), (msg("pa.crab_pair", name=p),)
 
 
 def rob(state: State, victim: str | None):
@@ -253,7 +252,7 @@ def rob(state: State, victim: str | None):
         return Rejected(E_NOT_ELIGIBLE, msg("pa.no_clams", name=victim))
     thief = state.to_play
     clams = add(add(state.clams, victim, -1), thief, 1)
-    state = pass_turn(dataclasses.replace(state, clams=clams))
+    state = pass_turn(replace(state, clams=clams))
     return state, (msg("pa.stolen", thief=thief, name=victim, next=state.current),)
 
 

@@ -2,10 +2,9 @@
 facts the rules and the screens both read (whose Basket, how many clams, who plays next)."""
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
-from tabletop_kit import SHARED, TIE_RULES, OptionSpec, PerSeat, Table, card_ids, kind_of, msg, next_seat, of
+from tabletop_kit import SHARED, TIE_RULES, OptionSpec, PerSeat, Table, card_ids, kind_of, msg, next_seat, of, replace
 
 # ---- metadata ----------------------------------------------------------------
 
@@ -72,8 +71,8 @@ def next_player(state: State) -> str:
 def new_turn(state: State, seat: str) -> State:
     """FLIP1 for `seat`. A peek reminder lasts through the next player's turn and replays (AMB-P15)."""
     reminder = state.peek_reminder if seat == state.current else None
-    return dataclasses.replace(state, phase=FLIP1, current=seat, first_flip=None,
-                               peek_reminder=reminder)
+    return replace(state, phase=FLIP1, current=seat, first_flip=None,
+                   peek_reminder=reminder)
 
 
 def pass_turn(state: State) -> State:

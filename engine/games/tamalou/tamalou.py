@@ -11,8 +11,6 @@ What the table sees: prompts.py.
 """
 from __future__ import annotations
 
-import dataclasses
-
 from tabletop_kit import (
     E_ILLEGAL,
     E_IN_PLAY,
@@ -42,6 +40,7 @@ from tabletop_kit import (
     option,
     option_of,
     per_seat,
+    replace,
 )
 
 from . import texts_en, texts_fr
@@ -84,9 +83,6 @@ from .state import (
     turn_actions,
     usable_power,
 )
-
-replace = dataclasses.replace
-
 
 # ---- setup (§4.2) ------------------------------------------------------------
 
@@ -311,7 +307,7 @@ def reveal_done(state: State):
 
 
 def commit_reveal(state: State):
-    revealed = state.revealed + ((state.current, state.tapping),)
+    revealed = state.revealed + ((state.to_play, state.tapping),)
     state = replace(state, revealed=revealed, tapping=())
     effects = (msg("tm.scored", name=state.to_play, n=of(round_scores(state), state.to_play)),)
     if len(revealed) < len(state.seats):

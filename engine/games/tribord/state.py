@@ -2,10 +2,9 @@
 screen both read."""
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
-from tabletop_kit import SHARED, TIE_RULES, Options, OptionSpec, Table, of, option_of, with_value
+from tabletop_kit import SHARED, TIE_RULES, Options, OptionSpec, Table, of, option_of, replace, with_value
 
 # ---- metadata ----------------------------------------------------------------
 
@@ -56,7 +55,7 @@ def with_status(state: State, seats, new: str) -> State:
     rstatus = state.rstatus
     for seat in seats:
         rstatus = with_value(rstatus, seat, new)
-    return dataclasses.replace(state, rstatus=rstatus)
+    return replace(state, rstatus=rstatus)
 
 
 def seats_in(state: State, wanted: str) -> tuple[str, ...]:

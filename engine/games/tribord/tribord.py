@@ -9,8 +9,6 @@ richest wins.
 """
 from __future__ import annotations
 
-import dataclasses
-
 from tabletop_kit import (
     E_ILLEGAL,
     E_IN_PLAY,
@@ -36,6 +34,7 @@ from tabletop_kit import (
     option,
     option_of,
     per_seat,
+    replace,
 )
 
 from .. import auberge
@@ -84,8 +83,8 @@ def check_unseen(state: State, card: str) -> Rejected | None:
 def need_card(state: State, phase: str) -> State:
     """AMB-T11: a card is needed from an empty pile, so the discards are reshuffled first."""
     if state.pile == 0:
-        return dataclasses.replace(state, phase=RESHUFFLE, resume=phase)
-    return dataclasses.replace(state, phase=phase, resume=None)
+        return replace(state, phase=RESHUFFLE, resume=phase)
+    return replace(state, phase=phase, resume=None)
 
 
 # ---- setup (§3.4 ROUND_SETUP) ------------------------------------------------
@@ -105,12 +104,12 @@ def common_card(state: State, card: str):
     problem = check_unseen(state, card)
     if problem:
         return problem
-    state = dataclasses.replace(state, pile=state.pile - 1, common=state.common + (card,))
+    state = replace(state, pile=state.pile - 1, common=state.common + (card,))
     if len(state.common) < COMMON_CARDS:
         return need_card(state, COMMON), ()
     if not has_pair(state.common):
         return ante(state, ())
-    state = dataclasses.replace(state, common=(), discard=state.discard | set(state.common))
+    state = replace(state, common=(), discard=state.discard | set(state.common))
     if option(state.options, "initial_pair") == "redeal":
         return need_card(state, COMMON), (msg("at.pair_redeal"),)
     return ante(state, (msg("at.pair_discarded"),))
@@ -118,8 +117,8 @@ def common_card(state: State, card: str):
 
 def ante(state: State, effects: tuple[Msg, ...]):
     """Steps 3-4: everyone antes 1 (all have a token: AMB-T10); the Button decides first."""
-    state = dataclasses.replace(state, tokens=tuple((s, n - 1) for s, n in state.tokens),
-                                pot=state.pot + len(state.seats), phase=DECIDE, current=state.button)
+    state = replace(state, tokens=tuple((s, n - 1) for s, n in state.tokens),
+                    pot=state.pot + len(state.seats), phase=DECIDE, current=state.button)
     return state, effects + (msg("at.ante", pot=state.pot),)
 
 
@@ -138,7 +137,7 @@ def decide(state: State, key: str):
 
 def back_to_decide(state: State):
     """BACK before the tap: nothing paid."""
-    return dataclasses.replace(state, phase=DECIDE), ()
+    return replace(state, phase=DECIDE), ()
 
 
 def drawn_card(state: State, card: str):
@@ -147,13 +146,13 @@ def drawn_card(state: State, card: str):
     if problem:
         return problem
     p = state.to_play
-    state = dataclasses.replace(state, tokens=add(state.tokens, p, -1), pot=state.pot + 1,
-                                pile=state.pile - 1)
+    state = replace(state, tokens=add(state.tokens, p, -1), pot=state.pot + 1,
+                    pile=state.pile - 1)
     if pairs_with(card, state.common):
-        state = dataclasses.replace(with_status(state, (p,), OUT), discard=state.discard | {card})
+        state = replace(with_status(state, (p,), OUT), discard=state.discard | {card})
         return after_decision(state, (msg("at.failed", name=p),))
     blockers = seats_in(state, BLOCKED)
-    state = dataclasses.replace(with_status(state, blockers, OUT), common=state.common + (card,))
+    state = replace(with_status(state, blockers, OUT), common=state.common + (card,))
     text = msg("at.good_draw_out", names=blockers) if blockers else msg("at.good_draw")
     return after_decision(state, (text,))
 
@@ -167,7 +166,7 @@ def after_decision(state: State, effects: tuple[Msg, ...]):
     if not seats_in(state, OPEN):
         return round_end(state, effects)
     following = next_seat(state.seats, state.to_play, lambda s: status(state, s) == OPEN)
-    return dataclasses.replace(state, phase=DECIDE, current=following, resume=None), effects
+    return replace(state, phase=DECIDE, current=following, resume=None), effects
 
 
 def last_pirate(state: State) -> str | None:
@@ -185,9 +184,9 @@ def round_end(state: State, effects: tuple[Msg, ...]):
     """AMB-T9: the blockers share the pot; the remainder carries over; the common hand is discarded."""
     winners = seats_in(state, BLOCKED)
     share = state.pot // len(winners) if winners else 0
-    state = dataclasses.replace(state, pot=state.pot - share * len(winners), common=(),
-                                discard=state.discard | set(state.common),
-                                tokens=tuple((s, n + share if s in winners else n) for s, n in state.tokens))
+    state = replace(state, pot=state.pot - share * len(winners), common=(),
+                    discard=state.discard | set(state.common),
+                    tokens=tuple((s, n + share if s in winners else n) for s, n in state.tokens))
     effects += (msg("at.round_over", round=state.round),)
     effects += tuple(msg("at.takes", name=q, n=share, total=tokens(state, q)) for q in winners)
     if state.pot:
@@ -195,7 +194,7 @@ def round_end(state: State, effects: tuple[Msg, ...]):
     effects += (msg("at.tokens", scores=tuple(msg("at.token_count", name=s, n=n)
                                               for s, n in state.tokens)),)
     if any(n == 0 for _, n in state.tokens):                  # AMB-T10
-        state = dataclasses.replace(state, phase=OVER, resume=None)
+        state = replace(state, phase=OVER, resume=None)
         return state, effects + (given(result(state)).headline,)
     holder = state.button
     state = next_round(state)
@@ -208,15 +207,15 @@ def next_round(state: State) -> State:
     button = state.button
     if option(state.options, "button") == "rotate":
         button = next_seat(state.seats, button)
-    state = dataclasses.replace(state, round=state.round + 1, button=button, current=button,
-                                rstatus=per_seat(state.seats, OPEN))
+    state = replace(state, round=state.round + 1, button=button, current=button,
+                    rstatus=per_seat(state.seats, OPEN))
     return need_card(state, COMMON)
 
 
 def reshuffle(state: State):
     """AMB-T11: the discards (not the common hand) become the new pile."""
-    state = dataclasses.replace(state, pile=state.pile + len(state.discard), discard=frozenset())
-    return dataclasses.replace(state, phase=given(state.resume), resume=None), (msg("at.reshuffled", n=state.pile),)
+    state = replace(state, pile=state.pile + len(state.discard), discard=frozenset())
+    return replace(state, phase=given(state.resume), resume=None), (msg("at.reshuffled", n=state.pile),)
 
 
 # ---- the phase table ---------------------------------------------------------
