@@ -5,14 +5,14 @@ import json
 import random
 from collections.abc import Iterator
 
-from engine import Accepted, Cancel, Choose, Confirm, GameSpec, Msg, Rejected, Tap, legal_events, step
+from engine import Accepted, Cancel, Choose, Confirm, GameSpec, Msg, Rejected, Tap, step
 from engine.core.codec import dumps, from_plain
 from engine.core.events import event_from_json, event_from_string, event_to_json
 from engine.core.outcomes import CODES, Info
 from engine.core.registry import LANGUAGES, all_specs, decks_of
 from engine.core.text import catalog, msg, render
 
-from .playouts import Stuck, random_playout
+from .playouts import Stuck, legal_now, random_playout
 
 SAMPLE_EVERY = 7        # the full check of illegal events on every 7th state: Flouk is long
 # A playout driven to the edges stops here where it has not ended: the edges come within a
@@ -76,7 +76,7 @@ def check_playout(spec: GameSpec, players: int, seed: int, policy: str = "random
         raise Nonconformity(f"no end within {spec.max_events} events (max_events)")
     expect(state.seq == len(session.events) <= spec.max_events, "seq does not count the events")
     expect(not spec.invariants(state), f"invariants broken at the end: {spec.invariants(state)}")
-    expect(not legal_events(spec, state), "events are still taken after the end")
+    expect(not legal_now(spec, state), "events are still taken after the end")
     seated = {line.name for line in spec.tally(state).players}
     expect(set(result.winners) <= seated, f"winners {result.winners} are not all seated")
     over = step(spec, state, Confirm())
@@ -96,7 +96,7 @@ def illegal_candidates(spec: GameSpec, state, rng: random.Random) -> list:
     stranger = foreign(spec.deck)
     if stranger:
         picks.append(Tap(stranger))
-    legal = set(legal_events(spec, state))
+    legal = set(legal_now(spec, state))
     cards = rng.sample(spec.card_ids(), min(5, len(spec.card_ids())))
     return picks + [e for e in [Tap(c) for c in cards] + [Confirm(), Cancel()] if e not in legal]
 
@@ -126,7 +126,7 @@ def check_done(spec: GameSpec, state) -> None:
 def check_round_trips(spec: GameSpec, state) -> None:
     expect(from_plain(spec.state_type, json.loads(dumps(state))) == state,
            f"the state in phase {state.phase} does not come back from JSON")
-    for event in legal_events(spec, state):
+    for event in legal_now(spec, state):
         expect(event_from_json(event_to_json(event)) == event, f"{event} does not come back from JSON")
         expect(event_from_string(str(event)) == event, f"{event} does not come back from its text")
 
@@ -164,7 +164,7 @@ def shown_texts(spec: GameSpec, players: int, seed: int) -> Iterator[tuple[str, 
         prompt = spec.prompt(state)
         found.extend([(where, "prompt", prompt.text), (where, "hint", spec.hint(state))])
         found.extend((where, "option", o.label) for o in prompt.options)
-        for event in legal_events(spec, state)[:3]:
+        for event in legal_now(spec, state)[:3]:
             outcome = step(spec, state, event)
             if isinstance(outcome, Accepted):
                 found.extend((f"{where}, {event}", "effect", m) for m in outcome.effects)

@@ -63,6 +63,19 @@ PICKS: dict[str, Policy] = {"random": at_random, "low": menu_end(0), "high": men
                             "stubborn": stubborn}
 
 
+# The legal events of the state last asked: a check at a state asks again what the playout
+# just asked of it (the engine is pure: one state object has one answer). Never changed.
+_last: tuple[GameSpec | None, object, list[Event]] = (None, None, [])
+
+
+def legal_now(spec: GameSpec, state) -> list[Event]:
+    """legal_events(spec, state), worked out once for the state a playout is at."""
+    global _last
+    if _last[0] is not spec or _last[1] is not state:
+        _last = (spec, state, legal_events(spec, state))
+    return _last[2]
+
+
 def random_playout(spec: GameSpec, players: int, seed: int, limit: int | None = None,
                    on_step: Callable[[Session, random.Random], None] | None = None,
                    policy: str = "random") -> Session:
@@ -75,7 +88,7 @@ def random_playout(spec: GameSpec, players: int, seed: int, limit: int | None = 
     for _ in range(limit or spec.max_events):
         if spec.result(session.state) is not None:
             break
-        legal = legal_events(spec, session.state)
+        legal = legal_now(spec, session.state)
         if not legal:
             raise Stuck(f"{spec.id}: no legal event in phase {session.state.phase}")
         if on_step:

@@ -19,7 +19,7 @@ from .outcomes import (
 )
 from .records import replace
 from .registry import canonical_card, decks_of
-from .spec import GameSpec
+from .spec import GameSpec, Played
 from .text import msg
 
 
@@ -31,6 +31,16 @@ def step(spec: GameSpec, state, event: Event) -> Outcome:
     """Apply one input event to a state; never raises for anything a player does."""
     if spec.result(state) is not None:
         return Rejected(E_GAME_OVER, msg("core.game_over"))
+    outcome = played(spec, state, event)
+    if isinstance(outcome, (Rejected, Info)):
+        return outcome
+    new_state, effects = outcome
+    return Accepted(replace(new_state, seq=state.seq + 1), tuple(effects))
+
+
+def played(spec: GameSpec, state, event: Event) -> Played:
+    """The stages between the game-over check and the count of `seq`: a refusal, a look, or
+    the game's new state (its `seq` not yet counted) and effects, the invariants held."""
     if isinstance(event, Tap):
         card = canonical_card(event.card)
         if card is None:
@@ -44,11 +54,10 @@ def step(spec: GameSpec, state, event: Event) -> Outcome:
     outcome = spec.play(state, event)
     if isinstance(outcome, (Rejected, Info)):
         return outcome
-    new_state, effects = outcome
-    problems = spec.invariants(new_state)
+    problems = spec.invariants(outcome[0])
     if problems:
         raise EngineBug(f"{spec.id} after {event}: {'; '.join(problems)}")
-    return Accepted(replace(new_state, seq=state.seq + 1), tuple(effects))
+    return outcome
 
 
 def candidate_events(spec: GameSpec, state) -> list[Event]:
@@ -67,5 +76,7 @@ def legal_events(spec: GameSpec, state) -> list[Event]:
     if spec.result(state) is not None:
         return []
     allowed = spec.allowed(state)
+    # step() but for the count of seq, which an event tried and dropped has no use for: the
+    # game is not over (asked once above), so played() answers as step() would
     return [e for e in candidate_events(spec, state)
-            if type(e) in allowed and isinstance(step(spec, state, e), Accepted)]
+            if type(e) in allowed and not isinstance(played(spec, state, e), (Rejected, Info))]
