@@ -7,10 +7,10 @@ phone, one with 50 phones following its stream and one phone that stopped readin
 phones in a process of their own, as phones are elsewhere). They play in lockstep, a line
 each in turn, the order turning at each line, so that whatever else the machine does weighs
 on the three alike: the figures compare like with like. Between two of its lines a table
-waits on the others' (the hand's move between two taps, which the simulator counts 1.6 s,
-is far longer). A tap is timed from its line to its frame published, the page's share of the
-loop's work included, and the journal's appends within it apart. A table's peak is its
-VmHWM once the game is over.
+waits on the others', and before a tap HANDS_S more: the hand's move to the reader, which the
+simulator counts 1.6 s, in which the frames before it reach the phones. A tap is timed from
+its line to its frame published, the page's share of the loop's work included, and the
+journal's appends within it apart. A table's peak is its VmHWM once the game is over.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ STREAMS = 50
 STALLED = 1                    # phones that stop reading their stream, beside the 50
 READ_S = 0.02                  # the phones read what came at most this often: cheap for the machine
 READY_S = 60.0
+HANDS_S = 0.05                 # before each tap: longer than the page's look for a new frame
 
 
 RUNS = {"off": (False, 0), "on": (True, 0), f"streams_{STREAMS}": (True, STREAMS)}
@@ -52,7 +53,9 @@ def page_figures(directory: Path, game: str, players: list[str], lines: list[str
         for name, table in tables.items():
             _expect(directory, name, table, "ready")
         turn = list(tables.items())
-        for index in range(len(lines)):
+        for index, line in enumerate(lines):
+            if line.startswith("tap "):
+                time.sleep(HANDS_S)
             shift = index % len(turn)
             for name, table in turn[shift:] + turn[:shift]:
                 _say(table, "next")

@@ -3,15 +3,15 @@
 Everything but the page itself and its assets needs the session cookie that the join code
 opens (401 without); a body is JSON of at most BODY_MAX bytes, in within BODY_S; a bad line
 is a 400 with the simulator's own words. The stream of frames (/api/events) sends each new
-view once, a comment every KEEPALIVE_S, and drops a reader that does not take what it is
-sent (device/web/guard.py) or whose session ended with its game.
+view once and a comment now and then (device/web/watch.py says when), and drops a reader
+that does not take what it is sent (device/web/guard.py) or whose session ended with its game.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
@@ -22,12 +22,11 @@ from starlette.routing import Route, Router
 from .bodies import BODY_MAX, BodyRefused, json_body
 from .desk import Desk
 from .joining import COOKIE
+from .watch import Watch
 from .words import page, say
 
 log = logging.getLogger(__name__)
 
-KEEPALIVE_S = 15.0            # a stream says it is still there this often
-WATCH_S = 0.025               # a new frame reaches the streams within this (the page: 100 ms)
 ASSETS = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/setup.js": ("setup.js", "text/javascript; charset=utf-8"),
@@ -73,47 +72,11 @@ class Changes:
         self.event = asyncio.Event()
 
 
-class Watch(Changes):
-    """The page's side of 'a new frame is out', with nothing sent from the loop's thread:
-    while a stream is open, the web's loop looks at the desk's latest frame every WATCH_S and
-    wakes the streams when it is new. A wake-up sent at each frame from the loop's thread
-    handed the web's thread the interpreter (its lock) in the middle of the loop's work, and
-    the loop then waited on the streams' sending: 11 ms at p99 of a frame's publishing with 50
-    phones on a busy machine, 0.05 ms now (docs/web.md)."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, desk: Desk) -> None:
-        super().__init__(loop)
-        self.desk = desk
-        self.streams = 0
-        self._seen: int | None = None
-        self._watching: asyncio.Future | None = None
-
-    @contextlib.contextmanager
-    def following(self) -> Iterator[None]:
-        """A stream open: the desk is watched while any is."""
-        self.streams += 1
-        if self._watching is None or self._watching.done():
-            self._watching = asyncio.ensure_future(self._watch())
-        try:
-            yield
-        finally:
-            self.streams -= 1
-
-    async def _watch(self) -> None:
-        while self.streams and not self.closing:
-            await asyncio.sleep(WATCH_S)
-            frame = self.desk.latest
-            version = frame.version if frame is not None else None
-            if version != self._seen:
-                self._seen = version
-                self._bump()
-
-
 class TablePage:
     """The routes, over one desk."""
 
-    def __init__(self, desk: Desk, changes: Watch) -> None:
-        self.desk, self.changes = desk, changes
+    def __init__(self, desk: Desk, watch: Watch) -> None:
+        self.desk, self.watch = desk, watch
         self.assets = {path: (resources.files(__package__).joinpath("assets", name).read_bytes(), kind)
                        for path, (name, kind) in ASSETS.items()}
         # Starlette's router is the whole app: its application class adds only middleware
@@ -169,6 +132,7 @@ class TablePage:
         except Refused as exc:
             return refusal(exc, self.language())
         problem, view = await asyncio.get_running_loop().run_in_executor(None, self.desk.take, line)
+        self.watch.look()                        # its frame to the streams now, not at the next look
         if problem is not None:
             return answer(400, {"error": problem})
         return answer(200, {"screen": view})
@@ -185,6 +149,7 @@ class TablePage:
             except Refused as exc:
                 return refusal(exc, self.language())
             problem, view = await loop.run_in_executor(None, self.desk.setup, line)
+            self.watch.look()
             if problem is not None:
                 return answer(400, {"error": problem})
             now = await loop.run_in_executor(None, self.desk.setup_now)
@@ -202,6 +167,7 @@ class TablePage:
             except Refused as exc:
                 return refusal(exc, self.language())
             problem = await loop.run_in_executor(None, self.desk.add_name, name)
+            self.watch.look()
             if problem is not None:
                 return answer(400, {"error": problem})
         names = await loop.run_in_executor(None, self.desk.names)
@@ -247,24 +213,21 @@ class Events:
             await self.page.refused(401, "web.join_first")(scope, receive, send)
             return
         async with event_stream(receive, send) as gone:
-            with self.page.changes.following():
+            with self.page.watch.following():
                 await self._stream(request, send, gone)
 
     async def _stream(self, request: Request, send, gone: asyncio.Future) -> None:
-        changes, sent = self.page.changes, None
-        while not changes.closing and not gone.done() and self.page.admitted(request):
+        watch, sent = self.page.watch, None
+        while not watch.closing and not gone.done() and self.page.admitted(request):
             frame = self.page.desk.latest
-            event = changes.event
+            woken = watch.next
             if frame is not None and frame.version != sent:
                 chunk, sent = frame.event(), frame.version
             else:
                 chunk = b": still here\n\n"
             # a reader that stopped reading makes this wait: device/web/guard.py drops it
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            waiting = asyncio.ensure_future(event.wait())
-            await asyncio.wait([waiting, gone], timeout=KEEPALIVE_S,
-                               return_when=asyncio.FIRST_COMPLETED)
-            waiting.cancel()
+            await asyncio.wait([woken, gone], return_when=asyncio.FIRST_COMPLETED)
 
 
 @contextlib.asynccontextmanager

@@ -162,12 +162,13 @@ class WebPage:
             # Config.load imports the lifespan by name, and it takes Config from the package
             vars(package)["Config"] = Config
             import uvicorn.lifespan.off  # noqa: F401
-        from .server import TablePage, Watch
+        from .server import TablePage
+        from .watch import Watch
         if self._stop.is_set():                  # the table stopped while they were loading
             return
         loop = asyncio.get_running_loop()
-        changes = Watch(loop, self.desk)
-        page = TablePage(self.desk, changes)
+        watch = Watch(self.desk)
+        page = TablePage(self.desk, watch)
         config = Config(page.app, log_config=None, log_level="error", access_log=False,
                         proxy_headers=False, server_header=False, date_header=False,
                         lifespan="off", http="h11", ws="none")
@@ -193,8 +194,7 @@ class WebPage:
         if self._stop.is_set():
             return
         await stop.wait()
-        changes.closing = True                   # each stream ends at its next wake
-        changes._bump()
+        watch.close()                            # each stream ends at its wake
         server.close()
         for connection in list(state.connections):
             connection.transport.abort()
