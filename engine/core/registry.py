@@ -11,7 +11,6 @@ the table from playing the others.
 """
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -35,8 +34,6 @@ _GAMES: dict[str, GameSpec] = {}
 _IN_ORDER: list[tuple[GameSpec, ...]] = []       # all_specs(), kept: the screen asks each frame
 _PROBLEMS: list[str] = []
 _discovered = False
-_loading = False                  # this thread is taking the games in: a game's import asking again
-_DISCOVERY = threading.RLock()    # a second thread waits for the games rather than seeing none
 _TAKEN: set[str] = set()          # entry names get() took in on their own, before discover()
 
 
@@ -87,17 +84,10 @@ def texts_problem(spec: GameSpec) -> str | None:
 
 def discover() -> None:
     """Take in every game of the entry-point group, once; refusals go to problems()."""
-    global _discovered, _loading
-    if _discovered:
-        return
-    with _DISCOVERY:
-        if _discovered or _loading:
-            return
-        _loading = True
-        try:
-            _PROBLEMS.extend(take_in(entry for entry in _entries() if entry.name not in _TAKEN))
-        finally:
-            _loading, _discovered = False, True
+    global _discovered
+    if not _discovered:
+        _discovered = True
+        _PROBLEMS.extend(take_in(entry for entry in _entries() if entry.name not in _TAKEN))
 
 
 def _entries() -> Iterable[Entry]:
@@ -131,13 +121,11 @@ def problems() -> tuple[str, ...]:
 
 
 def get(game_id: str) -> GameSpec:
-    if game_id not in _GAMES and not _discovered:
-        with _DISCOVERY:
-            if game_id not in _GAMES and not _discovered and game_id not in _TAKEN:
-                # the entry named as the game, alone: a command about one game (`tabletop
-                # status`) starts without importing the others; any other lookup takes them all in
-                _TAKEN.add(game_id)
-                _PROBLEMS.extend(take_in(entry for entry in _entries() if entry.name == game_id))
+    if game_id not in _GAMES and not _discovered and game_id not in _TAKEN:
+        # the entry named as the game, alone: a command about one game (`tabletop status`)
+        # starts without importing the others; any other lookup takes them all in
+        _TAKEN.add(game_id)
+        _PROBLEMS.extend(take_in(entry for entry in _entries() if entry.name == game_id))
     if game_id not in _GAMES:
         discover()
     try:
@@ -173,7 +161,7 @@ def decks() -> dict[str, GameSpec]:
 
 # canonical card id -> deck families that hold it, and a case-folded id -> canonical id; both
 # filled on first use after a registration.
-_DECKS_OF: dict[str, frozenset[str]] = {}
+_DECKS_OF: dict[str, set[str]] = {}
 _FOLDED: dict[str, str] = {}
 
 
@@ -182,7 +170,7 @@ def _index() -> None:
         return
     for spec in all_specs():
         for card in spec.card_ids():
-            _DECKS_OF[card] = _DECKS_OF.get(card, frozenset()) | {spec.deck}
+            _DECKS_OF.setdefault(card, set()).add(spec.deck)
             _FOLDED[card.lower()] = card
             if "#" not in card:
                 _FOLDED[f"{card.lower()}#1"] = card   # a single-copy kind also accepts #1
@@ -197,4 +185,4 @@ def canonical_card(card: str) -> str | None:
 def decks_of(card: str) -> frozenset[str]:
     """The deck families a canonical card id belongs to."""
     _index()
-    return _DECKS_OF.get(card, frozenset())
+    return frozenset(_DECKS_OF.get(card, ()))

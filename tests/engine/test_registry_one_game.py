@@ -60,39 +60,3 @@ def test_an_unknown_game_is_refused_naming_every_game():
     said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           timeout=60).stdout
     assert "unknown game 'chess'" in said and "palourde" in said and "tribord" in said
-
-
-RACE = """
-import json, threading
-from importlib.metadata import entry_points
-from engine.core import entry_source, registry
-
-asked, seen = threading.Event(), []
-
-class Slow:
-    '''The first game's entry: while it loads, another thread asks for every game.'''
-    def __init__(self, entry):
-        self.name, self.value, self._entry = entry.name, entry.value, entry
-
-    def load(self):
-        if not asked.is_set():
-            threading.Thread(target=lambda: (asked.set(), seen.append(registry.all_specs()))).start()
-            asked.wait()
-            threading.Event().wait(0.2)      # its answer, had it not waited for the games
-        return self._entry.load()
-
-entry_source.READERS.append(lambda group: [Slow(e) for e in entry_points(group=group)])
-every = [spec.id for spec in registry.all_specs()]
-for thread in threading.enumerate():
-    if thread is not threading.current_thread():
-        thread.join()
-print(json.dumps({"every": every, "other": [spec.id for spec in seen[0]]}))
-"""
-
-
-def test_a_thread_asking_while_the_games_load_waits_for_every_game():
-    """The back office's page asks from several threads at once: the one that comes while the
-    first loads the games gets them all, never an empty list kept for good. (Passing never
-    depends on the pause; a registry that answered before loading fails within it.)"""
-    raced = run(RACE)
-    assert raced["other"] == raced["every"] and len(raced["every"]) >= 5
