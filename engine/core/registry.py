@@ -161,7 +161,7 @@ def decks() -> dict[str, GameSpec]:
 
 # canonical card id -> deck families that hold it, and a case-folded id -> canonical id; both
 # filled on first use after a registration.
-_DECKS_OF: dict[str, set[str]] = {}
+_DECKS_OF: dict[str, frozenset[str]] = {}
 _FOLDED: dict[str, str] = {}
 
 
@@ -170,7 +170,7 @@ def _index() -> None:
         return
     for spec in all_specs():
         for card in spec.card_ids():
-            _DECKS_OF.setdefault(card, set()).add(spec.deck)
+            _DECKS_OF[card] = _DECKS_OF.get(card, frozenset()) | {spec.deck}
             _FOLDED[card.lower()] = card
             if "#" not in card:
                 _FOLDED[f"{card.lower()}#1"] = card   # a single-copy kind also accepts #1
@@ -185,4 +185,4 @@ def canonical_card(card: str) -> str | None:
 def decks_of(card: str) -> frozenset[str]:
     """The deck families a canonical card id belongs to."""
     _index()
-    return frozenset(_DECKS_OF.get(card, ()))
+    return _DECKS_OF.get(card, frozenset())
