@@ -3,8 +3,15 @@ at the top, inside functions, under TYPE_CHECKING."""
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterable
 from pathlib import Path
+
+
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A file's tree, read once a run: every architecture test walks the same files."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def module_names(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:
@@ -42,9 +49,8 @@ def import_graph(root: Path, packages: tuple[str, ...]) -> dict[str, set[str]]:
     known = module_names(root, packages)
     graph: dict[str, set[str]] = {}
     for module, path in known.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
         imports: set[str] = set()
-        for node in ast.walk(tree):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 imports |= _targets(node, module, path.name == "__init__.py", known)
         imports.discard(module)

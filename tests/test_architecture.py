@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
 import pytest
 
-from .import_graph import breaches, cycles, import_graph, room_of, strays
+from .import_graph import breaches, cycles, import_graph, parsed, room_of, strays
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,9 +21,8 @@ HARDWARE_FORBIDDEN = {"engine", "device", "seeds"}
 
 def imported_modules(path: Path) -> set[str]:
     """Top-level names of every module a file imports (relative imports excluded)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             names |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -110,6 +110,16 @@ ROOMS: dict[str, tuple[str, ...]] = {
 }
 
 
+@functools.cache
+def _project_graph() -> dict[str, frozenset[str]]:
+    return {module: frozenset(imports) for module, imports in import_graph(ROOT, PACKAGES).items()}
+
+
+def project_graph() -> dict[str, set[str]]:
+    """The project's import graph, read once a run for the tests below, each given its copy."""
+    return {module: set(imports) for module, imports in _project_graph().items()}
+
+
 def allowed() -> dict[str, tuple[str, ...]]:
     """ROOMS with "any room above" spelled out."""
     names = list(ROOMS)
@@ -124,7 +134,7 @@ def test_every_package_folder_and_top_module_of_device_is_a_room():
     found |= {f"device.{p.stem}" for p in (ROOT / "device").glob("*.py") if p.stem != "__init__"}
     found |= {f"device.{p.name}" for p in (ROOT / "device").iterdir() if (p / "__init__.py").exists()}
     assert found - set(ROOMS) == set()
-    assert all(room_of(module, ROOMS) for module in import_graph(ROOT, PACKAGES))
+    assert all(room_of(module, ROOMS) for module in project_graph())
 
 
 def test_a_room_imports_only_rooms_above_it():
@@ -134,11 +144,11 @@ def test_a_room_imports_only_rooms_above_it():
 
 
 def test_no_module_takes_part_in_an_import_cycle():
-    assert cycles(import_graph(ROOT, PACKAGES)) == []
+    assert cycles(project_graph()) == []
 
 
 def test_imports_between_rooms_go_one_way():
-    assert strays(import_graph(ROOT, PACKAGES), allowed()) == []
+    assert strays(project_graph(), allowed()) == []
 
 
 def dotted(path: str) -> str:
@@ -163,7 +173,7 @@ def test_the_docs_table_lists_every_room_and_what_it_may_import_in_the_same_orde
 def test_the_games_are_written_with_the_kit_alone():
     """A game of this repository imports the engine's names from tabletop_kit, as a game made
     elsewhere does: nothing of it reaches into engine.core or engine.text."""
-    graph = import_graph(ROOT, PACKAGES)
+    graph = project_graph()
     games = tuple(f"engine.games.{p.name}" for p in (ROOT / "engine" / "games").iterdir()
                   if (p / "__init__.py").exists())
     assert len(games) >= 5
