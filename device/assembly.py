@@ -18,7 +18,6 @@ from .clock import SystemClock
 from .decks.registry import DeckRegistry
 from .decks.simulated import SimDecks
 from .feedback import open_feedback
-from .fleet.plugin import open_fleet
 from .kiosk.plugin import kiosk_plugins
 from .kiosk.system_actions import RecordedSystem, Systemctl
 from .paths import default_state_dir
@@ -75,9 +74,13 @@ def assemble(config, state_dir: Path, *, sim: bool, out=None,
     feedback = open_feedback(config, sim=sim, out=out)
     if feedback is not None:
         app.attach(feedback)
-    fleet = open_fleet(config, state_dir, clock.wall, clock.monotonic)
-    if fleet is not None:
-        app.attach(fleet, *fleet.parts)
+    if config.fleet.enabled:
+        # imported here: a table outside the fleet starts without the fleet's modules, a
+        # fifth of what a start imports
+        from .fleet.plugin import open_fleet
+        fleet = open_fleet(config, state_dir, clock.wall, clock.monotonic)
+        if fleet is not None:
+            app.attach(fleet, *fleet.parts)
     return app
 
 
