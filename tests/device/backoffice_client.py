@@ -90,3 +90,12 @@ class Staffer:
         if status == 200:
             self.csrf = body["csrf"]
         return status
+
+
+def sign_in(page, url: str) -> None:
+    """A staffer opens the back office at `url` in Chromium (Playwright's page) and signs in:
+    back once the page has loaded everything it shows."""
+    page.goto(url + "admin/")
+    page.fill("#password", PASSWORD)
+    page.click("#login-form button")
+    page.wait_for_selector("body[data-ready='1']")

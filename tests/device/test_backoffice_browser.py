@@ -15,7 +15,7 @@ from device.decks.registry import DeckRegistry
 from device.fleet.backoffice.history import History
 from device.fleet.backoffice.leaderboard import leaderboard
 from device.players.roster import Roster
-from tests.device.backoffice_client import PASSWORD, serve
+from tests.device.backoffice_client import PASSWORD, serve, sign_in
 from tests.device.test_web_phone import browser  # noqa: F401  (the module's one browser)
 
 TODAY = datetime.date(2030, 1, 15)
@@ -88,10 +88,7 @@ def test_names_and_titles_from_a_table_are_text_never_html(browser, office):  # 
     server, _, _ = office
     page = browser.new_page()
     try:
-        page.goto(server.url + "admin/")
-        page.fill("#password", PASSWORD)
-        page.click("#login-form button")
-        page.wait_for_selector("body[data-ready='1']")
+        sign_in(page, server.url)
         page.wait_for_selector("#games li")
         seen = page.evaluate("""() => ({
             images: document.querySelectorAll("img").length,

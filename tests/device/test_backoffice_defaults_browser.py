@@ -10,7 +10,7 @@ from device.fleet import keys
 from device.fleet.backoffice.defaults import DefaultsDesk
 from device.fleet.enrolled import Enrolled
 from device.storage.house_defaults import HouseDefaults
-from tests.device.backoffice_client import PASSWORD, serve
+from tests.device.backoffice_client import serve, sign_in
 from tests.device.fleet_tables import cafe_admin, table_signer
 from tests.device.test_web_phone import browser  # noqa: F401  (the module's one browser)
 
@@ -28,10 +28,7 @@ def test_a_staffer_sets_a_tables_house_rules_and_language_from_the_page(browser,
     server, state_dir = office
     page = browser.new_page()
     try:
-        page.goto(server.url + "admin/")
-        page.fill("#password", PASSWORD)
-        page.click("#login-form button")
-        page.wait_for_selector("body[data-ready='1']")
+        sign_in(page, server.url)
         page.select_option("#house-table", "t1")
         page.select_option("#house-game", "tamalou")
         options = page.locator("#house-options")

@@ -9,7 +9,7 @@ import pytest
 
 from device.fleet.screen_feed import PACKED_BYTES
 from device.fleet.topics import encode, table_topic
-from tests.device.backoffice_client import PASSWORD, serve
+from tests.device.backoffice_client import serve, sign_in
 from tests.device.test_fleet_dashboard import CLOCK
 from tests.device.test_web_phone import browser  # noqa: F401  (the module's one browser)
 
@@ -40,10 +40,7 @@ def office(tmp_path):
 def test_a_tables_screen_is_drawn_pixel_for_pixel_and_its_version_as_text(browser, office):  # noqa: F811
     page = browser.new_page()
     try:
-        page.goto(office.url + "admin/")
-        page.fill("#password", PASSWORD)
-        page.click("#login-form button")
-        page.wait_for_selector("body[data-ready='1']")
+        sign_in(page, office.url)
         row = page.locator("#tables li[data-table='t1']")
         assert row.locator(".version").text_content() == VERSION
         assert page.locator("#hacked").count() == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 from device.fleet.counter import wall_ms
 from device.fleet.enrolled import Enrolled
 from device.players.roster import Roster, new_player
-from tests.device.backoffice_client import PASSWORD
+from tests.device.backoffice_client import sign_in
 from tests.device.fleet_tables import settings_for
 from tests.device.test_web_phone import browser  # noqa: F401  (the module's one browser)
 
@@ -22,10 +22,7 @@ def test_a_staffer_gives_a_card_tapped_at_a_table(browser, broker, tmp_path):  #
     try:
         Enrolled(cafe).enrol("t1", table.public_key)
         Roster(cafe).add(new_player("Ann"))
-        page.goto(office.server.url + "admin/")
-        page.fill("#password", PASSWORD)
-        page.click("#login-form button")
-        page.wait_for_selector("body[data-ready='1']")
+        sign_in(page, office.server.url)
         page.select_option("#claim-player", "Ann")
         page.fill("#claim-table", "t9")                       # not enrolled: one line, nothing sent
         page.click("#claim-form button")
