@@ -12,6 +12,8 @@ import json
 import random
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import engine
@@ -22,6 +24,7 @@ from device.decks.deck_file import Deck, deck_text, families
 from device.decks.registry import DeckRegistry
 from device.decks.simulated import SimDecks, sim_uid
 from device.fleet import keys, schema
+from device.fleet.acl import acl
 from device.fleet.counter import Counter
 from device.fleet.envelope import ADMIN, Signer, Trust
 from device.fleet.floodgate import Floodgate
@@ -271,3 +274,20 @@ def a_deck(registry: DeckRegistry, name: str) -> None:
     family = families()["palourde"]
     tags = {sim_uid("cafe", f"{name}:{card}"): card for card in family.cards}
     registry.import_text(deck_text(Deck(name, "palourde", tags)))
+
+
+@contextmanager
+def broker_under_the_acl(folder: Path, tables: tuple[str, ...] = ("t1",),
+                         owner: str = "cafe-admin") -> Iterator[object]:
+    """Mosquitto with an account for each table and the café's own, under the access list
+    `tabletop fleet acl` writes for them."""
+    from tests.device.mosquitto import PASSWORD, Broker
+    broker = Broker(folder)
+    for user in (*tables, owner):
+        broker.add_user(user, PASSWORD)
+    broker.use_acl(acl(list(tables), owner, []))
+    broker.start()
+    try:
+        yield broker
+    finally:
+        broker.stop()

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from device.decks.registry import StaffRef
 from device.fleet import keys
-from device.fleet.acl import acl
 from device.fleet.claim import (
     ANSWER,
     REQUEST,
@@ -53,10 +52,11 @@ from tests.device.fleet_tables import (
     SETTLE,
     CafeTable,
     admin_private,
+    broker_under_the_acl,
     settings_for,
     table_signer,
 )
-from tests.device.mosquitto import PASSWORD, Broker, running_broker
+from tests.device.mosquitto import running_broker
 
 from .test_fleet import WAIT_S
 
@@ -349,12 +349,7 @@ def test_a_request_ends_by_back_or_when_its_time_is_up_on_the_tables_clock(tmp_p
 
 
 def test_under_the_generated_acl_a_table_hears_its_requests_and_the_cafe_its_answers(tmp_path):
-    broker = Broker(tmp_path)
-    for user in ("t1", "cafe-admin"):
-        broker.add_user(user, PASSWORD)
-    broker.use_acl(acl(["t1"], "cafe-admin", []))
-    broker.start()
-    try:
+    with broker_under_the_acl(tmp_path) as broker:
         owner = settings_for(broker, username="cafe-admin")
         table = ClaimTable(tmp_path / "t1", "t1", broker, settings_for(broker, username="t1"))
         ear, clock = CafeEar(broker, owner), Clock()
@@ -366,5 +361,3 @@ def test_under_the_generated_acl_a_table_hears_its_requests_and_the_cafe_its_ans
         assert (answer.player, answer.uid) == ("Ann", NEW_CARD)
         table.plugin.link.close(flush_s=0)
         ear.link.close(flush_s=0)
-    finally:
-        broker.stop()

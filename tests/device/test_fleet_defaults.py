@@ -20,7 +20,6 @@ import engine
 from device.actions import EndGame
 from device.config import parse_config
 from device.fleet import keys
-from device.fleet.acl import acl
 from device.fleet.claim import REQUEST, ClaimBox, claim_topic, heard_by
 from device.fleet.counter import Counter
 from device.fleet.defaults import CafeLanguage, DefaultsBox, defaults_message, heard_with, read_defaults
@@ -48,10 +47,11 @@ from tests.device.fleet_tables import (
     FLEET_KEY,
     CafeTable,
     admin_private,
+    broker_under_the_acl,
     settings_for,
     table_signer,
 )
-from tests.device.mosquitto import PASSWORD, Broker, running_broker
+from tests.device.mosquitto import running_broker
 from tests.device.test_fleet import config_file
 
 WAIT_S = 30.0                      # bounds a failure only
@@ -302,20 +302,13 @@ def test_a_forged_replayed_or_out_of_range_message_changes_nothing_in_one_line(t
 
 
 def test_under_the_generated_acl_a_table_hears_its_defaults_from_the_owner(tmp_path):
-    broker = Broker(tmp_path)
-    for user in ("t1", "cafe-admin"):
-        broker.add_user(user, PASSWORD)
-    broker.use_acl(acl(["t1"], "cafe-admin", []))
-    broker.start()
-    try:
+    with broker_under_the_acl(tmp_path) as broker:
         table = HouseTable(tmp_path / "t1", "t1", broker, settings_for(broker, username="t1"))
         owner = settings_for(broker, username="cafe-admin")
         assert table.hear(broker, *sent(cafe(tmp_path / "cafe"), {"tamalou": TAMALOU}),
                           sender_settings=owner) is None
         assert kept(tmp_path / "t1").games == {"tamalou": TAMALOU}
         table.close()
-    finally:
-        broker.stop()
 
 
 def test_a_table_started_from_its_config_takes_the_retained_defaults_waiting_for_it(tmp_path, broker):
