@@ -234,8 +234,8 @@ def _idle_vs_peer(r: dict) -> bool | None:
 
 GOALS = [  # name, the goal as the table states it, the check
     ("tap_to_frame", "p99 <= 2 ms", lambda r: r["tap_to_frame_ms"]["p99"] <= 2),
-    ("display_bytes", "<= 25% of a full frame", lambda r: r["display_bytes_per_update"]["ours"]
-     <= 0.25 * r["display_bytes_per_update"]["full_frame"]),
+    ("display_bytes", "<= 22% of a full frame", lambda r: r["display_bytes_per_update"]["ours"]
+     <= 0.22 * r["display_bytes_per_update"]["full_frame"]),
     ("idle_cpu", "<= 1% of a core", lambda r: r["idle_cpu_percent"]["ours"] <= 1),
     ("poll_rate", "poll_hz with 1, 2 and 5 cards", lambda r: all(
         r["poll_rates"][n]["polls_per_s"] >= 0.95 * r["poll_rates"]["poll_hz"] for n in "125")),

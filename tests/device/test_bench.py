@@ -73,7 +73,10 @@ def test_display_updates_send_at_most_a_quarter_of_a_full_frame(tmp_path):
     # all). A Flouk white number set by its digits takes a few presses where a menu of 100 took
     # dozens of cheap one-line updates: fewer updates, not larger ones, put the mean above the
     # 223 it was.
-    assert statistics.fmean(map(sum, games.updates)) <= 0.241 * sum(full_frame())
+    # Body lines in two pairs nine rows apart, each line's letters in one page (render.py),
+    # where the second and fourth lines' capitals reached the page above: 1829 updates of
+    # 220.8 bytes, 403,889 in all, where they were 247.6 and 452,858 (21.4% of a frame).
+    assert statistics.fmean(map(sum, games.updates)) <= 0.215 * sum(full_frame())
 
 
 def test_card_to_frame_is_the_poll_wait_the_software_and_the_bytes_at_the_bus_speed():
