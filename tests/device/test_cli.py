@@ -140,14 +140,15 @@ def test_run_logs_one_start_up_line_at_info_into_the_journal(tmp_path):
                        "display ssd1306 (simulated), fleet off"]
 
 
-def test_log_level_and_verbose_choose_what_run_logs(tmp_path):
+def test_log_level_and_verbose_choose_what_run_logs(tmp_path, monkeypatch, capsys):
     config = tmp_path / "tabletop.toml"
     config.write_text('log_level = "warning"\n')
-    quiet = tabletop("run", "--sim", "--config", str(config), "--state-dir", str(tmp_path / "s"))
-    assert " started: " not in quiet.stderr
-    loud = tabletop("--verbose", "run", "--sim", "--config", str(config),
-                    "--state-dir", str(tmp_path / "s"))
-    assert "INFO tabletop: tabletop " in loud.stderr       # not the journal: no prefix
+    run = ["run", "--sim", "--config", str(config), "--state-dir", str(tmp_path / "s")]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(run) == 0
+    assert " started: " not in capsys.readouterr().err
+    assert main(["--verbose", *run]) == 0
+    assert "INFO tabletop: tabletop " in capsys.readouterr().err      # not the journal: no prefix
 
 
 # ---- completion -------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ page, and the header of a game started on the full disk, are refused for real.
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import random
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from device.cli import main
 from device.plugin import Plugin
 from device.storage import journal
 from device.storage.history import open_history
@@ -333,9 +335,10 @@ def test_an_end_the_disk_refuses_keeps_the_game_unarchived(tmp_path, monkeypatch
     assert table.app.session is None and len(list((tmp_path / "archive").glob("*"))) == 1
 
 
-def test_a_second_run_on_a_state_dir_exits_1_naming_the_first(tmp_path):
+def test_a_second_run_on_a_state_dir_exits_1_naming_the_first(tmp_path, monkeypatch, capsys):
     """Said first, before anything else it could say: with --game over an unfinished game, or
-    with a config it cannot read."""
+    with a config it cannot read. The first run is a process of its own; the second, and the
+    status beside it, are the command's main() in the test's process."""
     env = {**os.environ, "TABLETOP_SIM_ACK": "1"}
     command = [sys.executable, "-m", "device.cli", "run", "--sim", "--state-dir", str(tmp_path)]
     first = subprocess.Popen([*command, "--game", "palourde", "--players", "Ann,Bob"], cwd=ROOT,
@@ -349,18 +352,17 @@ def test_a_second_run_on_a_state_dir_exits_1_naming_the_first(tmp_path):
         assert (tmp_path / "current.jsonl").exists()          # it holds the lock from its start
         bad_config = tmp_path / "broken.toml"
         bad_config.write_text("[display\n")
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
         for more in ([], ["--game", "palourde", "--players", "Ann,Bob"],
                      ["--config", str(bad_config)]):
-            second = subprocess.run([*command, *more], cwd=ROOT, stdin=subprocess.DEVNULL,
-                                    capture_output=True, text=True, timeout=60)
-            assert second.returncode == 1, more
-            [line] = second.stderr.strip().splitlines()
+            assert main([*command[3:], *more]) == 1, more
+            [line] = capsys.readouterr().err.strip().splitlines()
             assert line.startswith(f"tabletop: {tmp_path} is in use by another tabletop run "
                                    f"(process {first.pid}: ")
             assert "device.cli run --sim" in line and line.endswith("stop it first")
-        beside = subprocess.run([sys.executable, "-m", "device.cli", "status", "--state-dir",
-                                 str(tmp_path)], cwd=ROOT, capture_output=True, timeout=60)
-        assert b"palourde" in beside.stdout.lower() and beside.stderr == b""    # reads, unlocked
+        assert main(["status", "--state-dir", str(tmp_path)]) == 0
+        beside = capsys.readouterr()
+        assert "palourde" in beside.out.lower() and beside.err == ""    # reads, unlocked
     finally:
         first.stdin.close()
         first.wait(timeout=60)
@@ -380,15 +382,13 @@ def test_the_process_holding_a_table_is_described_as_far_as_it_can_be_read(tmp_p
     assert "\x1b" not in said and len(said) <= len("tabletop.service: ") + 80
 
 
-def test_commands_that_write_exit_1_with_one_line_on_a_read_only_state_dir(tmp_path):
+def test_commands_that_write_exit_1_with_one_line_on_a_read_only_state_dir(tmp_path, capsys):
     with bound(tmp_path / "real", tmp_path / "state") as state:
         ReadOnlyBind(state).fail()
         for command in (["cards", "install", str(ROOT / "engine" / "games" / "flouk" / "deck.toml")],
                         ["deck", "staff", "add", "04AABBCC", "Zoe"]):
-            done = subprocess.run([sys.executable, "-m", "device.cli", *command, "--state-dir",
-                                   str(state)], cwd=ROOT, capture_output=True, text=True,
-                                  timeout=60)
-            assert done.returncode == 1, done.stderr
-            (line,) = done.stderr.strip().splitlines()
+            code, said = main([*command, "--state-dir", str(state)]), capsys.readouterr().err
+            assert code == 1, said
+            (line,) = said.strip().splitlines()
             assert line.startswith("tabletop: cannot write ") and "Read-only file system" in line
         assert list((tmp_path / "real").iterdir()) == []
