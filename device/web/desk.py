@@ -2,8 +2,9 @@
 the latest, and the page's input lines go through here to the loop.
 
 The loop's side costs a frame what it costs to note it: `publish` keeps the image and the
-view (read from the app on the loop's own thread, the only one that may), and wakes nobody:
-the web's thread looks for a new frame while a stream is open (server.py's Watch). The PNG
+view (read from the app on the loop's own thread, the only one that may), and tells
+`on_change`, which wakes the web's thread only when it is not looking for new frames by
+itself already (device/web/watch.py). The PNG
 is made on the web's thread, once per frame, for whoever asks first. The join code is
 renewed when a game ends or another replaces it.
 """
@@ -60,6 +61,7 @@ class Desk:
         # set by whoever runs the loop: how an errand runs on the loop's side, and a line
         self.on_loop: Callable[[Callable[[], Any]], Any] | None = None
         self.line: Callable[[str], Told] | None = None
+        self.on_change: Callable[[], None] = lambda: None
         self._game = app.session
 
     def publish(self, image, screen: Screen) -> None:
@@ -69,6 +71,7 @@ class Desk:
         self._game = self.app.session
         version = self.latest.version + 1 if self.latest is not None else 1
         self.latest = Frame(version, image, {"version": version, **view(self.app, screen)})
+        self.on_change()
 
     def take(self, text: str) -> tuple[str | None, dict[str, Any]]:
         """The page's line, carried out on the loop's side (the web's thread waits for it):

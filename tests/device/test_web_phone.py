@@ -172,7 +172,7 @@ def test_a_phone_joins_by_the_qr_code_sets_up_and_plays_beside_the_table(tmp_pat
         with first.expect_response("**/api/players") as refused:
             first.click("#name-form button")
         assert refused.value.status == 400
-        first.wait_for_function("document.getElementById('name-error').textContent !== ''")
+        first.wait_for_function("() => document.getElementById('name-error').textContent !== ''")
         assert first.inner_text("#names").split() == [LONG_NAME, "Ann", "Cy"]
         assert [p.name for p in Roster(tmp_path).players()] == [LONG_NAME, "Ann", "Cy"]
         snap(first, "web-phone-join.png")
@@ -233,12 +233,12 @@ def test_a_phone_sets_up_a_game_with_typed_names_and_the_first_card_is_taken(tmp
             with page.expect_response("**/api/players") as added:
                 page.click("#name-form button")
             assert added.value.status == 200, added.value.text()
-        page.wait_for_function("document.querySelectorAll('#seats li').length === 3")
+        page.wait_for_function("() => document.querySelectorAll('#seats li').length === 3")
         game = page.locator('#games li[data-game="tribord"]')
         assert "2 to 7 players" in game.inner_text() and "richest wins" in game.inner_text()
         said = told(page, game.click)
         assert said["setup"]["game"] == "tribord"
-        page.wait_for_function("document.getElementById('seats').innerText.includes('Cy')")
+        page.wait_for_function("() => document.getElementById('seats').innerText.includes('Cy')")
         page.wait_for_selector("#first-part:not([hidden])")    # the typed names, seated
         assert sim_screen(page)["header"].startswith("A TRIBORD")
         said = told(page, lambda: page.click(f'[aria-label="{LONG_NAME} up"]'))
@@ -290,7 +290,7 @@ def test_the_page_speaks_the_tables_language_and_follows_its_change(tmp_path, br
         page.wait_for_selector('[aria-label="Cy monte"]')
         snap(page, "web-phone-fr.png")
         sim.type("press select")                          # back to English, on the table
-        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
         page.wait_for_selector("#table:not([hidden])")
         assert "On the screen" in texts(page)
     finally:
