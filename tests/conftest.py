@@ -21,6 +21,14 @@ os.environ.setdefault("PYTHONPYCACHEPREFIX", str(PYCACHE))
 sys.dont_write_bytecode = False
 sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
 
+
+def pytest_unconfigure(config):
+    """The bytecode of the sources tests wrote in temporary folders (a built wheel's, a copied
+    checkout's) goes with the folders, or the cache would grow by them every run."""
+    if not hasattr(config, "workerinput"):
+        for temporary in {"/dev/shm", tempfile.gettempdir()}:
+            shutil.rmtree(PYCACHE / Path(temporary).relative_to("/"), ignore_errors=True)
+
 # A text a catalog lacks fails the test that renders it, rather than show its key on the screen.
 text.strict()
 
