@@ -8,6 +8,12 @@ import sys
 from .parser import build_parser, lazy_language
 from .pipes import EndsWithItsReader, die_of_sigpipe
 
+TYPE_CHECKING = False               # as typing's, which costs every command's start-up to import
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+
 __all__ = ["build_parser", "command", "main"]
 
 
@@ -23,11 +29,52 @@ def main(argv: list[str] | None = None) -> int:
     args.language_asked = len(argv) < len(given)     # a valid --language was taken out
     read_games_lightly()
     if not getattr(args, "logs_later", False):    # a command that logs on some paths only
-        from . import logs  # after parsing: --help and --version need no logging
-        logs.for_command(args.verbose)
+        log_once_imported(args.verbose)
     if args.command == "deck":           # on the device itself `deck learn` reads its reader
         return args.handler(args, tag_source=real_reader_tags)
     return args.handler(args)
+
+
+def log_once_imported(verbose: bool) -> None:
+    """The command's log (device/cli/logs.py) set up now if the logging module is imported, else
+    as it is: nothing logs without importing it, so a command whose path logs nothing
+    (`tabletop status`, a `history` in order) starts without logging and what it brings
+    (threading, traceback, string), about a third of the interpreter's own start-up."""
+    if "logging" in sys.modules:
+        from . import logs
+        logs.for_command(verbose)
+        return
+    waiting = [finder for finder in sys.meta_path if isinstance(finder, SetUpLogOnImport)]
+    if waiting:
+        waiting[0].verbose = verbose        # a later command of the same process (the tests')
+    else:
+        sys.meta_path.insert(0, SetUpLogOnImport(verbose))
+
+
+class SetUpLogOnImport:
+    """An import finder that finds nothing itself: it lets the others find `logging`, and has
+    the command's log set up as soon as the module has run, before anything can log."""
+
+    def __init__(self, verbose: bool) -> None:
+        self.verbose = verbose
+
+    def find_spec(self, name: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        if name != "logging":
+            return None
+        sys.meta_path.remove(self)
+        spec = next((found for finder in sys.meta_path if hasattr(finder, "find_spec")
+                     and (found := finder.find_spec(name, path, target)) is not None), None)
+        if spec is None or spec.loader is None:
+            return spec
+        run, verbose = spec.loader.exec_module, self.verbose
+
+        def exec_module(module: ModuleType) -> None:
+            run(module)
+            log_once_imported(verbose)
+
+        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
 
 
 def read_games_lightly() -> None:

@@ -17,13 +17,16 @@ import sqlite3
 import sys
 from contextlib import closing
 from pathlib import Path
-from typing import TextIO
 
 import engine
 from device.paths import default_state_dir
 from device.storage.history import Game, PlayerStats, Stats, open_history
 from device.texts import say
-from engine.core.text import DEFAULT_LANGUAGE
+from engine.core.catalog import DEFAULT_LANGUAGE
+
+TYPE_CHECKING = False               # as typing's, whose import the command would pay
+if TYPE_CHECKING:
+    from typing import TextIO
 
 CSV_COLUMNS = ("game", "started", "ended", "duration_s", "players", "scores", "winners",
                "first", "options", "deck", "events", "id")

@@ -17,26 +17,21 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     status = subparsers.add_parser("status", help="cli.help.status")
     status.add_argument("--state-dir", type=Path, help="cli.help.state_dir")
     status.add_argument("--json", action="store_true", help="cli.help.json")
-    # its log is set up only for a game to read: with none it starts without the logging module
-    status.set_defaults(logs_later=True,
-                        handler=lambda args: status_command(args.state_dir or default_state_dir(),
-                                                            args.json, args.language, args.verbose))
+    status.set_defaults(handler=lambda args: status_command(args.state_dir or default_state_dir(),
+                                                            args.json, args.language))
 
 
-def status_command(state_dir: Path, as_json: bool, language: str = DEFAULT_LANGUAGE,
-                   verbose: bool = False) -> int:
+def status_command(state_dir: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) -> int:
     offline = fleet_offline(state_dir)
     # one line on a terminal: the screen's text breaks after its colon
     fleet = [" ".join(say(language, "fleet.offline_why", why=offline).split("\n"))] \
         if offline else []
     if latest_journal(state_dir) is None:
         return no_game(state_dir, as_json, language, fleet)
-    # a game to read: only now the log, the journal, the engine and the game's rules
+    # a game to read: only now the journal, the engine and the game's rules
     from device.storage.journal import JournalError
 
-    from . import logs
     from .tally import summary_lines
-    logs.for_command(verbose)
     try:
         info = status(state_dir, language)
     except (JournalError, OSError) as exc:

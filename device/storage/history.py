@@ -10,19 +10,27 @@ from __future__ import annotations
 
 import datetime
 import json
-import logging
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.core.text import msg, render
+TYPE_CHECKING = False               # as typing's, whose import `tabletop history` would pay
+if TYPE_CHECKING:
+    import logging
 
-from . import journal, quarantine
-from .journal import JournalError
-from .store import GameStore
+    from .journal import JournalError
+    from .store import GameStore
 
-log = logging.getLogger(__name__)
+# The journals, the engine that replays them, the quarantine and the logging module are
+# imported where a journal is read or something goes wrong: `tabletop history` of a history
+# in order (every archived game in it) starts without any of them.
+
+
+def log() -> logging.Logger:
+    import logging
+    return logging.getLogger(__name__)
+
 
 FILE = "history.sqlite"
 
@@ -103,6 +111,10 @@ class PlayerStats:
 def finished_game(path: Path) -> Game | None:
     """The history entry of an archived journal; None if its game did not finish.
     JournalError if the journal is damaged, its header and end line included."""
+    from engine.core.text import msg
+
+    from . import journal
+    from .journal import JournalError
     resumed = journal.resume(path)
     header, session = resumed.header, resumed.session
     spec, state = session.spec, session.state
@@ -140,6 +152,17 @@ def _seconds(start: str, end: str | None) -> float | None:
         return None
 
 
+def set_aside(state_dir: Path, path: Path, damaged: JournalError) -> None:
+    """A damaged archived journal moved aside; the log says so unless the running table watches
+    the quarantine and says it itself."""
+    from engine.core.text import render
+
+    from . import quarantine
+    line = quarantine.refuse(state_dir, path, f"left out of the history: {render(damaged.reason)}")
+    if not quarantine.watched(state_dir):
+        log().error("%s", line)
+
+
 class History:
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
@@ -169,16 +192,14 @@ class History:
         known = {row[0] for row in self.db.execute("SELECT id FROM games")}
         added = 0
         for path in sorted(archive.glob("*-finished.jsonl")):
+            from . import journal
             try:
                 if game_id(journal.header(path), path) not in known:
                     added += self.add(path)
             except OSError as exc:
-                log.error("%s left out of the history: %s", path.name, exc.strerror or exc)
-            except JournalError as exc:       # damaged: the running table sets it aside
-                line = quarantine.refuse(archive.parent, path,
-                                         f"left out of the history: {render(exc.reason)}")
-                if not quarantine.watched(archive.parent):
-                    log.error("%s", line)
+                log().error("%s left out of the history: %s", path.name, exc.strerror or exc)
+            except journal.JournalError as exc:       # damaged: the running table sets it aside
+                set_aside(archive.parent, path, exc)
         return added
 
     def games(self, game: str | None = None) -> list[Game]:
@@ -226,9 +247,10 @@ def open_history(state_dir: Path) -> History:
     except sqlite3.OperationalError:
         raise                           # locked or unreadable: not damage, nothing to move
     except sqlite3.DatabaseError as exc:        # rebuilt from the archive: always moved
+        from . import quarantine
         quarantine.refuse(state_dir, path, f"damaged database ({exc})", always=True)
         db = _connect(path)
-        log.warning("history rebuilt from the archive")
+        log().warning("history rebuilt from the archive")
     history = History(db)
     history.sync(state_dir / "archive")
     return history
@@ -275,7 +297,7 @@ def migrate(db: sqlite3.Connection) -> None:
         # user_version is in the database's header, written by the step's own transaction
         db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {step};\nCOMMIT;")
         if step > 1:
-            log.info("history schema moved to version %d", step)
+            log().info("history schema moved to version %d", step)
 
 
 COLUMNS = {"games": ["id", "game", "started", "ended", "duration_s", "options", "deck", "first",
@@ -314,7 +336,7 @@ def update_history(state_dir: Path) -> None:
         with closing(open_history(state_dir)):
             pass
     except (sqlite3.Error, OSError) as exc:
-        log.error("history not updated: %s", exc)
+        log().error("history not updated: %s", exc)
 
 
 class Keeper:
@@ -332,22 +354,20 @@ class Keeper:
         try:
             self.history = open_history(self.state_dir)
         except (sqlite3.Error, OSError) as exc:
-            log.error("history not updated: %s", exc)
+            log().error("history not updated: %s", exc)
 
     def finished(self, path: Path) -> None:
         if self.history is None:
             self._open()                  # its catching up adds this game too
             return
+        from . import journal
         try:
             self.history.add(path)
             journal.stop_here("history")
-        except JournalError as exc:       # damaged: set aside, as the catching up would
-            line = quarantine.refuse(self.state_dir, path,
-                                     f"left out of the history: {render(exc.reason)}")
-            if not quarantine.watched(self.state_dir):
-                log.error("%s", line)
+        except journal.JournalError as exc:       # damaged: set aside, as the catching up would
+            set_aside(self.state_dir, path, exc)
         except (sqlite3.Error, OSError) as exc:
-            log.error("history not updated: %s", exc)
+            log().error("history not updated: %s", exc)
             self.close()
 
     def close(self) -> None:

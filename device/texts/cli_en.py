@@ -1,7 +1,5 @@
 """English texts of the command line (`tabletop ...`): messages, --help, the deck walk."""
-from engine.core.catalog import Template, add_catalog, plural
-
-from . import cli_fr
+from engine.core.catalog import Template, plural
 
 TEXT: dict[str, Template] = {
     # argparse's own words
@@ -330,6 +328,3 @@ TEXT: dict[str, Template] = {
     "cli.secrets.readable": "{path} holds {keys} and others can read it (mode {mode}): "
                             "chmod 640 it",
 }
-
-add_catalog("en", TEXT)
-add_catalog("fr", cli_fr.TEXT)

@@ -1,7 +1,5 @@
 """English texts of the fleet's screens: shared deck and staff offers, the broker's refusal."""
-from engine.core.catalog import Template, add_catalog, plural
-
-from . import fleet_fr
+from engine.core.catalog import Template, plural
 
 TEXT: dict[str, Template] = {
     "fleet.header": "SHARED",
@@ -55,6 +53,3 @@ TEXT: dict[str, Template] = {
     "fleet.claim_sent": "Card sent to the\ncafé for {name}",
     "fleet.claim_expired": "Card for {name}:\ntime is up",
 }
-
-add_catalog("en", TEXT)
-add_catalog("fr", fleet_fr.TEXT)

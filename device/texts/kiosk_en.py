@@ -1,7 +1,4 @@
 """English texts of kiosk mode: the attract screen and the staff's admin menu."""
-from engine.core.catalog import add_catalog
-
-from . import kiosk_fr
 
 TEXT = {
     "kiosk.attract": "Still playing?",
@@ -24,6 +21,3 @@ TEXT = {
     "kiosk.shutting_down": "Shutting down.\nUnplug in 20 s.",
     "kiosk.failed": "Not done:\n{why}",
 }
-
-add_catalog("en", TEXT)
-add_catalog("fr", kiosk_fr.TEXT)

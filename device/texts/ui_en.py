@@ -1,7 +1,5 @@
 """English texts of the device's own screens (menus, setup, messages)."""
-from engine.core.catalog import Template, add_catalog, plural
-
-from . import ui_fr
+from engine.core.catalog import Template, plural
 
 TEXT: dict[str, Template] = {
     "ui.seconds_left": "{n} s left",             # a prompt that closes by itself
@@ -89,6 +87,3 @@ TEXT: dict[str, Template] = {
     "ui.stats_player": "{name} {won}/{n}",
     "ui.stats_none": "No finished game\nyet",
 }
-
-add_catalog("en", TEXT)
-add_catalog("fr", ui_fr.TEXT)

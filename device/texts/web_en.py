@@ -1,8 +1,6 @@
 """English texts of the table's page (device/web/): labels, buttons, the setup, each game in one
 line, its API's refusals. The page is served in the table's language with these."""
-from engine.core.catalog import Template, add_catalog, plural
-
-from . import web_fr
+from engine.core.catalog import Template, plural
 
 TEXT: dict[str, Template] = {
     "web.title": "Tabletop Companion",
@@ -51,6 +49,3 @@ TEXT: dict[str, Template] = {
                          "to win.",
     "web.pitch.flouk": "Reveal together, give and keep: the largest village wins.",
 }
-
-add_catalog("en", TEXT)
-add_catalog("fr", web_fr.TEXT)

@@ -63,6 +63,8 @@ def add_catalog(language: str, entries: Mapping[str, Template]) -> None:
 
 def clashes(language: str, entries: Mapping[str, Template]) -> list[str]:
     """The keys of `entries` that the language's catalog already gives another text."""
+    for key in entries:
+        _text(language, key)          # a part not read yet is read first: it may hold the key
     catalog = _CATALOGS.get(language, {})
     return sorted(k for k, v in entries.items() if k in catalog and catalog[k] != v)
 
@@ -77,14 +79,49 @@ def fill_with(filler: Callable[[], None]) -> None:
     _FILLERS.append(filler)
 
 
+# language -> key prefix ("cli.") -> what adds that part of the language's catalog, called the
+# first time a text under the prefix is asked for: a command reads the one part it speaks from,
+# in its one language, not every part of every language at its start (the device's catalogs).
+_PARTS: dict[str, dict[str, Callable[[], None]]] = {}
+
+
+def add_part(language: str, prefixes: Iterable[str], load: Callable[[], None]) -> None:
+    """`load()` adds the language's texts of these key prefixes, when one is first asked for."""
+    for prefix in prefixes:
+        _PARTS.setdefault(language, {})[prefix] = load
+
+
+def _load_part(language: str, key: str) -> bool:
+    """Read the part of the language's catalog that `key` belongs to; False if none is waiting."""
+    parts = _PARTS.get(language, {})
+    load = parts.get(key.partition(".")[0] + ".")
+    if load is None:
+        return False
+    for prefix in [prefix for prefix, loader in parts.items() if loader is load]:
+        del parts[prefix]
+    load()
+    return True
+
+
+def _text(language: str, key: str) -> Template | None:
+    """The language's text of `key` among the texts read so far and its part of the catalog."""
+    found = _CATALOGS.get(language, {}).get(key)
+    if found is None and _load_part(language, key):
+        found = _CATALOGS.get(language, {}).get(key)
+    return found
+
+
 def _filled() -> dict[str, dict[str, Template]]:
+    for language, parts in _PARTS.items():
+        while parts:
+            _load_part(language, next(iter(parts)))
     while _FILLERS:
         _FILLERS.pop()()
     return _CATALOGS
 
 
 def catalog(language: str) -> Mapping[str, Template]:
-    if not _FILLERS:
+    if not _FILLERS and not any(_PARTS.values()):
         return _CATALOGS.get(language, {})
     return _Filling(language)
 
@@ -96,10 +133,8 @@ class _Filling(Mapping[str, Template]):
         self._language = language
 
     def __getitem__(self, key: str) -> Template:
-        try:
-            return _CATALOGS.get(self._language, {})[key]
-        except KeyError:
-            return _filled().get(self._language, {})[key]
+        found = _text(self._language, key)
+        return _filled().get(self._language, {})[key] if found is None else found
 
     def __iter__(self) -> Iterator[str]:
         return iter(_filled().get(self._language, {}))
@@ -138,7 +173,7 @@ def words(key: str, args: Iterable[tuple[str, object]], language: str = DEFAULT_
     """The text of `key` in `language` with its arguments, falling back to English, then to the
     key. The games are looked up (their texts added) only for a key the catalogs do not have
     yet: a command that says only its own texts starts without them."""
-    template = _CATALOGS.get(language, {}).get(key)
+    template = _text(language, key)
     if template is None:
         template = _filled().get(language, {}).get(key)
     if template is None and _STRICT:

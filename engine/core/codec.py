@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import json
 import types
 import typing
@@ -51,6 +50,10 @@ def dumps(value: Any) -> str:
 
 
 def state_hash(state: Any) -> str:
+    # here: hashlib brings OpenSSL, which a command reading a game with nothing to check yet
+    # (`tabletop status` of a game just set up) would load for nothing; asked again, the
+    # import is a lookup in sys.modules
+    import hashlib
     return hashlib.sha256(dumps(state).encode()).hexdigest()
 
 

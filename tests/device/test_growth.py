@@ -16,7 +16,6 @@ from device.fleet.plugin import FleetPlugin
 from device.kiosk.plugin import kiosk_plugins
 from device.kiosk.system_actions import RecordedSystem
 from device.sim.clock import VirtualClock
-from device.storage import history as history_module
 from device.storage import journal
 from device.storage.history import keep_history
 from device.storage.store import GameStore
@@ -55,7 +54,7 @@ def work_of_a_games_end(state_dir: Path, monkeypatch) -> dict[str, int]:
             return real(*args, **kwargs)
         return call
     monkeypatch.setattr(journal, "read", counted("journals read", read))
-    monkeypatch.setattr(history_module.journal, "header", counted("journals read", header))
+    monkeypatch.setattr(journal, "header", counted("journals read", header))
     monkeypatch.setattr(Path, "iterdir", counted("folders listed", iterdir))
     monkeypatch.setattr(Path, "glob", counted("folders listed", glob))
     assert store.finish(abandoned=False) is not None
