@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Generic, TypeVar
 
 from .events import Event
@@ -137,6 +137,7 @@ def card_ids(components: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
     return tuple(ids)
 
 
+@lru_cache(maxsize=4096)   # asked of each card at every rule's look at it: a deck has few cards
 def kind_of(card: str) -> str:
     """The kind of a card id: `clam#3` -> `clam`, `KS` -> `KS`."""
     return card.split("#", 1)[0]

@@ -6,6 +6,7 @@ two cards of the same value, so the single 1 can never be part of one (AMB-L5).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from tabletop_kit import card_ids, kind_of
 
@@ -16,6 +17,7 @@ DECK_SIZE = len(DECK)
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 
 
+@lru_cache(maxsize=1024)   # a pair is looked for among a row's cards at every tap tried
 def value(card: str) -> int:
     """A card's value: its kind (`7#3` -> 7, `1` -> 1)."""
     return int(kind_of(card))

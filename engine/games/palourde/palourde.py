@@ -41,6 +41,7 @@ from .prompts import INSTRUCTIONS, badge, hint, prompt, reminder, result, tally
 from .state import (
     BEACH,
     BIRD_FOOD,
+    CLAMS,
     COMPONENTS,
     EVENTS,
     FIRST,
@@ -299,8 +300,8 @@ def invariants(state: State) -> list[str]:
     if sum(len(z) for z in zones) != len(BEACH) or frozenset().union(*zones) != BEACH:
         problems.append("Beach cards not each in exactly one zone")
     banked = sum(clams_of(state, s) for s in state.seats)
-    clams_down = sum(1 for c in state.beach_down if kind_of(c) == "clam")
-    clams_out = sum(1 for c in state.removed if kind_of(c) == "clam")
+    clams_down = len(state.beach_down & CLAMS)
+    clams_out = len(state.removed & CLAMS)
     if banked > clams_out or clams_down + clams_out != 20 or min((v for _, v in state.clams), default=0) < 0:
         problems.append(f"clams not conserved: banked {banked}, out {clams_out}, down {clams_down}")
     if len(state.ht_up) > HIGH_TIDES_TO_END:

@@ -13,6 +13,7 @@ BEACH_KINDS = (("clam", 20), ("rake", 4), ("crab", 4), ("shrimp", 4), ("bird", 4
                ("shell", 6), ("high_tide", 3), ("storm_warning", 1), ("basket_overboard", 1))
 COMPONENTS = (("basket", 5),) + BEACH_KINDS + (("golden_clam", 1),)
 BEACH = frozenset(card_ids(BEACH_KINDS))          # the 53 cards shuffled face down
+CLAMS = frozenset(card for card in BEACH if kind_of(card) == "clam")
 EVENTS = ("high_tide", "storm_warning", "basket_overboard")
 PRIZES = ("golden_clam", "title")
 HIGH_TIDES_TO_END = 3
