@@ -54,17 +54,23 @@ def count_of(template: Template) -> str | None:
 
 def add_catalog(language: str, entries: Mapping[str, Template]) -> None:
     """Merge entries into a language's catalog. A key may be given again only with the same
-    text: two games that share a house rule name it alike, and one may not rename another's."""
-    clash = clashes(language, entries)
+    text: two games that share a house rule name it alike, and one may not rename another's.
+    Against a part of the catalog not read yet, the check is made as that part is read."""
+    clash = _clashes(language, entries)
     if clash:
         raise ValueError(f"message keys defined twice: {', '.join(clash)}")
     _CATALOGS.setdefault(language, {}).update(entries)
 
 
 def clashes(language: str, entries: Mapping[str, Template]) -> list[str]:
-    """The keys of `entries` that the language's catalog already gives another text."""
+    """The keys of `entries` that the language's catalog already gives another text, its parts
+    not read yet included (a game is refused before it is taken in, not when a part is read)."""
     for key in entries:
         _text(language, key)          # a part not read yet is read first: it may hold the key
+    return _clashes(language, entries)
+
+
+def _clashes(language: str, entries: Mapping[str, Template]) -> list[str]:
     catalog = _CATALOGS.get(language, {})
     return sorted(k for k, v in entries.items() if k in catalog and catalog[k] != v)
 
