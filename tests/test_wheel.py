@@ -15,6 +15,7 @@ import tarfile
 import venv
 import zipfile
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -48,41 +49,42 @@ BUILDS = """
 import sys
 from setuptools import build_meta
 build_meta.build_wheel(sys.argv[1])
-build_meta.build_editable(sys.argv[1])        # what `make run` and `pip install -e .` build
+build_meta.build_editable(sys.argv[2])        # what `make run` and `pip install -e .` build
 """
 WARNED = re.compile(r"\.py:\d+: \w+: ")       # how Python prints a warning: file:line: Class: text
 
 
-def test_the_wheel_and_the_editable_install_build_without_a_warning(tmp_path):
-    tree = tmp_path / "tree"                  # a copy: the builds leave their folders in it
-    for part in ("engine", "hardware", "device", "seeds", "tabletop_kit"):
-        shutil.copytree(ROOT / part, tree / part, ignore=shutil.ignore_patterns("__pycache__"))
-    for part in ("pyproject.toml", "README.md", "LICENSE"):
-        shutil.copy(ROOT / part, tree / part)
-    out = subprocess.run([sys.executable, "-W", "always", "-c", BUILDS, str(tmp_path)], cwd=tree,
-                         capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert not WARNED.findall(out.stderr), out.stderr
+class Dists(NamedTuple):
+    wheel: Path
+    sdist: Path
+    said: str                 # what the wheel's and the editable install's builds printed
 
+
+def test_the_wheel_and_the_editable_install_build_without_a_warning(dists):
+    assert not WARNED.findall(dists.said), dists.said
 
 
 # ---- what a user gets: the wheel installed outside the repository, and the sdist ---------------
 
 @pytest.fixture(scope="module")
-def dists(tmp_path_factory) -> tuple[Path, Path]:
-    """The wheel and the sdist, built from a copy of the tree (the builds leave folders)."""
+def dists(tmp_path_factory) -> Dists:
+    """The wheel and the sdist, built from a copy of the tree (the builds leave folders), and
+    the editable wheel `make run` builds, every warning shown."""
     out = tmp_path_factory.mktemp("dists")
     tree = out / "tree"
     shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
         ".git", ".venv", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis", ".cache", "build", "dist"))
-    for build in ("build_wheel", "build_sdist"):         # one process each, as a frontend runs them
-        done = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
-                               f"build_meta.{build}(sys.argv[1])", str(out)], cwd=tree,
-                              capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
+    # one process for the wheels and one for the sdist, as a frontend runs them
+    wheels = subprocess.run([sys.executable, "-W", "always", "-c", BUILDS, str(out), str(out / "editable")],
+                            cwd=tree, capture_output=True, text=True)
+    assert wheels.returncode == 0, wheels.stderr
+    done = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
+                           "build_meta.build_sdist(sys.argv[1])", str(out)], cwd=tree,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
     (wheel,) = out.glob("tabletop_companion-*.whl")
     (sdist,) = out.glob("tabletop_companion-*.tar.gz")
-    return wheel, sdist
+    return Dists(wheel, sdist, wheels.stderr)
 
 
 class Installed:
@@ -107,7 +109,7 @@ class Installed:
 
 @pytest.fixture(scope="module")
 def installed(dists, tmp_path_factory) -> Installed:
-    return Installed(tmp_path_factory.mktemp("installed"), dists[0])
+    return Installed(tmp_path_factory.mktemp("installed"), dists.wheel)
 
 
 def test_the_installed_command_is_the_wheel_s_and_points_at_what_it_carries(installed):
@@ -145,7 +147,7 @@ def test_the_installed_package_knows_its_version_and_hints_its_own_pip(installed
 
 
 def test_the_wheel_carries_the_licence_and_says_what_it_is(dists):
-    with zipfile.ZipFile(dists[0]) as wheel:
+    with zipfile.ZipFile(dists.wheel) as wheel:
         names = wheel.namelist()
         (metadata,) = [name for name in names if name.endswith(".dist-info/METADATA")]
         said = wheel.read(metadata).decode()
@@ -154,7 +156,7 @@ def test_the_wheel_carries_the_licence_and_says_what_it_is(dists):
 
 
 def test_the_sdist_carries_the_tree_and_its_tests_run_from_it(dists, tmp_path):
-    with tarfile.open(dists[1]) as sdist:
+    with tarfile.open(dists.sdist) as sdist:
         sdist.extractall(tmp_path, filter="data")
     (tree,) = tmp_path.iterdir()
     for part in ("LICENSE", "Makefile", "docs/rules.md", "docs/cards.md", "systemd/install.sh",
