@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Any, Generic, TypeVar
 
-from .events import Event
+from .events import Event, Tap
 from .options import ConfigError, Options, OptionSpec, resolve_options
 from .outcomes import Info, Prompt, Rejected, Result, Tally
 from .text import DEFAULT_LANGUAGE, Msg, Template, catalog, msg
@@ -116,7 +116,19 @@ class GameSpec(Generic[S]):
 
     def card_ids(self) -> tuple[str, ...]:
         """Every card id of this game's deck, play components first."""
+        return self._card_ids
+
+    # Asked for every candidate event of every state, and the deck never changes: worked out
+    # once per game (a cached_property writes the instance's dict, past the frozen __setattr__,
+    # and leaves the fields, so equality and hash, as they are).
+    @cached_property
+    def _card_ids(self) -> tuple[str, ...]:
         return card_ids(tuple((kind, copies) for kind, copies in self.components)) + self.extra_cards
+
+    @cached_property
+    def taps(self) -> tuple[Tap, ...]:
+        """A tap of each card of the deck, in card_ids' order: the candidate taps of a state."""
+        return tuple(Tap(card) for card in self.card_ids())
 
     def manifest_home(self) -> str:
         """The package whose deck.toml is this game's deck manifest."""

@@ -62,7 +62,7 @@ def played(spec: GameSpec, state, event: Event) -> Played:
 
 def candidate_events(spec: GameSpec, state) -> list[Event]:
     """Every event worth trying now: each card of the game, each menu key, SELECT, BACK."""
-    events: list[Event] = [Tap(card) for card in spec.card_ids()]
+    events: list[Event] = list(spec.taps)
     events += [Choose(key) for key in spec.prompt(state).keys()]
     events += [Confirm(), Cancel()]
     return events
