@@ -24,7 +24,8 @@ hardware, side by side with the peers.
                                last tenth of inputs (short games one after the other)
     page                       the table's page: peak RSS and tap-to-frame p50/p99 (and less the
                                journal) of the longest game without it, with it serving, with 50
-                               phones on its stream, the three tables playing in lockstep
+                               phones on its stream and one that stopped reading, the three
+                               tables playing in lockstep
     page_cost_ms               what the page and its 50 phones add to the tap p99 (and less the
                                journal) against the table without it
     leaderboard_ms             the dashboard's history at 100,000 games: this month's leaderboard
@@ -272,7 +273,7 @@ def poll_rows(rates: dict, goal: str, met: str) -> list[tuple[str, str, str, str
 def page_rows(r: dict, goal: dict, met: dict) -> list[tuple[str, str, str, str]]:
     """The table's page: each table's peak memory and taps, the memory goal on the busiest;
     then what the page and its phones add to the tap p99, the taps' goal on the phones'."""
-    said = {"off": "page off", "on": "page on", "streams_50": "page, 50 phones streaming"}
+    said = {"off": "page off", "on": "page on", "streams_50": "page, 50 phones (+1 stalled)"}
     rows = []
     for name, run in r["page"].items():
         tap, software = run["tap_to_frame_ms"], run["tap_to_frame_without_journal_ms"]

@@ -68,5 +68,5 @@ def test_the_table_says_each_tables_figures_and_the_difference():
     assert rows[2][2:] == (goal["page_rss"], "yes")
     assert rows[3] == ("  tap p99, page on less page off",
                        "+0.50 ms (less the journal +0.50)", "", "")
-    assert rows[4] == ("  tap p99, page, 50 phones streaming less page off",
+    assert rows[4] == ("  tap p99, page, 50 phones (+1 stalled) less page off",
                        "+3.00 ms (less the journal +3.00)", goal["page_taps"], "NO")
