@@ -51,7 +51,10 @@ class Watch:
     def poke(self) -> None:
         """From the loop's thread, at each frame: a wake only when the watch is not looking."""
         if self.streams and not self.looking and not self.closing:
-            self._loop.call_soon_threadsafe(self._poked)
+            try:
+                self._loop.call_soon_threadsafe(self._poked)
+            except RuntimeError:                 # the page has stopped: the table plays on
+                pass
 
     def look(self) -> bool:
         """Wake the streams if the desk has a frame they have not had: was there one?"""

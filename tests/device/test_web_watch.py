@@ -82,3 +82,15 @@ def test_a_looking_watch_is_not_woken_from_the_loops_thread():
             assert pokes == []
             watch.close()
     asyncio.run(scenario())
+
+
+def test_a_frame_after_the_page_stopped_changes_nothing():
+    """The page's loop gone (its server failed) while a stream was counted: the loop's frames
+    go on, the watch's wake-up is dropped."""
+    async def scenario() -> Watch:
+        watch = Watch(SimpleNamespace(latest=None))
+        watch.streams = 1                                 # as a stream the server's end cut off
+        await turns()
+        return watch
+    watch = asyncio.run(scenario())                       # its loop is closed now
+    watch.poke()
