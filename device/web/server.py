@@ -56,7 +56,8 @@ def refusal(exc: Refused, language: str) -> JSONResponse:
 
 
 class Changes:
-    """The web's side of 'a new frame is out': an event set (on the web's loop) at each one."""
+    """The café dashboard's side of 'the board changed': an event set (on the web's loop) at
+    each bump. The table's page has its watch instead (device/web/watch.py)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
