@@ -43,7 +43,7 @@ class Msg(Said):
 
 def msg(key: str, /, **args: object) -> Msg:
     """Build a Msg; arguments are kept in a stable (sorted) order."""
-    return Msg(key, tuple(sorted(args.items())))
+    return Msg(key, tuple(sorted(args.items())) if args else ())
 
 
 def render(message: Msg, language: str = DEFAULT_LANGUAGE) -> str:

@@ -87,8 +87,9 @@ class Played(bench.BenchGame):
 
     def _frame(self, image, screen) -> None:
         where = f"{type(self.app.mode).__name__} screen of {self.game}"
+        drawn = self.app.language                 # `screen` is this moment in its language
         for self.app.language in LANGUAGES:       # the same moment at a table in each language
-            shown = self.app.screen()
+            shown = screen if self.app.language == drawn else self.app.screen()
             self.seen.append(Seen(self.app.language, where, shown))
             self.lost += lost_words(self.app, shown, where)
 
