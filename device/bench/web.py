@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import selectors
 import socket
 import subprocess
@@ -83,8 +84,11 @@ def _say(table: subprocess.Popen, line: str) -> None:
 
 
 def _expect(directory: Path, name: str, table: subprocess.Popen, word: str) -> None:
+    """The table's answer to what it was told: `word`, within READY_S (it says one line for
+    each, so nothing waits in the reader's buffer unseen by the select)."""
     assert table.stdout is not None
-    if table.stdout.readline().strip() != word:
+    answered = select.select([table.stdout], [], [], READY_S)[0]
+    if not answered or table.stdout.readline().strip() != word:
         table.kill()
         table.wait()
         raise RuntimeError(f"bench: the page's table ({name}) failed: {_errors(directory, name)}")
