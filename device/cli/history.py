@@ -10,8 +10,6 @@ history that cannot be read.
 from __future__ import annotations
 
 import argparse
-import csv
-import dataclasses
 import json
 import sqlite3
 import sys
@@ -92,7 +90,7 @@ def seated_name(state_dir: Path, name: str) -> str:
 
 def print_player(name: str, found: list[PlayerStats], as_json_array: bool, language: str) -> None:
     if as_json_array:
-        print(json.dumps([dataclasses.asdict(item) for item in found], ensure_ascii=False))
+        print(json.dumps([item._asdict() for item in found], ensure_ascii=False))
         return
     if not found:
         print(say(language, "cli.history.player_none", name=name))
@@ -102,9 +100,10 @@ def print_player(name: str, found: list[PlayerStats], as_json_array: bool, langu
 
 
 def as_json(item: Game | Stats) -> dict:
-    """A game (its winners too) or a game's statistics, as JSON fields."""
-    fields = dataclasses.asdict(item)
+    """A game (each player's fields, its winners too) or a game's statistics, as JSON fields."""
+    fields = item._asdict()
     if isinstance(item, Game):
+        fields["players"] = [player._asdict() for player in item.players]
         fields["winners"] = list(item.winners)
     return fields
 
@@ -124,6 +123,7 @@ def print_games(games: list[Game], language: str) -> None:
 
 
 def write_csv(games: list[Game], out: TextIO) -> None:
+    import csv  # here: the other histories are written without it
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     for g in games:

@@ -12,8 +12,8 @@ import datetime
 import json
 import sqlite3
 from contextlib import closing
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 TYPE_CHECKING = False               # as typing's, whose import `tabletop history` would pay
 if TYPE_CHECKING:
@@ -64,17 +64,18 @@ CREATE INDEX IF NOT EXISTS players_by_name ON players (name);   -- a player's ga
 """)
 VERSION = len(MIGRATIONS)
 
+# The rows as read: named tuples, not dataclasses, whose module (and the inspect module it
+# brings) would cost `tabletop history` more than half of the interpreter's own start-up.
 
-@dataclass(frozen=True)
-class Player:
+
+class Player(NamedTuple):
     seat: int
     name: str
     score: int | None
     winner: bool
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(NamedTuple):
     id: str
     game: str
     started: str
@@ -92,16 +93,14 @@ class Game:
         return tuple(p.name for p in self.players if p.winner)
 
 
-@dataclass(frozen=True)
-class Stats:
+class Stats(NamedTuple):
     game: str
     played: int
     average_s: float | None
     wins_by_seat: tuple[tuple[int, int], ...]     # (seat, games won from it)
 
 
-@dataclass(frozen=True)
-class PlayerStats:
+class PlayerStats(NamedTuple):
     player: str                       # as seated: a roster name's short form
     game: str
     played: int

@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,6 +130,7 @@ def _write_all(fd: int, data: bytes) -> None:
 def stop_here(stage: str) -> None:
     """Crash tests only: say where the write is, then stop, so the test can kill the process here."""
     if os.environ.get(STOPS) == "1":
+        import signal  # here: only the crash tests stop a process
         sys.stderr.write(f"journal {stage}\n")    # one write: another thread's log line
         sys.stderr.flush()                         # never lands inside it
         os.kill(os.getpid(), signal.SIGSTOP)

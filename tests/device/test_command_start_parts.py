@@ -44,7 +44,8 @@ def test_a_history_in_order_reads_no_journal_and_starts_without_the_log(tmp_path
     modules = modules_after("history", "--state-dir", state, tmp_path=tmp_path)
     assert {"device.cli.history", "device.storage.history", "sqlite3"} <= modules     # it did run
     for heavy in ("device.storage.journal", "device.storage.store", "device.storage.quarantine",
-                  "engine.core.session", "engine.core.registry", "logging", "typing", "hashlib"):
+                  "engine.core.session", "engine.core.registry", "logging", "hashlib",
+                  "dataclasses", "inspect"):
         assert heavy not in modules, heavy
 
 
