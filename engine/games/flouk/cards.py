@@ -98,6 +98,7 @@ def _people_of_id(card: str) -> str | None:
 # Looked up on every tap the rules check: computed once.
 _TYPES = {card: _type_of(card) for card in ALL_CARDS}
 _PEOPLES = {card: _people_of_id(card) for card in ALL_CARDS}
+VILLAGERS = frozenset(card for card, kind in _TYPES.items() if kind in (FLOUK, CHIEF))  # what villages hold
 
 
 def type_of(card: str) -> str:

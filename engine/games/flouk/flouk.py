@@ -38,6 +38,7 @@ from .cards import (
     DECK_SIZE,
     DECREE,
     FLOUK,
+    VILLAGERS,
     card_name,
     card_problems,
     check_data,
@@ -223,7 +224,9 @@ def invariants(state: State) -> list[str]:
         problems.append("a card is in two zones")
     if min(counts) < 0:
         problems.append("a negative card count")
-    if any(type_of(c) not in (FLOUK, CHIEF) for _, cards in state.villages for c in cards):
+    # by set first (every candidate's state is checked); card by card only where one is amiss
+    if not all(VILLAGERS.issuperset(cards) for _, cards in state.villages) and \
+            any(type_of(c) not in (FLOUK, CHIEF) for _, cards in state.villages for c in cards):
         problems.append("a village holds a card that is not a Flouk")
     if any(c and type_of(c) != DECREE for _, c in state.decrees):
         problems.append("a Decree slot holds a card that is not a Decree")
