@@ -122,7 +122,7 @@ class BenchGame:
             if spec.result(app.game().state) is not None:
                 break
             self._let_messages_run_out()
-            event = rng.choice(self.inputs())
+            event = self.choose(rng)
             seq = app.game().state.seq
             if isinstance(event, Tap):
                 self._tap(event.card)
@@ -136,6 +136,10 @@ class BenchGame:
             raise RuntimeError(f"bench: {spec.id} did not end within {spec.max_events} events")
         self.run.append_s += self.store.append_s
         self.store.close()
+
+    def choose(self, rng: random.Random) -> Event:
+        """The next event: one of the legal inputs, at random."""
+        return rng.choice(self.inputs())
 
     def inputs(self) -> list[Event]:
         """The legal events a table can send from its screen now: a many-step prompt's screen

@@ -22,6 +22,7 @@ from device.ui.playing import Playing
 from device.ui.screen import BODY_LINES
 from device.ui.wizard import HouseRules, Setup, option_numbers
 
+from ..playouts import Picks
 from .cuts import Seen, Watched, assert_uncut
 from .table import whole_games
 
@@ -71,7 +72,8 @@ def test_a_whole_game_with_ten_letter_names_loses_no_word(tmp_path, monkeypatch,
 
 
 class Played(bench.BenchGame):
-    """A bench table with the players given, keeping every frame as each language shows it."""
+    """A bench table with the players given, keeping every frame as each language shows it; a
+    game played before in the run plays the same picks again (tests/playouts.py)."""
 
     def __init__(self, state_dir, spec, players: tuple[str, ...], seed: int):
         super().__init__(state_dir, spec, bench.TableRun())
@@ -80,10 +82,18 @@ class Played(bench.BenchGame):
         self.lost: list[str] = []
         self.game = f"{spec.id} with {len(players)} players, seed {seed}"
         self.frames.on_frame = self._frame
+        self.picks = Picks((spec.id, players, seed))
 
     @property
     def players(self) -> tuple[str, ...]:
         return self.chosen
+
+    def choose(self, rng: random.Random):
+        return self.picks.next(rng, self.inputs)
+
+    def play(self, rng: random.Random) -> None:
+        super().play(rng)
+        self.picks.ended()
 
     def _frame(self, image, screen) -> None:
         where = f"{type(self.app.mode).__name__} screen of {self.game}"
