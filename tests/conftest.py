@@ -11,23 +11,12 @@ from hypothesis import settings
 
 from engine.core import text
 
-# The processes the tests start (a table, a command, the install script's) read their compiled
-# modules from one cache, kept out of the checkout in its ignored .cache: a start that compiles
-# the package again (PYTHONDONTWRITEBYTECODE) costs about half a second of CPU, most of a short
-# command's. The workers' own imports from here on are cached there too.
-PYCACHE = Path(__file__).resolve().parent.parent / ".cache" / "pycache"
+# The processes the tests start (a table, a command, the install script's) keep the package's
+# bytecode beside its sources (__pycache__, ignored by git), as Python does unless told not
+# to: a start that compiles the package again (PYTHONDONTWRITEBYTECODE) costs a third of a
+# second of CPU, most of a short command's. The workers' own imports from here on keep theirs.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-os.environ.setdefault("PYTHONPYCACHEPREFIX", str(PYCACHE))
 sys.dont_write_bytecode = False
-sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
-
-
-def pytest_unconfigure(config):
-    """The bytecode of the sources tests wrote in temporary folders (a built wheel's, a copied
-    checkout's) goes with the folders, or the cache would grow by them every run."""
-    if not hasattr(config, "workerinput"):
-        for temporary in {"/dev/shm", tempfile.gettempdir()}:
-            shutil.rmtree(PYCACHE / Path(temporary).relative_to("/"), ignore_errors=True)
 
 # A text a catalog lacks fails the test that renders it, rather than show its key on the screen.
 text.strict()
