@@ -72,18 +72,26 @@ def test_the_root_help_names_every_command_without_importing_one(tmp_path):
     assert commands_imported(modules) == set()
 
 
-def test_status_imports_its_own_command_and_no_other(tmp_path):
-    modules = modules_after("status", "--state-dir", str(tmp_path), tmp_path=tmp_path)
+@pytest.fixture(scope="module")
+def status_modules(tmp_path_factory) -> set[str]:
+    """What `tabletop status` imports on a state dir without a game (one start for the tests
+    that read it)."""
+    where = tmp_path_factory.mktemp("status")
+    return modules_after("status", "--state-dir", str(where), tmp_path=where)
+
+
+def test_status_imports_its_own_command_and_no_other(status_modules):
+    modules = status_modules
     assert commands_imported(modules) <= {"device.cli.status", "device.cli.tally", "device.cli.refusal"}
     for part in ("device.ui", "device.fleet", "device.kiosk", "device.bench", "PIL", "sqlite3"):
         assert part not in modules, part
 
 
-def test_status_without_a_game_imports_neither_the_engine_the_config_nor_the_log(tmp_path):
+def test_status_without_a_game_imports_neither_the_engine_the_config_nor_the_log(status_modules):
     """What `tabletop status` costs at its start: the catalogs and the state dir, nothing of
     the rules, the config's checks, the journal or the logging module (`tabletop bench`
     times it beside `python -c pass`)."""
-    modules = modules_after("status", "--state-dir", str(tmp_path), tmp_path=tmp_path)
+    modules = status_modules
     assert "device.texts.cli_en" in modules                    # it did say there is no game
     for heavy in ("engine.core.text", "engine.core.registry", "engine.games", "device.config.schema",
                   "device.storage.journal", "logging", "dataclasses", "typing", "tomllib"):
