@@ -62,16 +62,18 @@ class SetUpLogOnImport:
                   target: ModuleType | None = None) -> ModuleSpec | None:
         if name != "logging":
             return None
-        sys.meta_path.remove(self)
-        spec = next((found for finder in sys.meta_path if hasattr(finder, "find_spec")
+        spec = next((found for finder in sys.meta_path if finder is not self
+                     and hasattr(finder, "find_spec")
                      and (found := finder.find_spec(name, path, target)) is not None), None)
         if spec is None or spec.loader is None:
             return spec
-        run, verbose = spec.loader.exec_module, self.verbose
+        run = spec.loader.exec_module
 
         def exec_module(module: ModuleType) -> None:
             run(module)
-            log_once_imported(verbose)
+            if self in sys.meta_path:       # waiting no more (a spec only looked up, not run, left it)
+                sys.meta_path.remove(self)
+            log_once_imported(self.verbose)
 
         spec.loader.exec_module = exec_module  # type: ignore[method-assign]
         return spec

@@ -60,3 +60,24 @@ def test_a_command_that_logs_has_its_log_set_up_as_logging_is_imported(tmp_path)
     assert done.returncode == 0, done.stderr
     (line,) = done.stderr.splitlines()
     assert line.startswith("ERROR device.storage.history: ") and "left out of the history" in line
+
+
+LOG_LATER = """
+import importlib.util, sys
+from device.cli import log_once_imported
+log_once_imported({verbose})
+assert "logging" not in sys.modules
+importlib.util.find_spec("logging")          # looked up, not imported: the set-up still waits
+import logging
+logging.getLogger("tabletop.test").info("said with --verbose only")
+logging.getLogger("tabletop.test").warning("said")
+"""
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_the_log_waits_for_logging_to_be_imported_not_only_looked_up(verbose):
+    done = subprocess.run([sys.executable, "-c", LOG_LATER.format(verbose=verbose)], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [*(["INFO tabletop.test: said with --verbose only"] if verbose
+                                          else []), "WARNING tabletop.test: said"]
