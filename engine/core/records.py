@@ -63,11 +63,14 @@ def copier(cls: type) -> Copier:
 
 def only_sets_slots(cls: type, names: tuple[str, ...]) -> bool:
     """`cls(...)` does nothing but set each field's slot: frozen, slots, the `__init__` that
-    `@dataclass` generated (compiled from a string, not written in a file), no `__post_init__`."""
+    `@dataclass` generated for this very class (compiled from a string, not written in a file,
+    nor a base class's that sets only its own fields), no `__post_init__`."""
     params = getattr(cls, "__dataclass_params__", None)
-    code = getattr(getattr(cls, "__init__", None), "__code__", None)
+    init = getattr(cls, "__init__", None)
+    code = getattr(init, "__code__", None)
     return (params is not None and params.frozen and not hasattr(cls, "__post_init__")
             and code is not None and code.co_filename == "<string>"
+            and getattr(init, "__qualname__", None) == f"{cls.__qualname__}.__init__"
             and all(isinstance(getattr(cls, name, None), MemberDescriptorType) for name in names))
 
 

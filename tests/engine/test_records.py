@@ -30,6 +30,12 @@ class Slots:
     b: tuple[int, ...] = ()
 
 
+class Sub(Slots):
+    """Not a dataclass itself: its base's fields and __init__."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Checked:
     a: int
@@ -77,8 +83,9 @@ class Own:
 def test_every_kind_of_record_gives_what_the_standard_gives():
     for record, changes in [(Slots(1, (2,)), {"b": (3,)}), (Slots(1), {}), (Plain(1, [2]), {"a": 5}),
                             (Derived(3), {"a": 4}), (Derived(3, 5), {"a": 4, "scale": 3}),
-                            (Own(1), {"a": 2})]:
-        assert replace(record, **changes) == dataclasses.replace(record, **changes), record
+                            (Own(1), {"a": 2}), (Sub(1, (2,)), {"a": 3})]:
+        ours, theirs = replace(record, **changes), dataclasses.replace(record, **changes)
+        assert ours == theirs and type(ours) is type(theirs), record
     assert replace(Own(1), a=2).a == 20                        # its own __init__ ran
     assert replace(Mutable([]), a=2).seen == ["a", "a"]        # its own __setattr__ ran
 
