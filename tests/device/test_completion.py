@@ -32,14 +32,15 @@ def scripts(tmp_path_factory) -> Path:
 
 
 def bash(scripts: Path, *words: str, cwd: Path, env: dict | None = None) -> list[str]:
-    """What bash's completion function offers for the last of `words` (as typed), one a line."""
+    """What bash's completion function offers for the last of `words` (as typed), in the order
+    readline shows them: sorted (compgen -f lists a folder in its file system's order)."""
     array = " ".join(shlex.quote(word) for word in ("tabletop", *words))
     done = subprocess.run(["bash", "--norc", "--noprofile", "-c",
                            f"source '{scripts / 'tabletop'}'; COMP_WORDS=({array}); "
                            f'COMP_CWORD={len(words)}; _tabletop; printf "%s\\n" "${{COMPREPLY[@]}}"'],
                           capture_output=True, text=True, check=True, cwd=cwd, stdin=subprocess.DEVNULL,
                           env={**os.environ, **HERE, "XDG_STATE_HOME": str(cwd), **(env or {})})
-    return [line for line in done.stdout.split("\n") if line]
+    return sorted(line for line in done.stdout.split("\n") if line)
 
 
 needs_zsh = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
