@@ -94,7 +94,8 @@ class Installed:
     def __init__(self, here: Path, wheel: Path) -> None:
         venv.EnvBuilder(with_pip=False).create(here / "venv")
         self.site, self.here = here / "site", here
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-compile",
+        # --no-index: the wheel is a file here, and pip asks no index about its own version either
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--no-compile",
                         "--target", str(self.site), str(wheel)], check=True, capture_output=True)
         self.env = {"PYTHONPATH": f"{self.site}:{sysconfig.get_paths()['purelib']}",
                     "XDG_STATE_HOME": str(here / "state"), "PATH": os.environ["PATH"]}
