@@ -1,5 +1,6 @@
 """Shared test fixtures, the --update-goldens switch and hypothesis's profiles."""
 import itertools
+import logging
 import os
 import shutil
 import sys
@@ -77,3 +78,17 @@ def pytest_configure(config):
     if room.f_bavail * room.f_frsize >= 2 << 30 and os.access(shm, os.W_OK):
         config.option.basetemp = tempfile.mkdtemp(prefix="tabletop-tests-", dir=shm)
         config.add_cleanup(lambda: shutil.rmtree(config.option.basetemp, ignore_errors=True))
+
+
+@pytest.fixture(autouse=True)
+def own_log():
+    """A command run in the test's own process (main()) sets the device's log up on the test's
+    captured stderr and may lower the level to debug: both go with the test, so a server thread
+    of a later test never writes to a stream already closed."""
+    root = logging.getLogger()
+    level, before = root.level, list(root.handlers)
+    yield
+    for handler in [h for h in root.handlers if getattr(h, "tabletop", False) and h not in before]:
+        root.removeHandler(handler)
+        handler.close()
+    root.setLevel(level)
