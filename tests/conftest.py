@@ -29,6 +29,14 @@ settings.register_profile("ci", derandomize=True, database=None, deadline=None,
                           print_blob=True)
 settings.register_profile("explore", derandomize=False, deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+if settings().derandomize:
+    # Hypothesis mixes into its examples the constants of every local module imported so far,
+    # so a derandomized test drew other examples depending on which tests its xdist worker ran
+    # first: the same run gave other examples on another day. Without them the examples are
+    # the test's own.
+    from hypothesis.internal.conjecture import providers
+    if hasattr(providers, "_get_local_constants"):
+        providers._get_local_constants = lambda: providers._local_constants
 
 
 def pytest_addoption(parser):
