@@ -23,13 +23,8 @@ def glyphs() -> dict[str, Image.Image]:
         if not line or line.startswith("#"):
             continue
         code, rows = line.split(":")
-        image = Image.new("1", (WIDTH, HEIGHT))
-        for y in range(HEIGHT):
-            bits = int(rows[2 * y:2 * y + 2], 16)
-            for x in range(WIDTH):
-                if bits & (0x80 >> x):
-                    image.putpixel((x, y), 1)
-        table[chr(int(code, 16))] = image
+        # a byte a row, its leftmost pixel in the high bit: the layout of a one-bit image
+        table[chr(int(code, 16))] = Image.frombytes("1", (WIDTH, HEIGHT), bytes.fromhex(rows))
     return table
 
 
