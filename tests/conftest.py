@@ -88,15 +88,17 @@ def pytest_configure(config):
         config.add_cleanup(lambda: shutil.rmtree(config.option.basetemp, ignore_errors=True))
 
 
+ROOT_LEVEL = logging.getLogger().level
+
+
 @pytest.fixture(autouse=True)
 def own_log():
-    """A command run in the test's own process (main()) sets the device's log up on the test's
-    captured stderr and may lower the level to debug: both go with the test, so a server thread
-    of a later test never writes to a stream already closed."""
-    root = logging.getLogger()
-    level, before = root.level, list(root.handlers)
+    """A command run in the test's own process (main(), here or in a module's fixture) sets the
+    device's log up on the test's captured stderr and may lower the level to debug: both go with
+    the test, so a server thread of a later test never writes to a stream already closed."""
     yield
-    for handler in [h for h in root.handlers if getattr(h, "tabletop", False) and h not in before]:
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if getattr(h, "tabletop", False)]:
         root.removeHandler(handler)
         handler.close()
-    root.setLevel(level)
+    root.setLevel(ROOT_LEVEL)
