@@ -94,9 +94,15 @@ ROOT_LEVEL = logging.getLogger().level
 @pytest.fixture(autouse=True)
 def own_log():
     """A command run in the test's own process (main(), here or in a module's fixture) sets the
-    device's log up on the test's captured stderr and may lower the level to debug: both go with
-    the test, so a server thread of a later test never writes to a stream already closed."""
+    device's log up on the captured stderr of its time and may lower the level to debug: none of
+    it is kept from one test to the next, so a server thread never writes to a stream already
+    closed, and a test that counts log records counts its own."""
+    drop_command_logs()
     yield
+    drop_command_logs()
+
+
+def drop_command_logs() -> None:
     root = logging.getLogger()
     for handler in [h for h in root.handlers if getattr(h, "tabletop", False)]:
         root.removeHandler(handler)
