@@ -273,7 +273,7 @@ TEXT: dict[str, Template] = {
     "cli.help.bench": "measure the device's speed on simulated hardware",
     "cli.help.bench_description": "Measure the device's speed in one run on simulated hardware, "
                                   "side by side with the peers.",
-    "cli.help.bench_quick": "fewer and shorter runs (under 30 s)",
+    "cli.help.bench_quick": "fewer and shorter runs (under a minute)",
     "cli.help.bench_dir": "scratch folder for journals (default: a temporary one); put it where "
                           "the state dir lives, as fsync time depends on the disk",
     "cli.help.doctor": "check the table: software, wiring, parts, decks",

@@ -284,7 +284,7 @@ TEXT = typeset({
     "cli.help.bench": "mesure la vitesse de l'appareil sur du matériel simulé",
     "cli.help.bench_description": "Mesure la vitesse de l'appareil en une passe sur du matériel "
                                   "simulé, à côté des solutions voisines.",
-    "cli.help.bench_quick": "des passes moins nombreuses et plus courtes (moins de 30 s)",
+    "cli.help.bench_quick": "des passes moins nombreuses et plus courtes (moins d'une minute)",
     "cli.help.bench_dir": "dossier de travail des journaux (par défaut : un dossier temporaire) ; "
                           "mets-le sur le disque du dossier d'état, le temps de fsync en dépend",
     "cli.help.doctor": "vérifie la table : logiciel, câblage, pièces, paquets",
