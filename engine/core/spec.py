@@ -126,6 +126,11 @@ class GameSpec(Generic[S]):
         return card_ids(tuple((kind, copies) for kind, copies in self.components)) + self.extra_cards
 
     @cached_property
+    def own_cards(self) -> frozenset[str]:
+        """The card ids of this game's deck, as a set: a tap of one needs no other game."""
+        return frozenset(self.card_ids())
+
+    @cached_property
     def taps(self) -> tuple[Tap, ...]:
         """A tap of each card of the deck, in card_ids' order: the candidate taps of a state."""
         return tuple(Tap(card) for card in self.card_ids())

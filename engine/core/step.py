@@ -41,7 +41,9 @@ def step(spec: GameSpec, state, event: Event) -> Outcome:
 def played(spec: GameSpec, state, event: Event) -> Played:
     """The stages between the game-over check and the count of `seq`: a refusal, a look, or
     the game's new state (its `seq` not yet counted) and effects, the invariants held."""
-    if isinstance(event, Tap):
+    if isinstance(event, Tap) and event.card not in spec.own_cards:
+        # another spelling or another game's card: every game's deck is looked at (a tap of
+        # the game's own id needs none of them, so replaying a journal loads no other game)
         card = canonical_card(event.card)
         if card is None:
             return Rejected(E_UNKNOWN_CARD, msg("core.unknown_card"))

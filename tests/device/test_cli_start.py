@@ -117,6 +117,18 @@ def test_status_of_a_game_brings_the_rules_not_the_log(tmp_path):
     assert {name.split(".")[2] for name in modules if name.startswith("engine.games.")} == {"palourde"}
 
 
+def test_status_of_a_game_with_moves_replays_them_with_its_own_game_alone(tmp_path):
+    """Replaying a tap of the game's own card looks in no other game's deck: `status` of a game
+    in progress imports its game's package and no other."""
+    state = tmp_path / "state"
+    table = SimTable(state).start("palourde", "Ann,Bob", dealt=False)
+    table.run("tap clam#1\ntap clam#2")
+    assert table.app.session.state.seq >= 2              # both taps taken: there is a replay
+    table.app.store.close()
+    modules = modules_after("status", "--state-dir", str(state), tmp_path=tmp_path)
+    assert {name.split(".")[2] for name in modules if name.startswith("engine.games.")} == {"palourde"}
+
+
 def test_guide_rules_finds_the_games_without_importlib_metadata(tmp_path):
     modules = modules_after("guide", "rules", tmp_path=tmp_path)
     assert {"engine.games.palourde", "device.cli.entry_points"} <= modules      # it did run
