@@ -119,6 +119,8 @@ def _peak_kib(pid: int) -> int:
 COMMANDS = {"python": ["-c", "pass"], "version": ["--version"], "status": ["status"],
             "status_game": ["status"], "guide_rules": ["guide", "rules"], "history": ["history"]}
 IN_PROGRESS = ["--game", "palourde", "--players", "Ann,Bea"]     # `run --sim` stops at its input's end
+# A game in progress has moves: `status` replays them (a game only set up replays nothing).
+FIRST_MOVES = b"tap clam#1\ntap clam#2\n"
 
 
 def command_starts(directory: Path, runs: int) -> dict[str, float]:
@@ -129,7 +131,7 @@ def command_starts(directory: Path, runs: int) -> dict[str, float]:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     empty, playing = directory / "state", directory / "playing"
     subprocess.run([*tabletop_command(), "run", "--sim", "--state-dir", str(playing), *IN_PROGRESS],
-                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                   input=FIRST_MOVES, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                    env=env, timeout=TIMEOUT_S, check=True)
     where = {"status": empty, "status_game": playing, "history": playing}
     lines = {name: [sys.executable, *argv] if name == "python" else
