@@ -21,6 +21,7 @@ from starlette.routing import Route, Router
 
 from .bodies import BODY_MAX, BodyRefused, json_body
 from .desk import Desk
+from .headers import page_headers
 from .joining import COOKIE
 from .watch import Watch
 from .words import page, say
@@ -31,10 +32,8 @@ ASSETS = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/setup.js": ("setup.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
-HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-           "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
-           "Content-Security-Policy": "default-src 'self'; img-src 'self' blob: data:; "
-                                      "frame-ancestors 'none'; form-action 'none'"}
+HEADERS = page_headers("default-src 'self'; img-src 'self' blob: data:; frame-ancestors 'none'; "
+                       "form-action 'none'")
 
 
 class Refused(Exception):

@@ -30,6 +30,7 @@ from device.fleet.dashboard.page import language_of, table_shown
 from device.fleet.keys import KeyMissing
 from device.players.roster import Player, Roster, RosterError, new_player
 from device.storage.house_defaults import DefaultsRefused
+from device.web.headers import PRIVATE
 
 from . import leaderboard as boards
 from .deck_gaps import lacking
@@ -112,8 +113,7 @@ class Api:
         played = await off(boards.games, self.history, since, until)
         name = f"history-{since or 'start'}-{until or self.today().isoformat()}.csv"
         return Response(boards.as_csv(played), 200, media_type="text/csv; charset=utf-8", headers={
-            "Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store",
-            "X-Content-Type-Options": "nosniff"})
+            **PRIVATE, "Content-Disposition": f'attachment; filename="{name}"'})
 
     async def player(self, request: Request) -> Response:
         name = request.query_params.get("name", "")

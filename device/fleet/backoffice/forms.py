@@ -7,9 +7,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from device.web.bodies import BODY_MAX, BodyRefused, json_body
+from device.web.headers import PRIVATE
 
-HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-           "Referrer-Policy": "no-referrer"}
+HEADERS = PRIVATE
 
 
 class Refused(Exception):

@@ -23,6 +23,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, get_route_path
 
+from device.web.headers import page_headers
+
 from .forms import Refused, answer, fields
 from .password import Password
 from .sessions import SESSION_S, Sessions, Tries
@@ -35,10 +37,8 @@ ASSETS = {"/": ("admin.html", "text/html; charset=utf-8"),
           "/admin.js": ("admin.js", "text/javascript; charset=utf-8"),
           "/house.js": ("house.js", "text/javascript; charset=utf-8"),
           "/admin.css": ("admin.css", "text/css; charset=utf-8")}
-PAGE_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-                "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
-                "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; "
-                                           "form-action 'none'; base-uri 'none'"}
+PAGE_HEADERS = page_headers("default-src 'self'; frame-ancestors 'none'; form-action 'none'; "
+                            "base-uri 'none'")
 
 Handler = Callable[[Request], Awaitable[Response]]
 

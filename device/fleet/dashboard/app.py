@@ -33,6 +33,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 
 from device.web.guard import Guard, GuardedH11
+from device.web.headers import page_headers
 from device.web.server import Changes, event_stream
 from device.web.serving import bind
 
@@ -53,8 +54,7 @@ BACKLOG = 1024                         # connections the kernel holds until take
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
-HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-           "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
+HEADERS = page_headers()
 
 
 def is_loopback(host: str) -> bool:
