@@ -75,7 +75,9 @@ def test_the_form_offers_each_games_house_rules_and_refuses_what_the_table_would
     assert view["languages"] == ["en", "fr"]
     tamalou = next(g for g in view["games"] if g["id"] == "tamalou")
     assert {"key": "last_snap_s", "kind": "int", "default": 5, "choices": [], "minimum": 0,
-            "maximum": 60} in tamalou["options"]
+            "maximum": 60, "label": "Last snaps (s)", "choice_labels": []} in tamalou["options"]
+    call = next(o for o in tamalou["options"] if o["key"] == "call_timing")
+    assert call["label"] == "Call" and call["choice_labels"] == ["as the turn", "after turn"]
     for body, said in (
             ({"table": "t9", "game": "tamalou", "options": {}, "language": ""}, "'t9' is not an enrolled table"),
             ({"table": "t1", "game": "tamalou", "options": {"last_snap_s": 61}, "language": ""},

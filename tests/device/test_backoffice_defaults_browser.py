@@ -61,6 +61,6 @@ def test_a_staffer_sets_a_tables_house_rules_and_language_from_the_page(browser,
         assert DefaultsDesk(state_dir).sent() == {"t1": HouseDefaults(
             {"tamalou": {"lock_caller": True, "snap_match": "points", "last_snap_s": 10}}, "fr")}
         row = page.locator("#house-sent li[data-table='t1']").text_content()
-        assert row == "t1 · tamalou: last_snap_s 10, lock_caller true, snap_match points · fr"
+        assert row == "t1 · tamalou: Last snaps (s) 10, Lock caller true, Snap match points · fr"
     finally:
         page.close()

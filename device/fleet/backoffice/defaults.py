@@ -21,7 +21,9 @@ from device.fleet.link import send_retained
 from device.paths import write_atomic
 from device.storage.house_defaults import DefaultsRefused, HouseDefaults, checked
 from device.storage.quarantine import refuse
+from device.ui.house_rules import option_name, value_name
 from engine.core.catalog import LANGUAGES
+from engine.core.text import render
 
 from .sharing import SHARE_S, shared
 
@@ -88,6 +90,10 @@ class DefaultsDesk:
                            for table in sorted(Enrolled(self.state_dir).tables())],
                 "games": [{"id": spec.id, "title": spec.title, "options": [
                     {"key": o.key, "kind": o.kind, "default": o.default, "choices": list(o.choices),
-                     "minimum": o.minimum, "maximum": o.maximum} for o in spec.options]}
+                     "minimum": o.minimum, "maximum": o.maximum,
+                     # named as the table's menus name them, where the keys are the scripts'
+                     "label": render(option_name(o.key)),
+                     "choice_labels": [render(value_name(choice)) for choice in o.choices]}
+                    for o in spec.options]}
                           for spec in sorted(self.specs.values(), key=lambda spec: (spec.order, spec.id))],
                 "languages": list(LANGUAGES)}

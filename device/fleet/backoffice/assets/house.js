@@ -10,11 +10,11 @@ function houseInput(option, value) {
   if (option.kind === "bool" || option.kind === "choice") {
     input = element("select");
     const values = option.kind === "bool" ? [true, false] : option.choices;
-    for (const choice of values) {
-      const o = element("option", option.kind === "bool" ? (choice ? "on" : "off") : choice);
+    values.forEach((choice, n) => {
+      const o = element("option", option.kind === "bool" ? (choice ? "on" : "off") : option.choice_labels[n]);
       o.value = JSON.stringify(choice);
       input.append(o);
-    }
+    });
     input.value = JSON.stringify(value);
   } else {
     input = element("input");
@@ -39,7 +39,7 @@ function houseOptions() {
   const table = house.tables.find((t) => t.name === $("house-table").value);
   const set = (table && game && table.games[game.id]) || {};
   $("house-options").replaceChildren(...(game ? game.options : []).map((option) => {
-    const label = element("label", `${option.key} `);
+    const label = element("label", `${option.label} `);
     label.append(houseInput(option, option.key in set ? set[option.key] : option.default));
     return label;
   }));
@@ -50,6 +50,13 @@ function houseTable() {
   const table = house.tables.find((t) => t.name === $("house-table").value);
   $("house-language").value = (table && table.language) || "";
   houseOptions();
+}
+
+// an option's name as the table's menus give it, its key where the rules no longer have it
+function houseLabel(gameId, key) {
+  const game = house.games.find((g) => g.id === gameId);
+  const option = game && game.options.find((o) => o.key === key);
+  return option ? option.label : key;
 }
 
 function optionNode(text, value) {
@@ -72,7 +79,7 @@ async function houseRules() {
     const li = element("li");
     li.dataset.table = table.name;
     const games = Object.entries(table.games).map(([id, options]) =>
-      `${id}: ${Object.entries(options).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+      `${id}: ${Object.entries(options).map(([k, v]) => `${houseLabel(id, k)} ${v}`).join(", ")}`);
     li.append(element("span", table.name, "name"),
               element("span", ` · ${games.join("; ") || "the rules' own"} · ${table.language || "its own language"}`));
     return li;
