@@ -1,7 +1,8 @@
 """Kill -9 and resume: no accepted event lost, none applied twice.
 
-A whole Palourde game runs through `tabletop run --sim` in a subprocess, fed one
-input line at a time. The process tells where it is: `ack N` once line N is
+A whole Palourde game runs through `tabletop run --sim` in a process of its own (forked
+from one that has imported what a table's start imports: tests/device/forked_tables.py), fed
+one input line at a time. The process tells where it is: `ack N` once line N is
 handled (TABLETOP_SIM_ACK), and `journal written` / `journal synced` around each
 journal write (`noted`, `archived`, `history` as a game's end is recorded), where it
 stops itself (TABLETOP_JOURNAL_STOPS) until the test lets it go on or kills it. Kill
@@ -19,8 +20,6 @@ import random
 import select
 import shutil
 import signal
-import subprocess
-import sys
 from collections import deque
 from contextlib import closing
 from pathlib import Path
@@ -32,7 +31,8 @@ from device.storage.history import open_history
 from device.storage.status import latest_journal, status
 from device.storage.store import RESULT
 
-ROOT = Path(__file__).resolve().parents[2]
+from .forked_tables import TableServer
+
 FLAGS = ["--game", "palourde", "--players", "Ann,Bob,Cy"]
 SEED = 20240504
 KILLS = 16                # each is a restart of a whole table process: enough to reach every stage
@@ -90,12 +90,8 @@ press select
 class Process:
     """One `tabletop run --sim`, its standard error read a line at a time."""
 
-    def __init__(self, state_dir: Path, flags: list[str]) -> None:
-        env = {**os.environ, "TABLETOP_SIM_ACK": "1", journal.STOPS: "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "device.cli", "run", "--sim", "--state-dir", str(state_dir),
-             *flags], cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE)
+    def __init__(self, tables: TableServer, state_dir: Path, flags: list[str]) -> None:
+        self.proc = tables.start(["run", "--sim", "--state-dir", str(state_dir), *flags])
         self.buffer = b""
         self.log: list[str] = []
 
@@ -110,7 +106,7 @@ class Process:
             self.log.append(line)
 
     def _line(self) -> str:
-        fd = self.proc.stderr.fileno()
+        fd = self.proc.stderr
         while b"\n" not in self.buffer:
             ready, _, _ = select.select([fd], [], [], 60)
             chunk = os.read(fd, 65536) if ready else b""
@@ -121,8 +117,7 @@ class Process:
 
     def go_on(self) -> None:
         """Let a process that stopped itself at a journal write go on."""
-        _, state = os.waitpid(self.proc.pid, os.WUNTRACED)
-        assert os.WIFSTOPPED(state), "the process ended instead of stopping at the journal"
+        assert self.proc.stopped(), "the process ended instead of stopping at the journal"
         os.kill(self.proc.pid, signal.SIGCONT)
 
     def feed(self, line: str) -> None:
@@ -130,15 +125,23 @@ class Process:
         self.proc.stdin.flush()
 
     def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
+        os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
+        self.close()
 
     def finish(self) -> None:
         """End of input: the process saves and exits 0."""
         self.proc.stdin.close()
-        rest = self.buffer + self.proc.stderr.read()
-        self.log += rest.decode().splitlines()
-        assert self.proc.wait(timeout=60) == 0, self.log[-5:]
+        while chunk := os.read(self.proc.stderr, 65536):
+            self.buffer += chunk
+        self.log += self.buffer.decode().splitlines()
+        assert self.proc.wait() == 0, self.log[-5:]
+        self.close()
+
+    def close(self) -> None:
+        if not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        os.close(self.proc.stderr)
 
 
 def saved_input(state_dir: Path) -> int:
@@ -147,7 +150,7 @@ def saved_input(state_dir: Path) -> int:
     return journal.last_input(latest) if latest else 0
 
 
-def run_once(state_dir: Path, stations: list, kill_at: deque | None,
+def run_once(tables: TableServer, state_dir: Path, stations: list, kill_at: deque | None,
              last: int = len(GAME)) -> tuple[Process, bool]:
     """Start (a new game if there is no journal yet) and feed the rest of the input; kill the
     process at the first place it reaches at or after `stations[kill_at[0]]`: places are
@@ -157,7 +160,7 @@ def run_once(state_dir: Path, stations: list, kill_at: deque | None,
     `last`: the line the input ends at. The process, and whether it was killed."""
     start = saved_input(state_dir)
     new_game = latest_journal(state_dir) is None
-    process = Process(state_dir, FLAGS if new_game else [])
+    process = Process(tables, state_dir, FLAGS if new_game else [])
     at = [next((i for i, (number, _) in enumerate(stations) if number >= start), 0)]
 
     def reached(number: int, stage: str) -> bool:
@@ -191,12 +194,13 @@ def run_once(state_dir: Path, stations: list, kill_at: deque | None,
     return process, False
 
 
-def play_with_kills(state_dir: Path, stations: list, kill_at: deque, after_run=None) -> int:
+def play_with_kills(tables: TableServer, state_dir: Path, stations: list, kill_at: deque,
+                    after_run=None) -> int:
     """Run, kill, restart with the rest of the input, until the input is done; the kills.
     `after_run(state_dir, process, killed)` sees each process once it is gone."""
     kills = 0
     while True:
-        process, killed = run_once(state_dir, stations, kill_at)
+        process, killed = run_once(tables, state_dir, stations, kill_at)
         if after_run is not None:
             after_run(state_dir, process, killed)
         if not killed:
@@ -221,11 +225,20 @@ def outcome(state_dir: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def baseline(tmp_path_factory):
+def tables():
+    """Where the tables are started: forked, each a process of its own, from one that has
+    imported what a table's start imports (tests/device/forked_tables.py)."""
+    server = TableServer({**os.environ, "TABLETOP_SIM_ACK": "1", journal.STOPS: "1"})
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def baseline(tables, tmp_path_factory):
     """The uninterrupted run: where it must end, and every station a kill may hit."""
     state_dir = tmp_path_factory.mktemp("baseline")
     stations: list = []
-    run_once(state_dir, stations, None)
+    run_once(tables, state_dir, stations, None)
     return outcome(state_dir), stations
 
 
@@ -250,12 +263,12 @@ def test_the_uninterrupted_game_is_whole(baseline):
 
 
 @pytest.mark.parametrize("game", range(GAMES))
-def test_killed_at_random_points_the_game_ends_as_if_never_killed(baseline, tmp_path, game):
+def test_killed_at_random_points_the_game_ends_as_if_never_killed(tables, baseline, tmp_path, game):
     result, stations = baseline
     every = kill_points(stations, KILLS, SEED)
     assert {stations[i][1] for i in every} == {"written", "synced", "ack"}
     kill_at = dealt(every, game, GAMES)
-    assert play_with_kills(tmp_path, stations, kill_at) >= len(kill_at) - 1
+    assert play_with_kills(tables, tmp_path, stations, kill_at) >= len(kill_at) - 1
     assert outcome(tmp_path) == result         # no accepted event lost, none applied twice
 
 
@@ -281,11 +294,12 @@ class PowerCuts:
 
 
 @pytest.mark.parametrize("game", range(GAMES // 2))
-def test_a_torn_last_line_after_a_kill_is_dropped_reported_and_taken_again(baseline, tmp_path, game):
+def test_a_torn_last_line_after_a_kill_is_dropped_reported_and_taken_again(tables, baseline, tmp_path,
+                                                                           game):
     result, stations = baseline
     cuts = PowerCuts(SEED + 1 + game)
     kill_at = dealt(kill_points(stations, TEARS, SEED + 1), game, GAMES // 2)
-    assert play_with_kills(tmp_path, stations, kill_at, cuts) > 0
+    assert play_with_kills(tables, tmp_path, stations, kill_at, cuts) > 0
     assert outcome(tmp_path) == result
     assert cuts.reports == cuts.tears > 0
 
@@ -302,19 +316,19 @@ KILLED_AT = ("over on disk", "noted as shown", "end synced", "archived", "in his
 
 
 @pytest.fixture(scope="module")
-def before_the_end(baseline, tmp_path_factory):
+def before_the_end(tables, baseline, tmp_path_factory):
     """The game up to the line before its last move, played by a process that then ended:
     each single kill starts from a copy of it, so it plays only the last lines."""
     _, stations = baseline
     end = next(number for number, stage in stations if stage == "noted")
     state_dir = tmp_path_factory.mktemp("before_the_end")
-    _, killed = run_once(state_dir, stations, deque(), last=end - 1)
+    _, killed = run_once(tables, state_dir, stations, deque(), last=end - 1)
     assert not killed
     return state_dir, stations.index((end, "noted")) - 1
 
 
 @pytest.mark.parametrize("killed_at", KILLED_AT)
-def test_a_kill_between_the_end_and_select_records_the_game_once(baseline, before_the_end,
+def test_a_kill_between_the_end_and_select_records_the_game_once(tables, baseline, before_the_end,
                                                                  tmp_path, killed_at):
     result, stations = baseline
     played, first = before_the_end
@@ -328,6 +342,6 @@ def test_a_kill_between_the_end_and_select_records_the_game_once(baseline, befor
             with closing(open_history(state_dir)) as history:    # as `tabletop history` reads it
                 seen_after_kill.append(len(history.games()))
 
-    assert play_with_kills(tmp_path, stations, deque([first + place]), after_run) == 1
+    assert play_with_kills(tables, tmp_path, stations, deque([first + place]), after_run) == 1
     assert outcome(tmp_path) == result
     assert seen_after_kill == ([1] if place >= AFTER_THE_END.index("archived") else [])

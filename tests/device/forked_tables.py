@@ -1,0 +1,158 @@
+"""Tables started by fork: each `tabletop run --sim` a process of its own (its own stdin and
+stderr, its exit status, stopped by SIGSTOP, killed by kill -9), forked from a process that has
+imported what a table's start imports, so each start costs the table's set-up and not the
+interpreter's and the imports' again (the crash tests start over forty tables).
+
+The server is `python -m tests.device.forked_tables FD`: it imports the run path, then, for
+each request on the socket FD (the command line, with the pipes for stdin and stderr as
+SCM_RIGHTS), forks a child that runs `python -m device.cli`'s own `command()` on them and ends
+as that program ends (SystemExit through the interpreter: atexit, flushed streams). As the
+child's parent it tells on the socket when the child stops itself and how it ended, which
+only a parent can know (waitpid).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MESSAGE = 4096
+
+
+class Forked:
+    """One table started by the server: its pid, its stdin to write, its stderr to read."""
+
+    def __init__(self, server: TableServer, pid: int, stdin: int, stderr: int) -> None:
+        self.server, self.pid = server, pid
+        self.stdin = os.fdopen(stdin, "wb")
+        self.stderr = stderr
+        self.returncode: int | None = None
+
+    def stopped(self) -> bool:
+        """Wait until the table stops itself (True) or ends (False)."""
+        return self.server.status(self) == "stopped"
+
+    def wait(self) -> int:
+        """Its exit status, as subprocess gives it (a negative signal number if killed)."""
+        while self.returncode is None:
+            self.server.status(self)
+        return self.returncode
+
+
+class TableServer:
+    """The server's process; `start()` a table, `close()` once done with it."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with theirs:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "tests.device.forked_tables", str(theirs.fileno())],
+                pass_fds=[theirs.fileno()], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL)
+
+    def start(self, argv: list[str], cwd: Path = ROOT) -> Forked:
+        """`tabletop ARGV` with stdin and stderr pipes of its own (stdout: nothing)."""
+        stdin_read, stdin_write = os.pipe()
+        stderr_read, stderr_write = os.pipe()
+        try:
+            socket.send_fds(self.socket, [json.dumps({"argv": argv, "cwd": str(cwd)}).encode()],
+                            [stdin_read, stderr_write])
+        finally:
+            os.close(stdin_read)
+            os.close(stderr_write)
+        pid = int(self._said("pid"))
+        return Forked(self, pid, stdin_write, stderr_read)
+
+    def status(self, table: Forked) -> str:
+        """The next thing the server tells of `table`: `stopped` or `ended`."""
+        word, _, rest = self._message().partition(" ")
+        assert word in ("stopped", "ended"), word
+        if word == "ended":
+            table.returncode = int(rest)
+        return word
+
+    def _said(self, word: str) -> str:
+        said, _, rest = self._message().partition(" ")
+        assert said == word, (said, word)
+        return rest
+
+    def _message(self) -> str:
+        data = self.socket.recv(MESSAGE)
+        assert data, f"the table server ended: {self.proc.poll()}"
+        return data.decode()
+
+    def close(self) -> None:
+        self.socket.close()                  # the server reads the end of its requests and exits
+        assert self.proc.wait(timeout=60) == 0
+
+
+def serve(fd: int) -> None:
+    """Fork a table for each request; tell its stops and its end."""
+    channel = socket.socket(fileno=fd)
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(channel, MESSAGE, 2)
+        except ConnectionResetError:
+            return
+        if not data:
+            return
+        request = json.loads(data)
+        pid = os.fork()
+        if pid == 0:
+            channel.close()
+            run_table(request, *fds)      # ends the child: never returns
+        for given in fds:
+            os.close(given)
+        channel.send(f"pid {pid}".encode())
+        while True:
+            _, state = os.waitpid(pid, os.WUNTRACED)
+            if os.WIFSTOPPED(state):
+                channel.send(b"stopped")
+                continue
+            channel.send(f"ended {os.waitstatus_to_exitcode(state)}".encode())
+            break
+
+
+def run_table(request: dict, stdin: int, stderr: int) -> None:
+    """In the child: what `python -m device.cli ARGV` does, on the request's pipes. The
+    interpreter's streams wrap file descriptors 0, 1 and 2, as a new process's do."""
+    from device.cli import command
+    os.dup2(stdin, 0)
+    os.dup2(stderr, 2)
+    os.close(stdin)
+    os.close(stderr)
+    os.chdir(request["cwd"])
+    sys.argv = [sys.argv[0], *request["argv"]]
+    command()                              # SystemExit, as the program's own end
+    sys.exit(0)
+
+
+# What a table's start imports besides its games: the run command, the catalogs, the table's
+# page (its server starts with the table).
+PRELOADED = ("device.cli", "device.cli.config", "device.cli.refusal", "device.cli.run",
+             "device.sim.play", "device.ui.setup_lines", "device.texts.cli_en", "device.texts.cli_fr",
+             "device.texts.ui_en", "device.texts.ui_fr", "device.texts.kiosk_en",
+             "device.texts.kiosk_fr", "device.texts.web_en", "device.texts.web_fr",
+             "device.texts.fleet_en", "device.texts.fleet_fr", "device.web.server",
+             "device.web.serving", "device.web.guard", "uvicorn.server", "uvicorn.config",
+             "uvicorn.lifespan.off", "uvicorn.protocols.http.h11_impl", "anyio.to_thread")
+
+
+def preload() -> None:
+    """Import what a table's start imports: PRELOADED and the module of each game the registry
+    finds (as device/cli/entry_points.py reads them; the registry itself is left unread)."""
+    from device.cli.entry_points import VALUE, entry_points
+    games = [found["module"] for entry in entry_points("tabletop.games")
+             if (found := VALUE.match(entry.value))]
+    for name in (*PRELOADED, *games):
+        importlib.import_module(name)
+
+
+if __name__ == "__main__":
+    preload()
+    serve(int(sys.argv[1]))
