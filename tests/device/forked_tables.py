@@ -1,20 +1,22 @@
-"""Tables started by fork: each `tabletop run --sim` a process of its own (its own stdin and
-stderr, its exit status, stopped by SIGSTOP, killed by kill -9), forked from a process that has
-imported what a table's start imports, so each start costs the table's set-up and not the
-interpreter's and the imports' again (the crash tests start over forty tables).
+"""Tables and commands started by fork: each `tabletop ...` a process of its own (its own stdin,
+stdout and stderr, its exit status, stopped by SIGSTOP, killed by kill -9 or by SIGPIPE), forked
+from a process that has imported what its start imports, so each start costs the command's own
+work and not the interpreter's start and the imports again (the crash tests start over forty
+tables, the closed-pipe tests every command).
 
-The server is `python -m tests.device.forked_tables FD`: it imports the run path, then, for
-each request on the socket FD (the command line, with the pipes for stdin and stderr as
-SCM_RIGHTS), forks a child that runs `python -m device.cli`'s own `command()` on them and ends
-as that program ends (SystemExit through the interpreter: atexit, flushed streams). As the
-child's parent it tells on the socket when the child stops itself and how it ended, which
-only a parent can know (waitpid).
+The server is `python -m tests.device.forked_tables FD [every]`: it imports the run path (with
+`every`, every command's module too), then, for each request on the socket FD (the command
+line, its folder and environment, with its standard streams as SCM_RIGHTS), forks a child that
+runs `python -m device.cli`'s own `command()` on them and ends as that program ends (SystemExit
+through the interpreter: atexit, flushed streams). As the child's parent it tells on the socket
+when the child stops itself and how it ended, which only a parent can know (waitpid).
 """
 from __future__ import annotations
 
 import importlib
 import json
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -22,10 +24,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MESSAGE = 4096
+EVERY = "every"
 
 
 class Forked:
-    """One table started by the server: its pid, its stdin to write, its stderr to read."""
+    """One command started by the server: its pid, its stdin to write, its stderr to read."""
 
     def __init__(self, server: TableServer, pid: int, stdin: int, stderr: int) -> None:
         self.server, self.pid = server, pid
@@ -34,7 +37,7 @@ class Forked:
         self.returncode: int | None = None
 
     def stopped(self) -> bool:
-        """Wait until the table stops itself (True) or ends (False)."""
+        """Wait until the process stops itself (True) or ends (False)."""
         return self.server.status(self) == "stopped"
 
     def wait(self) -> int:
@@ -43,37 +46,56 @@ class Forked:
             self.server.status(self)
         return self.returncode
 
+    def communicate(self, timeout: float = 120) -> tuple[int, str]:
+        """Its stdin closed, all it writes on stderr until it ends: its exit status and that."""
+        self.stdin.close()
+        said = b""
+        try:
+            while select.select([self.stderr], [], [], timeout)[0]:
+                chunk = os.read(self.stderr, 65536)
+                if not chunk:
+                    return self.wait(), said.decode(errors="replace")
+                said += chunk
+            raise AssertionError(f"still running after {timeout} s; it said: {said[-500:]!r}")
+        finally:
+            os.close(self.stderr)
+
 
 class TableServer:
-    """The server's process; `start()` a table, `close()` once done with it."""
+    """The server's process; `start()` a command, `close()` once done with it."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], every_command: bool = False) -> None:
+        self.env = env
         self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "tests.device.forked_tables", str(theirs.fileno())],
+                [sys.executable, "-m", "tests.device.forked_tables", str(theirs.fileno()),
+                 *([EVERY] if every_command else [])],
                 pass_fds=[theirs.fileno()], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL)
 
-    def start(self, argv: list[str], cwd: Path = ROOT) -> Forked:
-        """`tabletop ARGV` with stdin and stderr pipes of its own (stdout: nothing)."""
+    def start(self, argv: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None,
+              stdout: int | None = None) -> Forked:
+        """`tabletop ARGV` in `cwd` with `env` (the server's by default), stdin and stderr
+        pipes of its own and `stdout` (a file descriptor; nothing by default)."""
         stdin_read, stdin_write = os.pipe()
         stderr_read, stderr_write = os.pipe()
+        request = {"argv": argv, "cwd": str(cwd), "env": self.env if env is None else env}
         try:
-            socket.send_fds(self.socket, [json.dumps({"argv": argv, "cwd": str(cwd)}).encode()],
-                            [stdin_read, stderr_write])
+            socket.send_fds(self.socket, [json.dumps(request).encode()],
+                            [stdin_read, stderr_write, *([] if stdout is None else [stdout])])
         finally:
             os.close(stdin_read)
             os.close(stderr_write)
         pid = int(self._said("pid"))
         return Forked(self, pid, stdin_write, stderr_read)
 
-    def status(self, table: Forked) -> str:
-        """The next thing the server tells of `table`: `stopped` or `ended`."""
+    def status(self, forked: Forked) -> str:
+        """The next thing the server tells of `forked`: `stopped` or `ended`."""
         word, _, rest = self._message().partition(" ")
         assert word in ("stopped", "ended"), word
         if word == "ended":
-            table.returncode = int(rest)
+            forked.returncode = int(rest)
         return word
 
     def _said(self, word: str) -> str:
@@ -92,20 +114,19 @@ class TableServer:
 
 
 def serve(fd: int) -> None:
-    """Fork a table for each request; tell its stops and its end."""
+    """Fork a command for each request; tell its stops and its end."""
     channel = socket.socket(fileno=fd)
     while True:
         try:
-            data, fds, _, _ = socket.recv_fds(channel, MESSAGE, 2)
+            data, fds, _, _ = socket.recv_fds(channel, MESSAGE, 3)
         except ConnectionResetError:
             return
         if not data:
             return
-        request = json.loads(data)
         pid = os.fork()
         if pid == 0:
             channel.close()
-            run_table(request, *fds)      # ends the child: never returns
+            run_command(json.loads(data), *fds)      # ends the child: never returns
         for given in fds:
             os.close(given)
         channel.send(f"pid {pid}".encode())
@@ -118,15 +139,17 @@ def serve(fd: int) -> None:
             break
 
 
-def run_table(request: dict, stdin: int, stderr: int) -> None:
-    """In the child: what `python -m device.cli ARGV` does, on the request's pipes. The
+def run_command(request: dict, stdin: int, stderr: int, stdout: int | None = None) -> None:
+    """In the child: what `python -m device.cli ARGV` does, on the request's streams. The
     interpreter's streams wrap file descriptors 0, 1 and 2, as a new process's do."""
     from device.cli import command
-    os.dup2(stdin, 0)
-    os.dup2(stderr, 2)
-    os.close(stdin)
-    os.close(stderr)
+    for given, standard in ((stdin, 0), (stdout, 1), (stderr, 2)):
+        if given is not None:
+            os.dup2(given, standard)
+            os.close(given)
     os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
     sys.argv = [sys.argv[0], *request["argv"]]
     command()                              # SystemExit, as the program's own end
     sys.exit(0)
@@ -143,16 +166,19 @@ PRELOADED = ("device.cli", "device.cli.config", "device.cli.refusal", "device.cl
              "uvicorn.lifespan.off", "uvicorn.protocols.http.h11_impl", "anyio.to_thread")
 
 
-def preload() -> None:
+def preload(every_command: bool) -> None:
     """Import what a table's start imports: PRELOADED and the module of each game the registry
-    finds (as device/cli/entry_points.py reads them; the registry itself is left unread)."""
+    finds (as device/cli/entry_points.py reads them; the registry itself is left unread); with
+    `every_command`, each command's module too."""
     from device.cli.entry_points import VALUE, entry_points
+    from device.cli.parser import COMMANDS
     games = [found["module"] for entry in entry_points("tabletop.games")
              if (found := VALUE.match(entry.value))]
-    for name in (*PRELOADED, *games):
+    commands = [f"device.cli.{module}" for module, _ in COMMANDS.values()] if every_command else []
+    for name in (*PRELOADED, *games, *commands):
         importlib.import_module(name)
 
 
 if __name__ == "__main__":
-    preload()
+    preload(sys.argv[2:] == [EVERY])
     serve(int(sys.argv[1]))

@@ -17,6 +17,7 @@ import pytest
 import device.config
 from device.cli import parser as cli_parser
 from engine.core import text
+from tests.device.forked_tables import TableServer
 from tests.device.mosquitto import free_port
 from tests.device.table import SimTable
 
@@ -222,8 +223,17 @@ PIPED = [
 ]
 
 
+@pytest.fixture(scope="module")
+def commands():
+    """Where the commands are started: forked, each a process of its own, from one that has
+    imported every command (tests/device/forked_tables.py)."""
+    server = TableServer(dict(os.environ), every_command=True)
+    yield server
+    server.close()
+
+
 @pytest.mark.parametrize("argv", PIPED, ids=" ".join)
-def test_output_into_a_closed_pipe_ends_quietly(argv, tmp_path):
+def test_output_into_a_closed_pipe_ends_quietly(argv, tmp_path, commands):
     # the dashboard on a port the system found free: 8080, its default, may be taken
     (tmp_path / "fleet.toml").write_text('[fleet]\nenabled = true\nhost = "127.0.0.1"\nport = 9\n'
                                          f'dashboard_port = {free_port()}\n')
@@ -231,13 +241,13 @@ def test_output_into_a_closed_pipe_ends_quietly(argv, tmp_path):
     reader, writer = os.pipe()
     os.close(reader)                      # the reader has gone before the first line is written
     try:
-        done = subprocess.run([sys.executable, "-m", "device.cli", *words], stdout=writer,
-                              stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                              cwd=tmp_path, timeout=120, env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})
+        started = commands.start(words, cwd=tmp_path, stdout=writer,
+                                 env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})
     finally:
         os.close(writer)
-    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+    returncode, stderr = started.communicate(timeout=120)
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
     wrote_nothing = argv[:2] == ["run", "--sim"]            # it writes on stderr only
-    assert done.returncode == (2 if argv[0] == "fleet" else 0 if wrote_nothing
-                               else -signal.SIGPIPE), done.stderr
+    assert returncode == (2 if argv[0] == "fleet" else 0 if wrote_nothing
+                          else -signal.SIGPIPE), stderr
 
