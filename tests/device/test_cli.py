@@ -19,15 +19,6 @@ import seeds
 from device.cli import build_parser, completion, logs, main
 from device.decks.registry import DeckRegistry
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def tabletop(*argv: str, env: dict | None = None, stderr=subprocess.PIPE, cwd=None):
-    return subprocess.run([sys.executable, "-m", "device.cli", *argv], capture_output=False,
-                          stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL,
-                          text=True, env={**os.environ, **(env or {})}, cwd=cwd or ROOT)
-
-
 # ---- --version and exit codes -----------------------------------------------------------------
 
 def test_version_comes_from_the_installed_distribution(capsys):
@@ -70,10 +61,10 @@ def test_bad_input_exits_2_with_one_line(argv, capsys, tmp_path):
 
 # ---- --json ----------------------------------------------------------------------------------
 
-def test_doctor_sim_json_is_one_document(tmp_path):
-    done = tabletop("doctor", "--sim", "--json", "--state-dir", str(tmp_path))
-    report = json.loads(done.stdout)
-    assert done.returncode == (0 if report["ready"] else 1)
+def test_doctor_sim_json_is_one_document(tmp_path, capsys):
+    returncode = main(["doctor", "--sim", "--json", "--state-dir", str(tmp_path)])
+    report = json.loads(capsys.readouterr().out)
+    assert returncode == (0 if report["ready"] else 1)
     assert report["failed"] == sum(c["status"] == "FAIL" for c in report["checks"])
     names = {check["name"] for check in report["checks"]}
     assert {"python", "config", "reader", "display"} <= names
@@ -128,11 +119,17 @@ def test_each_line_carries_its_priority_in_the_journal(level, prefix):
     assert text.splitlines() == [f"{prefix}fleet: one", f"{prefix}two"]
 
 
-def test_run_logs_one_start_up_line_at_info_into_the_journal(tmp_path):
+def test_run_logs_one_start_up_line_at_info_into_the_journal(tmp_path, monkeypatch):
+    """As systemd starts it: its stderr the stream JOURNAL_STREAM names."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     with open(tmp_path / "stderr", "w") as stderr:
-        done = tabletop("run", "--sim", "--state-dir", str(tmp_path / "state"),
-                        env=journal_env(stderr), stderr=stderr)
-    assert done.returncode == 0
+        monkeypatch.setattr(sys, "stderr", stderr)
+        monkeypatch.setenv("JOURNAL_STREAM", journal_env(stderr)["JOURNAL_STREAM"])
+        try:
+            assert main(["run", "--sim", "--state-dir", str(tmp_path / "state")]) == 0
+        finally:
+            monkeypatch.undo()
+            logs.for_command(False)            # the log back on the test's stderr, not the file
     lines = (tmp_path / "stderr").read_text().splitlines()
     started = [line for line in lines if " started: " in line]
     version = importlib.metadata.version("tabletop-companion")
@@ -273,22 +270,25 @@ STUBS = "compadd() { shift; print -rl -- \"$@\"; }; _files() { print -r -- \"fil
 
 
 @needs_zsh
-def test_zsh_loads_the_installed_script_with_compinit_and_completes_at_the_first_tab(scripts):
+def test_zsh_loads_the_installed_script_with_compinit_and_sourcing_it_registers_it(scripts):
+    """Both ways a zsh finds the script, in one shell: compinit's reading of $fpath is the
+    slow part (every completion function's first line), so it is done once. Installed in
+    $fpath, compinit registers it and it completes at the first tab; then, its registration
+    and its function gone and its folder out of $fpath, sourcing the script registers it."""
     shell("zsh", "-n", str(scripts / "_tabletop"))
     done = shell("zsh", "-f", "-c", f"fpath=('{scripts}' $fpath); autoload -Uz compinit; "
                  f"compinit -u -D; print -r -- $_comps[tabletop]; {STUBS}"
-                 "words=(tabletop deck st); CURRENT=3; _tabletop")
-    registered, *offered = done.split()
+                 "words=(tabletop deck st); CURRENT=3; _tabletop; print -r -- '--sourced--'; "
+                 f"fpath=(${{fpath:#{scripts}}}); unset '_comps[tabletop]'; unfunction _tabletop; "
+                 f"print -r -- \"[$_comps[tabletop]]\"; source '{scripts / '_tabletop'}'; "
+                 "print -r -- $_comps[tabletop]; words=(tabletop --language ''); CURRENT=3; _tabletop")
+    installed, sourced = done.split("--sourced--")
+    registered, *offered = installed.split()
     assert registered == "_tabletop"
     assert {"staff", "learn", "--help"} <= set(offered) and "deck" not in offered
-
-
-@needs_zsh
-def test_zsh_sourcing_the_script_registers_it(scripts):
-    done = shell("zsh", "-f", "-c", "autoload -Uz compinit; compinit -u -D; "
-                 f"source '{scripts / '_tabletop'}'; print -r -- $_comps[tabletop]; {STUBS}"
-                 "words=(tabletop --language ''); CURRENT=3; _tabletop")
-    assert done.split() == ["_tabletop", "en", "fr"]
+    unregistered, *registered_by_source = sourced.split()
+    assert unregistered == "[]"
+    assert registered_by_source == ["_tabletop", "en", "fr"]
 
 
 @needs_zsh
