@@ -9,6 +9,7 @@ by hand where a text is too long), so a test fails on any cut the Layout reports
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .font import WIDTH
 from .screen import BODY_LINES, COLUMNS, MENU_COLUMNS, Screen, fit
@@ -46,7 +47,9 @@ class Layout:
         return "\n".join([top] + body)
 
 
+@lru_cache(maxsize=512)
 def layout(screen: Screen) -> Layout:
+    """The screen as drawn (kept for the screens that come back: both are values)."""
     if screen.blank:
         return Layout(None, (), ())
     if screen.drift is not None:       # the lines alone, from wherever they drifted to

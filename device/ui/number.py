@@ -13,8 +13,8 @@ round the tens the range has, the units round the units the tens allow.
 """
 from __future__ import annotations
 
-import copy
 from collections import deque
+from functools import lru_cache
 
 DONE, LEFT = "done", "left"      # what a press did besides a step: the number is set / given up
 
@@ -48,40 +48,28 @@ class NumberPicker:
         the range lets it be."""
         tens, units = divmod(self.value, 10)
         if self.place == 1:
-            choices = [v % 10 for v in self.values if v // 10 == tens]
+            choices = _units(self.values, tens)
             now = units
         else:
-            choices = sorted({v // 10 for v in self.values})
+            choices = _tens(self.values)
             now = tens
         digit = choices[(choices.index(now) + delta) % len(choices)]
         if self.place == 1:
             self.value = tens * 10 + digit
         else:
-            allowed = [v for v in self.values if v // 10 == digit]
-            self.value = min(allowed, key=lambda v: abs(v % 10 - units))
+            self.value = digit * 10 + min(_units(self.values, digit),
+                                          key=lambda unit: abs(unit - units))
 
     def presses_to(self, target: int) -> list[str]:
         """The fewest presses from here that set `target`."""
         if target not in self.values:
             raise ValueError(f"{target} is not a number from {self.values[0]} to {self.values[-1]}")
-        return self.fewest_presses()[target]
+        return list(_fewest_presses(self.values, self.value, self.place)[target])
 
     def fewest_presses(self) -> dict[int, list[str]]:
-        """For each number, the fewest presses from here that set it: every button tried on
-        copies of this picker, breadth first (at most 200 places to be: a digit and a value)."""
-        seen = {(self.value, self.place)}
-        queue: deque[tuple[NumberPicker, list[str]]] = deque([(self, [])])
-        found: dict[int, list[str]] = {}
-        while queue:
-            picker, presses = queue.popleft()
-            for name in ("up", "down", "select", "back"):
-                after = copy.copy(picker)
-                if after.press(name) == DONE:
-                    found.setdefault(after.value, presses + [name])
-                elif (after.value, after.place) not in seen:
-                    seen.add((after.value, after.place))
-                    queue.append((after, presses + [name]))
-        return found
+        """For each number, the fewest presses from here that set it."""
+        return {value: list(presses) for value, presses
+                in _fewest_presses(self.values, self.value, self.place).items()}
 
     def shown(self) -> str:
         """The number with the digit being set in brackets: `[4]7`, `4[7]`, `[5]`."""
@@ -89,3 +77,40 @@ class NumberPicker:
         if self.place == 10:
             return f"[{text[0]}]{text[1:]}"
         return f"{text[:-1]}[{text[-1]}]"
+
+
+# A picker's digits depend on its range alone: worked out once per range, not at each press
+# (a search for the fewest presses makes hundreds).
+
+@lru_cache(maxsize=256)
+def _tens(values: range) -> tuple[int, ...]:
+    return tuple(sorted({v // 10 for v in values}))
+
+
+@lru_cache(maxsize=1024)
+def _units(values: range, tens: int) -> tuple[int, ...]:
+    """The units the range allows after `tens`, in its order."""
+    return tuple(v % 10 for v in values if v // 10 == tens)
+
+
+@lru_cache(maxsize=256)
+def _fewest_presses(values: range, value: int, place: int) -> dict[int, tuple[str, ...]]:
+    """For each number, the fewest presses that set it from `value` with `place` being set:
+    every button tried on copies of a picker, breadth first (at most 200 places to be: a
+    digit and a value). Kept per start: the bench asks it at each number it sends."""
+    start = NumberPicker(values, value)
+    start.place = place
+    seen = {(value, place)}
+    queue: deque[tuple[NumberPicker, tuple[str, ...]]] = deque([(start, ())])
+    found: dict[int, tuple[str, ...]] = {}
+    while queue:
+        picker, presses = queue.popleft()
+        for name in ("up", "down", "select", "back"):
+            after = NumberPicker(values, picker.value)
+            after.place = picker.place
+            if after.press(name) == DONE:
+                found.setdefault(after.value, presses + (name,))
+            elif (after.value, after.place) not in seen:
+                seen.add((after.value, after.place))
+                queue.append((after, presses + (name,)))
+    return found

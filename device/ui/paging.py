@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .screen import COLUMNS, wrap
 
@@ -46,6 +47,16 @@ def pages(text: str, room: int, width: int = COLUMNS, marked: bool = False) -> l
     (the breaks made for short names given up where a line of it does not fit), else pages
     of whole phrases, each but the last with a column left for the mark (`marked`: `width`
     has left it already)."""
+    return [list(page) for page in _pages(text, room, width, marked)]
+
+
+@lru_cache(maxsize=1024)
+def _pages(text: str, room: int, width: int, marked: bool) -> tuple[tuple[str, ...], ...]:
+    """The pages, worked out once for a text: a prompt's screen asks them at each frame."""
+    return tuple(tuple(page) for page in _paged(text, room, width, marked))
+
+
+def _paged(text: str, room: int, width: int, marked: bool) -> list[list[str]]:
     own = wrap(text, width)
     if room < 1 or len(own) <= room and len(own) == len(text.split("\n")):
         return [own]                  # the catalog's lines, each whole on its own line

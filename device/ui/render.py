@@ -18,6 +18,8 @@ module only sets its pixels, so the simulator's text view can print the same Lay
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from PIL import Image, ImageDraw
 
 from .font import draw_text
@@ -33,6 +35,14 @@ MARK_X = SIZE[0] - 5     # scroll marks: small triangles at the right end of a l
 
 
 def render(screen: Screen) -> Image.Image:
+    """The screen's pixels: a copy each time, as a panel's driver keeps the frame it took."""
+    return _drawn(screen).copy()
+
+
+@lru_cache(maxsize=256)
+def _drawn(screen: Screen) -> Image.Image:
+    """A screen comes back again and again (the prompt after each message, a menu at each of
+    its highlights): it is drawn once."""
     return draw(screen, layout(screen))
 
 

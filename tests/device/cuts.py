@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from device.ui.layout import Cut, layout
+from device.ui.layout import layout
 from device.ui.screen import Screen
 from engine.core.text import catalog, forms
 
@@ -48,14 +48,15 @@ class Watched(SimTable):
 
 def cuts(seen: Iterable[Seen]) -> list[str]:
     """Every cut in the screens seen, one line each; the same cut on the same screen once."""
-    said: dict[tuple[str, Screen, Cut], str] = {}
+    first: dict[tuple[str, Screen], str] = {}        # a screen laid out once, named where first seen
     for view in seen:
-        for cut in layout(view.screen).cuts:
-            if (view.language, view.screen, cut) not in said:
-                said[view.language, view.screen, cut] = (
-                    f"{view.language}, {view.where}, {cut.place}: {cut.text!r} drawn as "
-                    f"{cut.shown!r} (from {', '.join(keys_of(cut.text, view.language)) or '?'})")
-    return sorted(set(said.values()))
+        first.setdefault((view.language, view.screen), view.where)
+    said: set[str] = set()
+    for (language, screen), where in first.items():
+        for cut in layout(screen).cuts:
+            said.add(f"{language}, {where}, {cut.place}: {cut.text!r} drawn as {cut.shown!r} "
+                     f"(from {', '.join(keys_of(cut.text, language)) or '?'})")
+    return sorted(said)
 
 
 def assert_uncut(seen: Iterable[Seen]) -> None:
