@@ -1,10 +1,49 @@
-"""Where the device keeps its files, and how it writes them so a power cut never leaves half a file."""
+"""Where the device keeps its files, how it writes them so a power cut never leaves half a file,
+and how it reads one a person gives it: never past a size no such file comes near."""
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
 
 SYSTEM_CONFIG = Path("/etc/tabletop/config.toml")      # where systemd/install.sh puts it
+# The most a file a person gives is read of (a config, a deck, a card file, a script, a staff
+# list): the largest real one is a few kB. Past it the file is refused before it is parsed:
+# a parser takes seconds over megabytes of one line.
+GIVEN_MOST = 4 * 1024 * 1024
+
+
+class TooLarge(OSError):
+    """A file past GIVEN_MOST, refused unread (errno EFBIG: it words itself as one)."""
+
+    def __init__(self, path: object) -> None:
+        super().__init__(errno.EFBIG, f"larger than {GIVEN_MOST // (1024 * 1024)} MB", str(path))
+
+
+def given_bytes(path: Path) -> bytes:
+    """The bytes of a file a person gives; TooLarge past GIVEN_MOST, without reading the rest."""
+    with open(path, "rb") as file:
+        data = file.read(GIVEN_MOST + 1)
+    if len(data) > GIVEN_MOST:
+        raise TooLarge(path)
+    return data
+
+
+def given_text(path: Path) -> str:
+    """The text of a file a person gives, as Path.read_text reads it (UTF-8, newlines made
+    \\n); TooLarge past GIVEN_MOST, read no further than that."""
+    path = Path(path)
+    found = path.stat()
+    if found.st_size > GIVEN_MOST:
+        raise TooLarge(path)
+    if stat.S_ISREG(found.st_mode):
+        return path.read_text(encoding="utf-8")
+    with open(path, encoding="utf-8") as file:      # a pipe or a device: no size to ask
+        text = file.read(GIVEN_MOST + 1)
+    if len(text) > GIVEN_MOST:
+        raise TooLarge(path)
+    return text
 
 
 def config_path(given: Path | None) -> Path | None:

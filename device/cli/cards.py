@@ -13,7 +13,7 @@ from pathlib import Path
 
 import engine
 import seeds
-from device.paths import default_state_dir
+from device.paths import default_state_dir, given_text
 from device.storage import card_data as cards
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cards_action in ("show", "export"):
         return show(args) if args.cards_action == "show" else export(args)
     try:
-        text = args.file.read_text(encoding="utf-8")
+        text = given_text(args.file)
     except (OSError, UnicodeDecodeError) as exc:
         return unreadable(args.language, args.file, exc)
     if args.cards_action == "import":

@@ -15,7 +15,7 @@ from device.decks.deck_file import DeckError, normalize_uid
 from device.decks.learning import Enrollment, learn
 from device.decks.registry import DeckRegistry
 from device.fleet.signing import StaffRoll
-from device.paths import default_state_dir
+from device.paths import default_state_dir, given_text
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
@@ -144,7 +144,7 @@ def _export(registry: DeckRegistry, args: argparse.Namespace) -> int:
 
 def _import(registry: DeckRegistry, args: argparse.Namespace) -> int:
     try:
-        text = args.file.read_text(encoding="utf-8")
+        text = given_text(args.file)
     except (OSError, UnicodeDecodeError) as exc:
         return unreadable(args.language, args.file, exc)
     try:

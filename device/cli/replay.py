@@ -16,6 +16,7 @@ from pathlib import Path
 import engine
 import seeds
 from device.config.problems import one_line, os_reason
+from device.paths import given_bytes
 from device.storage.summary import summary
 from device.texts import say
 from engine import Accepted, ConfigError, Info, Rejected, Session
@@ -148,7 +149,7 @@ def replay_command(path: Path, as_json: bool, language: str = DEFAULT_LANGUAGE) 
     """Replay a script file; a file that cannot be replayed is one line on stderr, or with
     --json one JSON object on stdout (`error`, `file`, and `line` when one is to blame)."""
     try:
-        data = path.read_bytes()
+        data = given_bytes(path)
     except OSError as exc:
         if as_json:
             said = say(language, "cli.cannot_read", path=path, why=render(os_reason(exc), language))

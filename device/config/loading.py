@@ -17,6 +17,7 @@ from typing import Any
 
 import tomli_w
 
+from device.paths import given_text
 from engine.core.text import msg
 
 from .pins import pin_conflicts
@@ -33,7 +34,7 @@ def load_config(path: Path | None) -> Config:
         return Config()
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = given_text(path)
     except UnicodeDecodeError:
         raise ConfigFileError(Problem("", msg("cli.config.not_utf8"), file=path)) from None
     except (OSError, ValueError) as exc:     # ValueError: a NUL in the path given
@@ -108,7 +109,7 @@ def _toml(text: str) -> dict:
 def retired_keys(path: Path) -> list[Problem]:
     """A `key: no longer used` note for each retired key the file still has (else none)."""
     try:
-        data = _toml(Path(path).read_text(encoding="utf-8"))
+        data = _toml(given_text(Path(path)))
     except (ConfigFileError, OSError, ValueError):
         return []                   # load_config reports what is wrong with the file itself
     lines = []

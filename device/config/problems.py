@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from device.paths import GIVEN_MOST
 from engine.core.text import Msg, msg, render
 
 SHOWN = 60      # characters of a value an error repeats; a file may hold megabytes in one string
@@ -23,7 +24,7 @@ OS_REASONS = {errno.ENOENT: "cli.os.no_such_file", errno.EACCES: "cli.os.denied"
               errno.EPERM: "cli.os.denied", errno.EISDIR: "cli.os.is_a_folder",
               errno.ENOTDIR: "cli.os.not_a_folder", errno.ELOOP: "cli.os.loop",
               errno.ENAMETOOLONG: "cli.os.name_too_long", errno.EROFS: "cli.os.read_only",
-              errno.ENOSPC: "cli.os.full", errno.EIO: "cli.os.io"}
+              errno.ENOSPC: "cli.os.full", errno.EIO: "cli.os.io", errno.EFBIG: "cli.os.too_large"}
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,8 @@ class ConfigFileError(ValueError):
 def os_reason(exc: Exception) -> Msg:
     """Why a file could not be opened, as a message (a NUL in a path is a ValueError)."""
     number = getattr(exc, "errno", None)
+    if number == errno.EFBIG:           # paths.TooLarge: the most a given file is read of, said
+        return msg("cli.os.too_large", most=GIVEN_MOST // (1024 * 1024))
     if number in OS_REASONS:
         return msg(OS_REASONS[number])
     if isinstance(exc, ValueError):

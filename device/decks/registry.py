@@ -18,7 +18,7 @@ from pathlib import Path
 
 import tomli_w
 
-from device.paths import write_atomic
+from device.paths import TooLarge, given_text, write_atomic
 from device.storage import quarantine
 
 from .deck_file import (
@@ -232,13 +232,15 @@ class DeckRegistry:
         self._decks, self._staff, self._owners, self._unread = {}, {}, {}, {}
         for path in files:
             try:
-                text = path.read_text(encoding="utf-8")
+                text = given_text(path)
                 if path == self.staff_file:
                     self._load_staff(text)
                 else:
                     self._load_deck(path.stem, text)
             except TagTaken as exc:           # each file is fine: which one is right, staff says
                 self._unread[path] = f"{path}: {exc}"
+            except TooLarge as exc:           # opened, but no deck or staff list is this big
+                self._unread[path] = quarantine.refuse(self.state_dir, path, exc.strerror)
             except OSError as exc:
                 self._unread[path] = f"{path}: {exc.strerror or exc}"
             except (DeckError, UnicodeDecodeError) as exc:

@@ -144,6 +144,7 @@ TEXT: dict[str, Template] = {
     "cli.os.io": "Input/output error",
     "cli.os.nul": "the name holds a NUL character",
     "cli.os.other": "{why}",
+    "cli.os.too_large": "larger than {most} MB, far more than any such file holds",
     # cards
     "cli.help.cards": "check or install a card data file (Flouk)",
     "cli.help.cards_check": "list every problem of a card file",

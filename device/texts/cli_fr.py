@@ -146,6 +146,7 @@ TEXT = typeset({
     "cli.os.io": "erreur d'entrée-sortie",
     "cli.os.nul": "le nom contient un caractère NUL",
     "cli.os.other": "erreur du système : {why}",
+    "cli.os.too_large": "plus de {most} Mo, bien plus que n'en fait un tel fichier",
     # cards
     "cli.help.cards": "vérifie ou installe un fichier de données de cartes (Flouk)",
     "cli.help.cards_check": "liste chaque problème d'un fichier de cartes",

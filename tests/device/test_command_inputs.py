@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 
 from device.cli import main
+from device.config import config_for_run
+from device.decks.registry import DeckRegistry
+from device.paths import GIVEN_MOST
+from device.storage import quarantine
 
 # Each command, with FILE where the file goes and STATE where the state dir does. `staff add`
 # reads the state dir's staff list: the hostile file is that list. A check lists every problem
@@ -112,3 +116,51 @@ def test_a_hostile_file_gets_one_line_and_exit_2_and_changes_nothing(command, ki
     assert all(str(path) in line and len(line) < 500
                for line in lines), err
     assert fingerprint(state) == before
+
+
+# A file just past the most read of a given file, each byte of it a comment: read whole, it
+# would be a good (empty) config, staff list or deck; only its size refuses it.
+PAST_THE_MOST = b"#" + b" " * GIVEN_MOST + b"\n"
+
+
+@pytest.mark.parametrize("command", [command for command in COMMANDS if command != "run"])
+def test_a_file_past_4_mb_is_refused_unread_in_one_line(command, template, tmp_path, capsys):
+    state = tmp_path / "state"
+    shutil.copytree(template, state)
+    path = state / "staff.toml" if command == "staff add" else tmp_path / "input.toml"
+    path.write_bytes(PAST_THE_MOST)
+    before = fingerprint(state)
+    capsys.readouterr()
+    argv = [str(path) if word == "FILE" else str(state) if word == "STATE" else word
+            for word in COMMANDS[command]]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and str(path) in err and "larger than 4 MB" in err, err
+    assert fingerprint(state) == before
+
+
+def test_a_config_past_4_mb_starts_the_table_on_the_defaults(tmp_path):
+    """`run` takes a config it cannot read as it should as it takes bad TOML: the defaults,
+    and the reason said once."""
+    path = tmp_path / "config.toml"
+    path.write_bytes(PAST_THE_MOST)
+    config, problems = config_for_run(path)
+    assert config == type(config)() and len(problems) == 1
+    assert "larger than 4 MB" in str(problems[0]), problems
+
+
+def test_a_staff_list_past_4_mb_is_set_aside_whole_by_the_running_table(template, tmp_path):
+    state = tmp_path / "state"
+    shutil.copytree(template, state)
+    (state / "staff.toml").write_bytes(PAST_THE_MOST)
+    quarantine.watch(state)
+    try:
+        registry = DeckRegistry(state)
+        assert registry.staff() == {}
+        said = registry.problems
+        assert "cafe" in [deck.name for deck in registry.decks()]
+    finally:
+        quarantine.unwatch(state)
+    assert len(said) == 1 and "staff.toml: larger than 4 MB" in said[0], said
+    assert not (state / "staff.toml").exists()
+    assert (state / "unreadable" / "000001-staff.toml").read_bytes() == PAST_THE_MOST
