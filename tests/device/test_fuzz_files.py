@@ -36,7 +36,9 @@ from device.storage.settings import SETTINGS_FILE, saved_language
 from device.storage.store import GameStore
 
 from .table import SimTable
-from .test_crash import GAME, ROOT
+from .test_crash import GAME
+
+ROOT = Path(__file__).resolve().parents[2]
 
 EXAMPLES = 40
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,
