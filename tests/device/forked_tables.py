@@ -13,6 +13,7 @@ when the child stops itself and how it ended, which only a parent can know (wait
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
@@ -181,4 +182,5 @@ def preload(every_command: bool) -> None:
 
 if __name__ == "__main__":
     preload(sys.argv[2:] == [EVERY])
+    gc.freeze()      # the collector leaves what is imported alone: no child copies its pages
     serve(int(sys.argv[1]))
