@@ -18,6 +18,7 @@ import importlib
 import json
 import os
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -25,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MESSAGE = 4096
+TIMEOUT_S = 120           # a command that never ends fails its test instead of hanging the suite
 EVERY = "every"
 
 
@@ -67,7 +69,9 @@ class TableServer:
 
     def __init__(self, env: dict[str, str], every_command: bool = False) -> None:
         self.env = env
+        self.current: Forked | None = None
         self.socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.socket.settimeout(TIMEOUT_S)
         with theirs:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "tests.device.forked_tables", str(theirs.fileno()),
@@ -78,7 +82,9 @@ class TableServer:
     def start(self, argv: list[str], cwd: Path = ROOT, env: dict[str, str] | None = None,
               stdout: int | None = None) -> Forked:
         """`tabletop ARGV` in `cwd` with `env` (the server's by default), stdin and stderr
-        pipes of its own and `stdout` (a file descriptor; nothing by default)."""
+        pipes of its own and `stdout` (a file descriptor; nothing by default). The server
+        starts one at a time: one a failed test left running is killed first."""
+        self.end_current()
         stdin_read, stdin_write = os.pipe()
         stderr_read, stderr_write = os.pipe()
         request = {"argv": argv, "cwd": str(cwd), "env": self.env if env is None else env}
@@ -89,7 +95,13 @@ class TableServer:
             os.close(stdin_read)
             os.close(stderr_write)
         pid = int(self._said("pid"))
-        return Forked(self, pid, stdin_write, stderr_read)
+        self.current = Forked(self, pid, stdin_write, stderr_read)
+        return self.current
+
+    def end_current(self) -> None:
+        if self.current is not None and self.current.returncode is None:
+            os.kill(self.current.pid, signal.SIGKILL)
+            self.current.wait()
 
     def status(self, forked: Forked) -> str:
         """The next thing the server tells of `forked`: `stopped` or `ended`."""
@@ -110,6 +122,7 @@ class TableServer:
         return data.decode()
 
     def close(self) -> None:
+        self.end_current()
         self.socket.close()                  # the server reads the end of its requests and exits
         assert self.proc.wait(timeout=60) == 0
 
