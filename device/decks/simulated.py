@@ -6,6 +6,7 @@ through the deck registry as a real tag.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 
 from engine.core.registry import canonical_card, decks_of
 
@@ -16,6 +17,7 @@ SIM_STAFF = ("staff#1", "staff#2", "staff#3")
 
 
 
+@lru_cache(maxsize=4096)      # each table's sim decks name every card of every family
 def sim_uid(family: str, card: str) -> str:
     """A stable 7-byte UID for a simulated card: 04 (NXP, as on NTAG stickers) + 6 hash bytes."""
     return "04" + hashlib.sha256(f"{family}:{card}".encode()).hexdigest()[:12].upper()
