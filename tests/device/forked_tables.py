@@ -25,7 +25,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-MESSAGE = 4096
+MESSAGE = 4096            # what the server says
+REQUEST = 1 << 18         # a command line with its environment
 TIMEOUT_S = 120           # a command that never ends fails its test instead of hanging the suite
 EVERY = "every"
 
@@ -132,11 +133,12 @@ def serve(fd: int) -> None:
     channel = socket.socket(fileno=fd)
     while True:
         try:
-            data, fds, _, _ = socket.recv_fds(channel, MESSAGE, 3)
+            data, fds, flags, _ = socket.recv_fds(channel, REQUEST, 3)
         except ConnectionResetError:
             return
         if not data:
             return
+        assert not flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC), "a request cut short"
         pid = os.fork()
         if pid == 0:
             channel.close()
