@@ -98,13 +98,13 @@ def house_rules(spec: GameSpec) -> list[dict]:
                    for value in o.menu_values()[1:]]
 
 
-def config(spec: GameSpec, options: dict):
+def config(spec: GameSpec, options: dict, data: object):
     low, high = spec.player_range(tuple((o.key, o.default) for o in spec.options))
     players = () if spec.joins_by_tap else PLAYERS[:max(3, low) if high >= 3 else high]
-    return engine.make_config(spec, players, None, options, seeds.game_data(spec.id, spec.deck))
+    return engine.make_config(spec, players, None, options, data)
 
 
-def choice_word(key: str, spec: GameSpec, names: set[str]) -> str:
+def choice_word(key: str, spec: GameSpec, names: frozenset[str]) -> str:
     """A choice id as the table writes it: NAME, CARD, `hand:NAME`, or as it is."""
     place, _, name = key.rpartition(":")
     if name in names:
@@ -112,7 +112,7 @@ def choice_word(key: str, spec: GameSpec, names: set[str]) -> str:
     return "CARD" if key in spec.card_ids() else key
 
 
-def choices(keys: tuple[str, ...], spec: GameSpec, names: set[str]) -> list[str]:
+def choices(keys: tuple[str, ...], spec: GameSpec, names: frozenset[str]) -> list[str]:
     """The prompt's ids as the table writes them: a run of numbers as FIRST..LAST."""
     if len(keys) > 2 and all(k.isdigit() for k in keys):
         return [f"{keys[0]}..{keys[-1]}"]
@@ -122,18 +122,25 @@ def choices(keys: tuple[str, ...], spec: GameSpec, names: set[str]) -> list[str]
 def prompts_of(spec: GameSpec) -> dict[str, tuple[str, list[str]]]:
     """Prompt id -> (its words the first time met, in English; every choice id met)."""
     found: dict[str, tuple[str, list[str]]] = {}
+    met: set[tuple] = set()         # (prompt id, its ids, the names seated): its choices are in
     variants = house_rules(spec)
+    data = seeds.game_data(spec.id, spec.deck)
     for playout in range(max(PLAYOUTS, 3 * len(variants))):
         # a third of the games tap first, a third answer first, a third change every turn
         way = playout % 3
-        state = spec.initial(config(spec, variants[playout % len(variants)]))
+        state = spec.initial(config(spec, variants[playout % len(variants)], data))
         stride = STRIDES[playout % len(STRIDES)]
         for turn in range(min(spec.max_events, LONGEST)):
-            names = {p.name for p in spec.tally(state).players}
             prompt = spec.prompt(state)
-            text = " / ".join(render(prompt.text, "en").splitlines())
-            seen = found.setdefault(prompt.id, (text, []))[1]
-            seen += [c for c in choices(prompt.keys(), spec, names) if c not in seen]
+            if prompt.id not in found:      # its words the first time met
+                found[prompt.id] = (" / ".join(render(prompt.text, "en").splitlines()), [])
+            keys = prompt.keys()
+            if keys:
+                names = frozenset(p.name for p in spec.tally(state).players)
+                if (prompt.id, keys, names) not in met:
+                    met.add((prompt.id, keys, names))
+                    seen = found[prompt.id][1]
+                    seen += [c for c in choices(keys, spec, names) if c not in seen]
             if spec.result(state) is not None:
                 break
             start = turn * stride + playout
@@ -151,10 +158,8 @@ def next_answer(spec: GameSpec, state, start: int, backwards: bool):
     if backwards:
         events.reverse()
     allowed = spec.allowed(state)       # step refuses any other kind first: not worth asking
-    for n in range(len(events)):
-        event = events[(start + n) % len(events)]
-        if type(event) not in allowed:
-            continue
+    at = start % len(events)
+    for event in [e for e in events[at:] + events[:at] if type(e) in allowed]:
         answer = step(spec, state, event)
         if isinstance(answer, Accepted):
             return answer.state
