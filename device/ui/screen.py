@@ -48,6 +48,9 @@ def wrap(text: str, width: int = COLUMNS) -> list[str]:
     than a line (a file's name) goes on over the next lines, a line's width at a time."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
+        if len(paragraph) <= width and paragraph[:1] != " ":
+            lines.append(paragraph)     # most lines fit whole: the words go back as they were
+            continue
         line = ""
         for word in _pieces(paragraph.split(" "), width):
             candidate = f"{line} {word}" if line else word
@@ -63,6 +66,6 @@ def wrap(text: str, width: int = COLUMNS) -> list[str]:
 
 def _pieces(words: list[str], width: int) -> list[str]:
     """The words, each longer than `width` in pieces of `width` characters."""
-    if width < 1:
+    if width < 1 or all(len(word) <= width for word in words):
         return words
     return [word[at:at + width] for word in words for at in range(0, max(len(word), 1), width)]

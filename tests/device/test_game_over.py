@@ -2,6 +2,9 @@
 SELECT does next."""
 from __future__ import annotations
 
+import copy
+import functools
+
 import pytest
 
 import engine
@@ -62,15 +65,20 @@ def test_down_stops_at_the_last_player(tmp_path):
                                             ("fr", "SELECT=autre partie")])
 @pytest.mark.parametrize("game", [spec.id for spec in engine.all_specs()])
 def test_every_game_over_says_what_select_does_next(tmp_path, game, language, words):
-    spec = engine.get(game)
-    low, _ = spec.player_range(tuple((o.key, o.default) for o in spec.options))
-    session = random_playout(spec, max(low, 3), seed=1)
     table = SimTable(tmp_path, language)
-    table.app.session, table.app.mode = session, GameOver()
+    table.app.session, table.app.mode = copy.deepcopy(played_out(game)), GameOver()
     assert table.screen.lines[-1] == words
     assert len(table.screen.lines) == 4
     table.run("press select")
     assert table.app.session is None                  # as it says: the game select, for the next
+
+
+@functools.cache
+def played_out(game: str):
+    """The game played to its end at seed 1: played once, each language's table given a copy."""
+    spec = engine.get(game)
+    low, _ = spec.player_range(tuple((o.key, o.default) for o in spec.options))
+    return random_playout(spec, max(low, 3), seed=1)
 
 
 def test_co_winners_share_a_rank():

@@ -21,13 +21,18 @@ from tests.device.webpage import serve
 
 
 def lit(image: Image.Image, box) -> set[tuple[int, int]]:
-    part = image.convert("1").crop(box)
-    return {(x, y) for y in range(part.height) for x in range(part.width) if part.getpixel((x, y))}
+    return pixels(image, box, lit=True)
 
 
 def dark_in_bar(image: Image.Image, right: int) -> set[tuple[int, int]]:
-    return {(x, y) for y in range(HEADER_HEIGHT) for x in range(right)
-            if not image.convert("1").getpixel((x, y))}
+    return pixels(image, (0, 0, right, HEADER_HEIGHT), lit=False)
+
+
+def pixels(image: Image.Image, box, lit: bool) -> set[tuple[int, int]]:
+    """The (x, y) in `box`, from its corner, of the pixels lit (or dark), read row by row."""
+    part = image.convert("1").crop(box)
+    return {(n % part.width, n // part.width) for n, value in enumerate(part.getdata())
+            if bool(value) == lit}
 
 
 def check_frame(table, web) -> str:
