@@ -30,15 +30,19 @@ def test_any_text(text):
     parses_or_refuses(text)
 
 
+# Built once, not at each draw: a strategy made anew is checked anew (the same draws either way).
+TOP = st.lists(st.sampled_from([*TOP_KEYS, "x"]), max_size=3)
+NAMES = st.lists(st.sampled_from(list(KEYS)), max_size=4, unique=True)
+SECTIONS_OF = {name: st.dictionaries(st.sampled_from(KEYS[name] + ["typo"]), VALUES, max_size=4)
+               for name in KEYS}
+
+
 @st.composite
 def configs(draw) -> dict:
     """Known sections and keys (and a few unknown ones) with values of any TOML type."""
-    data = {key: draw(VALUES) for key in draw(st.lists(st.sampled_from([*TOP_KEYS, "x"]),
-                                                       max_size=3))}
-    for name in draw(st.lists(st.sampled_from(list(KEYS)), max_size=4, unique=True)):
-        keys = st.sampled_from(KEYS[name] + ["typo"])
-        data[name] = draw(st.dictionaries(keys, VALUES, max_size=4)) if draw(st.booleans()) \
-            else draw(VALUES)
+    data = {key: draw(VALUES) for key in draw(TOP)}
+    for name in draw(NAMES):
+        data[name] = draw(SECTIONS_OF[name]) if draw(st.booleans()) else draw(VALUES)
     return data
 
 
