@@ -18,6 +18,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable
+from functools import lru_cache
 
 from device.players.reserved import reserved_word
 from device.players.roster import RosterError, check_word
@@ -242,22 +243,38 @@ def count(value, high: int, low: int = 0) -> int:
 def name(value) -> str:
     """A player's name (one word, as the games take it) or a key's name: short, with no
     space, control character or lone surrogate (an emoji's joiners are fine)."""
-    if not (isinstance(value, str) and 0 < len(value) <= MAX_NAME
-            and not any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cs") for ch in value)):
+    if not (isinstance(value, str) and 0 < len(value) <= MAX_NAME and _one_word(value)):
         raise Refused("not a name")
     return value
+
+
+# Every state repeats the same few names and keys: each is looked at once, not once a message.
+NAMES_KEPT = 4096
+
+
+@lru_cache(maxsize=NAMES_KEPT)
+def _one_word(value: str) -> bool:
+    return not any(ch.isspace() or unicodedata.category(ch) in ("Cc", "Cs") for ch in value)
 
 
 def player(value) -> str:
     """A seated player's name as a table takes it: one word the table's font draws (no format
     character to turn the line around), none of the words a game's menus answer with."""
-    try:
-        check_word(name(value), most=MAX_NAME)
-    except RosterError:
-        raise Refused("not a player's name") from None
-    if reserved_word(value) is not None:
-        raise Refused("a game's word, not a player's name")
+    why = _not_a_player(name(value))
+    if why is not None:
+        raise Refused(why)
     return value
+
+
+@lru_cache(maxsize=NAMES_KEPT)
+def _not_a_player(value: str) -> str | None:
+    try:
+        check_word(value, most=MAX_NAME)
+    except RosterError:
+        return "not a player's name"
+    if reserved_word(value) is not None:
+        return "a game's word, not a player's name"
+    return None
 
 
 def _name_or_none(value) -> str | None:

@@ -140,14 +140,16 @@ def _refusal(payload) -> str | None:
 
 def depth(value) -> int:
     """How deep lists and objects nest in `value`, without recursion."""
-    deepest, todo = 0, [(value, 1)]
+    if not isinstance(value, (dict, list)):
+        return 0
+    deepest, todo = 0, [(value, 1)]        # only lists and objects: a text or number adds nothing
     while todo:
         item, level = todo.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, level)
-            if level <= MAX_DEPTH:
-                todo.extend((child, level + 1) for child in
-                            (item.values() if isinstance(item, dict) else item))
+        deepest = max(deepest, level)
+        if level <= MAX_DEPTH:
+            todo.extend((child, level + 1) for child in
+                        (item.values() if isinstance(item, dict) else item)
+                        if isinstance(child, (dict, list)))
     return deepest
 
 

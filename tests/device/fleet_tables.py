@@ -134,6 +134,25 @@ def settings_for(broker, **changes) -> FleetConfig:
     return FleetConfig(**{**base, **changes})
 
 
+class SeenFrames(Frames):
+    """A table's frames without a panel: each new screen is kept, and none is drawn (the
+    fleet's tests read the screens; what a drawn frame holds is the OLED's tests', and a
+    table's plugin still draws the frames it sends)."""
+
+    def __init__(self, seen: list) -> None:
+        super().__init__()
+        self.seen = seen
+
+    def update(self, app) -> bool:
+        self._set_level(app.display_level, app.brightness)
+        screen = app.screen()
+        if screen == self.last:
+            return False
+        self.last, self.count = screen, self.count + 1
+        self.seen.append(screen)
+        return True
+
+
 class CafeTable:
     """A table of the café on simulated parts, with its fleet plugin where it has settings."""
 
@@ -148,7 +167,7 @@ class CafeTable:
                              clock=self.clock, language="en")
         self.field = SimReaderField(sim.sim_uid, clock=self.clock)
         self.screens: list = []
-        self.frames = Frames(on_frame=lambda _image, screen: self.screens.append(screen))
+        self.frames = SeenFrames(self.screens)
         self.complaints: list[str] = []
         self.plugin = None
         if settings is not None:
