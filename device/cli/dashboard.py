@@ -13,18 +13,16 @@ from pathlib import Path
 
 from device.assembly import state_dir_for
 from device.config import ConfigFileError, config_path, load_config
-from device.fleet.backoffice.history import History, HistoryError
-from device.fleet.dashboard.app import DashboardServer
-from device.fleet.dashboard.board import Board
-from device.fleet.dashboard.feed import subscribe
-from device.fleet.envelope import Trust
-from device.fleet.freshness import Freshness
-from device.fleet.link import FleetUnavailable
 from device.texts import say
 from engine.core.text import DEFAULT_LANGUAGE
 
 from .config import refusal
 from .refusal import refuse, unwritable
+
+TYPE_CHECKING = False               # as typing's
+if TYPE_CHECKING:
+    from device.fleet.backoffice.history import History
+    from device.fleet.dashboard.board import Board
 
 
 def add_commands(subparsers) -> None:
@@ -42,6 +40,15 @@ def add_commands(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "dashboard_command", None) == "password":
         return set_password(args)
+    # the dashboard's server and the café's link: imported when it runs, not when a parser of
+    # every command is built (`tabletop completion`, a bad option)
+    from device.fleet.backoffice.history import History, HistoryError
+    from device.fleet.dashboard.app import DashboardServer
+    from device.fleet.dashboard.board import Board
+    from device.fleet.dashboard.feed import subscribe
+    from device.fleet.envelope import Trust
+    from device.fleet.freshness import Freshness
+    from device.fleet.link import FleetUnavailable
     try:
         config = load_config(config_path(args.config))
         settings, state_dir = config.fleet, state_dir_for(None, config)
