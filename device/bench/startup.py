@@ -2,8 +2,9 @@
 
 The first frame is the first PNG the simulator writes into its --frames folder; its time
 is counted from the spawn. Every run finds the modules' bytecode compiled, as an
-installed package has it: a first, untimed run compiles it into the scratch folder
-(whatever PYTHONDONTWRITEBYTECODE says), the page's modules too, as it waits for the page
+installed package has it: a first, untimed run writes what is missing beside the sources,
+as Python does (whatever PYTHONDONTWRITEBYTECODE says; the standard library's and the
+installed packages' are there already), the page's modules too, as it waits for the page
 to serve (it starts after the first frame; a module compiled in the measured run costs its
 peak 5 MB more). One more run plays a whole scripted game, so
 the peak covers a game, not only the start. The peak is the kernel's VmHWM of the
@@ -43,7 +44,7 @@ def tabletop_command() -> list[str]:
 def start_ups(directory: Path, runs: int, game_args: list[str], script: list[str]) -> StartUps:
     """A compiling run, `runs` timed start-ups on an empty state dir, then the scripted game
     (`tabletop run --sim` arguments and input lines)."""
-    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(directory / "bytecode"), TABLETOP_SIM_ACK="1")
+    env = dict(os.environ, TABLETOP_SIM_ACK="1")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     _run(directory / "compile", [], [], env, page=True)
     timed = [_run(directory / f"start-{n}", [], [], env) for n in range(runs)]
