@@ -172,14 +172,16 @@ def run_command(request: dict, stdin: int, stderr: int, stdout: int | None = Non
 
 
 # What a table's start imports besides its games: the run command, the catalogs, the table's
-# page (its server starts with the table).
+# page (its server starts with the table, its join card's QR code), the font's file (read with
+# importlib.resources, in ASCII) and the frames' images.
 PRELOADED = ("device.cli", "device.cli.config", "device.cli.refusal", "device.cli.run",
              "device.sim.play", "device.ui.setup_lines", "device.texts.cli_en", "device.texts.cli_fr",
              "device.texts.ui_en", "device.texts.ui_fr", "device.texts.kiosk_en",
              "device.texts.kiosk_fr", "device.texts.web_en", "device.texts.web_fr",
              "device.texts.fleet_en", "device.texts.fleet_fr", "device.web.server",
              "device.web.serving", "device.web.guard", "uvicorn.server", "uvicorn.config",
-             "uvicorn.lifespan.off", "uvicorn.protocols.http.h11_impl", "anyio.to_thread")
+             "uvicorn.lifespan.off", "uvicorn.protocols.http.h11_impl", "anyio.to_thread",
+             "segno.encoder", "importlib.readers", "encodings.ascii", "PIL.ImageFile")
 
 
 def preload(every_command: bool) -> None:
