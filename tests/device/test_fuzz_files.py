@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -118,9 +119,10 @@ def played(tmp_path_factory) -> Path:
 @contextmanager
 def copy_of(furnished: Path):
     """A fresh copy of the furnished state dir, watched as the running table's."""
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory(dir=furnished.parent) as folder:
         state = Path(folder) / "state"
-        shutil.copytree(furnished, state)
+        # the bytes only: no reader looks at a file's mode or times (copy2 sets both)
+        shutil.copytree(furnished, state, copy_function=shutil.copyfile)
         quarantine.watch(state)
         try:
             yield state
@@ -129,8 +131,15 @@ def copy_of(furnished: Path):
 
 
 def snapshot(state: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(state)): p.read_bytes() for p in sorted(state.rglob("*"))
-            if p.is_file() and not p.name.startswith(".")}
+    """Every file under `state` but a hidden one, by its path there, in the order of Path's."""
+    found = []
+    for folder, _, names in os.walk(state):
+        for name in names:
+            path = os.path.join(folder, name)
+            if not name.startswith(".") and os.path.isfile(path):
+                with open(path, "rb") as file:
+                    found.append((os.path.relpath(path, state), file.read()))
+    return dict(sorted(found, key=lambda item: Path(item[0]).parts))
 
 
 def figures(kind: str) -> dict[str, int]:
