@@ -35,8 +35,9 @@ from device.storage.history import open_history
 from device.storage.lock import described
 from device.storage.status import status
 
+from .forked_tables import ROOT
 from .table import SimTable
-from .test_crash import GAME, ROOT
+from .test_crash import GAME
 
 SEED = 20240518
 PLAYERS = "Ann,Bob,Cy"
