@@ -16,8 +16,10 @@ The groups, in the order a rules module uses them:
   (BACK), and `Event`, any of the four;
 - the house rules: `OptionSpec`, `Options`, and `option` / `option_of` to read one;
 - the state: `Table`, the base class of a state (seq, phase, options, seats, current),
-  `given`, for a field the phase at hand always has set, and `replace`, a state with some
-  fields changed (`dataclasses.replace`, at a third of its cost);
+  `given`, for a field the phase at hand always has set, `replace`, a state with some
+  fields changed (`dataclasses.replace`, at a third of its cost), and `record` (with `field`),
+  the `@dataclass(frozen=True, slots=True)` the engine's own records are made with, at a
+  fraction of its start-up (a game may use either);
 - seats, a player's name each: `PerSeat`, `per_seat`, `of`, `with_value`, `add`, `next_seat`,
   `clockwise_from`;
 - the phases: `PhaseTable` and the adapters `on_card`, `on_option`, `on_button`; `Played`, what
@@ -57,6 +59,7 @@ from engine.core.outcomes import (
     Tally,
 )
 from engine.core.phases import Handler, PhaseTable, on_button, on_card, on_option
+from engine.core.record import field, record
 from engine.core.records import replace
 from engine.core.results import NO_WINNER, SHARED, TIE_RULES, Ranking, rank
 from engine.core.seats import PerSeat, add, clockwise_from, next_seat, of, per_seat, with_value
@@ -72,7 +75,7 @@ __all__ = [
     "Cancel", "Choose", "ConfigError", "Confirm", "Event", "GameConfig", "GameSpec", "Handler",
     "Info", "Look", "Msg", "Option", "OptionSpec", "Options", "PerSeat", "PhaseTable", "Played",
     "PlayerLine", "Prompt", "Ranking", "Rejected", "Result", "Table", "Tally", "Tap", "Template",
-    "add", "card_ids", "clockwise_from", "current_badge", "given", "kind_of", "msg", "next_seat",
-    "of", "on_button", "on_card", "on_option", "option", "option_of", "per_seat", "plural", "rank",
-    "replace", "typeset", "with_value",
+    "add", "card_ids", "clockwise_from", "current_badge", "field", "given", "kind_of", "msg",
+    "next_seat", "of", "on_button", "on_card", "on_option", "option", "option_of", "per_seat",
+    "plural", "rank", "record", "replace", "typeset", "with_value",
 ]

@@ -23,7 +23,6 @@ import json
 import math
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import device.texts  # noqa: F401  (registers the texts shown below)
@@ -32,6 +31,7 @@ from device.paths import write_atomic
 from engine import Session
 from engine.core.codec import config_from_plain, config_to_plain, state_hash
 from engine.core.events import event_from_json, event_to_json
+from engine.core.record import record
 from engine.core.session import Op
 from engine.core.text import Msg, msg
 
@@ -47,14 +47,14 @@ class JournalError(Exception):
         self.reason = reason
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Contents:
     header: dict
     records: list[dict]
     torn: bool = False           # the last line was cut short and dropped
 
 
-@dataclass
+@record(frozen=False, slots=False)
 class Resumed:
     header: dict
     session: Session
@@ -66,7 +66,7 @@ class Resumed:
     elapsed: float | None        # seconds played at the last operation (None: not kept then)
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Played:
     """How long an ended game was played, and when it started, as its journal says."""
     seconds: float | None        # to its last operation; None: not kept (an older journal)
@@ -276,17 +276,17 @@ def resume(path: Path) -> Resumed:
     session = _new_session(contents.header)
     effects: tuple[Msg, ...] = ()
     end = elapsed = None
-    for n, record in enumerate(contents.records, 2):
+    for n, line in enumerate(contents.records, 2):
         if end is not None:                   # nothing follows the end of a game
             raise JournalError(msg("ui.journal_damaged", line=n))
-        played = _elapsed(record, n)
-        if record.get("op") == "end":
-            if record.get("result") not in ("finished", "abandoned") or \
-                    not isinstance(record.get("started", ""), str):
+        played = _elapsed(line, n)
+        if line.get("op") == "end":
+            if line.get("result") not in ("finished", "abandoned") or \
+                    not isinstance(line.get("started", ""), str):
                 raise JournalError(msg("ui.journal_damaged", line=n))
-            end = record
+            end = line
         else:
-            effects = _replay(session, record, n)
+            effects = _replay(session, line, n)
             elapsed = played if played is not None else elapsed
     return Resumed(contents.header, session, contents.header.get("deck"), contents.records,
                    contents.torn, effects, end, elapsed)

@@ -1,12 +1,12 @@
 """Canonical JSON for states and configs, and the state hash. No pickle anywhere.
 
-Encoding walks dataclasses, tuples and frozensets; decoding reads the type
+Encoding walks records (and dataclasses), tuples and frozensets; decoding reads the type
 hints of the target dataclass, so a decoded state equals the original.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
+import importlib
 import json
 import types
 import typing
@@ -23,10 +23,13 @@ _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=
 
 @functools.cache
 def _field_names(cls: type) -> tuple[str, ...] | None:
-    """The fields of a dataclass type, None for any other type."""
-    if dataclasses.is_dataclass(cls):
-        return tuple(f.name for f in dataclasses.fields(cls))
-    return None
+    """The fields of a record or dataclass type, None for any other type."""
+    if "__record_fields__" in getattr(cls, "__dict__", {}):     # record.py: no dataclasses import
+        return tuple(f.name for f in cls.__dict__["__record_fields__"])
+    if not hasattr(cls, "__dataclass_fields__"):        # as dataclasses.is_dataclass, unimported
+        return None
+    import dataclasses
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def to_plain(value: Any) -> Any:
@@ -50,11 +53,19 @@ def dumps(value: Any) -> str:
 
 
 def state_hash(state: Any) -> str:
-    # here: hashlib brings OpenSSL, which a command reading a game with nothing to check yet
-    # (`tabletop status` of a game just set up) would load for nothing; asked again, the
-    # import is a lookup in sys.modules
-    import hashlib
-    return hashlib.sha256(dumps(state).encode()).hexdigest()
+    return _sha256()(dumps(state).encode()).hexdigest()
+
+
+@functools.cache
+def _sha256() -> Any:
+    """SHA-256 as CPython builds it in (`_sha256`, on 3.11): hashlib would first load OpenSSL,
+    7% of `tabletop status`'s start-up, for the same digest of a state's few hundred
+    bytes. Where the interpreter has no such module (3.12 renamed it), hashlib's."""
+    try:
+        return importlib.import_module("_sha256").sha256
+    except ImportError:
+        import hashlib
+        return hashlib.sha256
 
 
 def from_plain(tp: Any, data: Any) -> Any:
@@ -64,7 +75,7 @@ def from_plain(tp: Any, data: Any) -> Any:
         return _freeze(data)
     if origin in (Union, types.UnionType):
         return _from_union(typing.get_args(tp), data)
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and _field_names(tp) is not None:
         return _from_dataclass(tp, data)
     if origin is tuple:
         args = typing.get_args(tp)
@@ -105,7 +116,7 @@ def _from_dataclass(tp: type, data: Any) -> Any:
 def _field_types(tp: type) -> dict[str, Any]:
     """A dataclass's fields, each with its type."""
     hints = typing.get_type_hints(tp)
-    return {f.name: hints[f.name] for f in dataclasses.fields(tp)}
+    return {name: hints[name] for name in _field_names(tp) or ()}
 
 
 def _freeze(data: Any) -> Any:

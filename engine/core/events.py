@@ -7,10 +7,11 @@ a line of an event script.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from .record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tap:
     """A card read on the reader, named by its card id (`clam#3`, `7#2`, `KS`)."""
 
@@ -20,7 +21,7 @@ class Tap:
         return f"tap {self.card}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Choose:
     """A menu answer: a player name or an option key."""
 
@@ -30,7 +31,7 @@ class Choose:
         return f"choose {self.option}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Confirm:
     """SELECT on an information or instruction screen."""
 
@@ -38,7 +39,7 @@ class Confirm:
         return "select"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cancel:
     """Short BACK inside a sub-prompt, before anything is committed."""
 

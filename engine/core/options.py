@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TypeVar
+
+from .record import field, record
 
 _TRUE = {"true", "on", "yes", "1"}
 _FALSE = {"false", "off", "no", "0"}
@@ -13,7 +14,7 @@ class ConfigError(ValueError):
     """A game configuration the rules cannot start with; the text names the culprit."""
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class OptionSpec:
     """One house rule: `kind` is bool, int, choice or text (checked by `check`)."""
 

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from .record import record
 from .text import Msg, render
 
 # The rejection codes every game shares.
@@ -23,7 +23,7 @@ CODES = (E_UNKNOWN_CARD, E_WRONG_GAME, E_WRONG_DECK, E_NOT_EXPECTED, E_SAME_CARD
          E_OUT_OF_PLAY, E_IN_PLAY, E_ILLEGAL, E_NOT_ELIGIBLE, E_GAME_OVER)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Accepted:
     """The event was taken: the new state and the messages it produced."""
 
@@ -31,7 +31,7 @@ class Accepted:
     effects: tuple[Msg, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rejected:
     """The event was refused; the state is unchanged. `msg` says why, screen-sized."""
 
@@ -43,7 +43,7 @@ class Rejected:
         return render(self.msg)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Info:
     """A tap that only asks to be shown something (a Basket's clam count).
 
@@ -56,7 +56,7 @@ class Info:
 Outcome = Accepted | Rejected | Info
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Option:
     """One menu entry: the key that `choose` takes, and its label."""
 
@@ -64,7 +64,7 @@ class Option:
     label: Msg
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Prompt:
     """What the table is asked to do now."""
 
@@ -83,7 +83,7 @@ class Prompt:
         return tuple(o.key for o in self.options)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerLine:
     """One seat in the tally: `score` is None where not known yet."""
 
@@ -92,7 +92,7 @@ class PlayerLine:
     out: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tally:
     """The public picture of a game: one line per seat, the fields the device reads (typed, the
     same in every game), and the game's own details, which only the game itself and the JSON
@@ -117,7 +117,7 @@ class Tally:
         return {**dict(self.details), "current": self.current, **filled}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Result:
     """A finished game: winners (empty for "no winner") and a headline. `places`: every seat,
     best first, where the game ranks by more than the scores (L'Auberge: by how long each

@@ -12,7 +12,6 @@ the standard one.
 """
 from __future__ import annotations
 
-import dataclasses
 import operator
 from collections.abc import Callable
 from itertools import repeat
@@ -25,16 +24,15 @@ _COPIERS: dict[type, Copier] = {}
 
 
 def _standard(obj: Any, changes: dict[str, Any]) -> Any:
+    import dataclasses  # here: a record (record.py) is copied without it
     return dataclasses.replace(obj, **changes)
 
 
 def copier(cls: type) -> Copier:
     """How to copy an instance of `cls` with changes: made once per class."""
-    every: dict[str, Any] = getattr(cls, "__dataclass_fields__", {})
-    fields = dataclasses.fields(cls) if every else ()
-    if not fields or len(fields) != len(every) or not all(f.init for f in fields):
+    names = _field_names(cls)
+    if not names:
         return _standard
-    names = tuple(f.name for f in fields)
     values = operator.attrgetter(*names) if len(names) > 1 else (lambda obj: (getattr(obj, names[0]),))
     place = {name: i for i, name in enumerate(names)}
     if not only_sets_slots(cls, names):
@@ -61,17 +59,34 @@ def copier(cls: type) -> Copier:
     return copy
 
 
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The fields `__init__` takes, in order; none where `replace` must go the standard way."""
+    if "__record_fields__" in cls.__dict__:        # a record: every field is an init field
+        return tuple(f.name for f in cls.__dict__["__record_fields__"])
+    import dataclasses
+    every: dict[str, Any] = getattr(cls, "__dataclass_fields__", {})
+    fields = dataclasses.fields(cls) if every else ()
+    if not fields or len(fields) != len(every) or not all(f.init for f in fields):
+        return ()
+    return tuple(f.name for f in fields)
+
+
 def only_sets_slots(cls: type, names: tuple[str, ...]) -> bool:
-    """`cls(...)` does nothing but set each field's slot: frozen, slots, the `__init__` that
-    `@dataclass` generated for this very class (compiled from a string, not written in a file,
-    nor a base class's that sets only its own fields), no `__post_init__`."""
+    """`cls(...)` does nothing but set each field's slot: frozen, slots, no `__post_init__`, and
+    the `__init__` that `@record` made for this very class, or that `@dataclass` generated for
+    it (compiled from a string, not written in a file, nor a base class's that sets only its
+    own fields)."""
+    slots = all(isinstance(getattr(cls, name, None), MemberDescriptorType) for name in names)
+    if not slots or hasattr(cls, "__post_init__"):
+        return False
+    if "__record_fields__" in cls.__dict__:
+        return bool(cls.__dict__["__record_frozen__"])
     params = getattr(cls, "__dataclass_params__", None)
     init = getattr(cls, "__init__", None)
     code = getattr(init, "__code__", None)
-    return (params is not None and params.frozen and not hasattr(cls, "__post_init__")
-            and code is not None and code.co_filename == "<string>"
-            and getattr(init, "__qualname__", None) == f"{cls.__qualname__}.__init__"
-            and all(isinstance(getattr(cls, name, None), MemberDescriptorType) for name in names))
+    return (params is not None and params.frozen and code is not None
+            and code.co_filename == "<string>"
+            and getattr(init, "__qualname__", None) == f"{cls.__qualname__}.__init__")
 
 
 def _replace(obj: Any, /, **changes: Any) -> Any:

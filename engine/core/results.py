@@ -7,14 +7,15 @@ nobody wins; the game words its own headline from the Ranking.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from .record import record
 
 SHARED = "shared"          # tie_rule: equal leaders share the win
 NO_WINNER = "none"         # tie_rule: equal leaders leave the game without a winner
 TIE_RULES = (SHARED, NO_WINNER)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Ranking:
     """Who leads on score, and who wins once the tie rule is applied."""
 

@@ -1,16 +1,15 @@
 """A game in progress: its accepted-event log, undo and redo."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .events import Event
 from .outcomes import E_NOT_EXPECTED, Accepted, Outcome, Rejected
+from .record import record
 from .spec import GameConfig, GameSpec
 from .step import step
 from .text import msg
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Op:
     """One accepted operation, as the journal records it: an event, an undo or a redo."""
 

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from typing import Any, Generic, TypeVar
 
 from .events import Event, Tap
 from .options import ConfigError, Options, OptionSpec, resolve_options
 from .outcomes import Info, Prompt, Rejected, Result, Tally
+from .record import field, record
 from .text import DEFAULT_LANGUAGE, Msg, Template, catalog, msg
 
 S = TypeVar("S")        # a game's state: GameSpec[State] lets mypy check each function against it
@@ -23,7 +23,7 @@ def current_badge(tally: Tally) -> Msg | None:
     return msg("core.name", name=tally.current) if tally.current else None
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Look:
     """How a game shows on the table's screen beyond its prompts.
 
@@ -40,7 +40,7 @@ class Look:
     lowest_wins: bool = False           # the ranking puts the lowest score first
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class GameConfig:
     """How a game starts: seats clockwise, who starts, house rules, card data.
 
@@ -55,7 +55,7 @@ class GameConfig:
     data: Any = field(default=None, hash=False)
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class GameSpec(Generic[S]):
     """A registered game. The callables are pure functions of the state, typed by it: a game's
     `GameSpec(..., state_type=State, initial=initial, ...)` is a GameSpec[State], and mypy holds

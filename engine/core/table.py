@@ -5,13 +5,13 @@ base class leaves every state's encoding, and so its hash, as it was.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 from .options import Options
+from .record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Table:
     seq: int                    # accepted events so far; step() counts them
     phase: str                  # the game's own phase names

@@ -6,8 +6,6 @@ for the screen, the replay output or the log.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .catalog import (  # noqa: F401  (the catalogs' names, where the messages' users find them)
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -25,9 +23,10 @@ from .catalog import (  # noqa: F401  (the catalogs' names, where the messages' 
     strict,
     words,
 )
+from .record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Msg(Said):
     """A message by key, with its arguments (which may be Msgs themselves)."""
 

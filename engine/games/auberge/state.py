@@ -1,9 +1,7 @@
 """L'Auberge des pirates: phases, house rules, the state and what it tells."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from tabletop_kit import OptionSpec, Table, next_seat, of, option
+from tabletop_kit import OptionSpec, Table, next_seat, of, option, record
 
 from .deck import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, value
 
@@ -36,7 +34,7 @@ OPTIONS = (
 
 # ---- the state ---------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@record
 class State(Table):
     out: tuple[str, ...]                            # eliminated pirates, in the order they went out
     fronts: tuple[tuple[str, tuple[str, ...]], ...]  # face-up rows, in placing order

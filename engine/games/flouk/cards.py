@@ -9,10 +9,9 @@ as anything but a ConfigError, so a hand-edited file cannot crash the device.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from tabletop_kit import ConfigError, Msg, card_ids, kind_of, msg, replace
+from tabletop_kit import ConfigError, Msg, card_ids, kind_of, msg, record, replace
 
 PEOPLES = ("mouta", "faar", "bloup", "napil", "parok")
 NEUTRAL = "neutral"
@@ -43,7 +42,7 @@ FIELDS = {FLOUK: ("type", "people"), CHIEF: ("type", "people", "white", "power")
           DECREE: ("type", "scoring"), ACTION: ("type", "people", "white", "effect")}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Effect:
     """A Chief power or an Action effect: `manual`, `none` or one structured primitive."""
 
@@ -55,7 +54,7 @@ class Effect:
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Scoring:
     """How a Decree scores its owner's village (§5.1 `scoring.kind`)."""
 
@@ -70,7 +69,7 @@ class Scoring:
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardInfo:
     """One card's data; the type and a Flouk's or Chief's people come from the card id."""
 

@@ -7,8 +7,6 @@ only counted: the pile, each hand (best effort) and the face-down discards
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tabletop_kit import (
     SHARED,
     TIE_RULES,
@@ -23,6 +21,7 @@ from tabletop_kit import (
     of,
     option,
     option_of,
+    record,
     replace,
     with_value,
 )
@@ -61,7 +60,7 @@ OPTIONS = (
 
 # ---- the state ---------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@record
 class State(Table):
     card_data: tuple[CardInfo, ...]                   # printed data that differs from the default
     pile: int = DECK_SIZE

@@ -2,9 +2,20 @@
 facts the rules and the screens both read (whose Basket, how many clams, who plays next)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from tabletop_kit import SHARED, TIE_RULES, OptionSpec, PerSeat, Table, card_ids, kind_of, msg, next_seat, of, replace
+from tabletop_kit import (
+    SHARED,
+    TIE_RULES,
+    OptionSpec,
+    PerSeat,
+    Table,
+    card_ids,
+    kind_of,
+    msg,
+    next_seat,
+    of,
+    record,
+    replace,
+)
 
 # ---- metadata ----------------------------------------------------------------
 
@@ -35,7 +46,7 @@ OPTIONS = (
 
 # ---- the state ---------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@record
 class State(Table):
     """The table in a Palourde game: seats in join order; `current` is None until play starts."""
 

@@ -1,9 +1,7 @@
 """Tamalou's metadata and state, and the queries the rules and prompts share."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from tabletop_kit import Msg, OptionSpec, Table, of, option
+from tabletop_kit import Msg, OptionSpec, Table, of, option, record
 
 from .scoring import BLIND_SWAP, CARDS, LOOK_AND_SWAP, LOOK_OPPONENT, LOOK_OWN, check_match, label, points, power
 
@@ -43,7 +41,7 @@ HOLDING = (DRAWN, KEEP, PLAYED)         # the drawn card is in a hand, seen by n
 
 # ---- the state ---------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@record
 class State(Table):
     """`current` is the turn's player, or who is revealing."""
 

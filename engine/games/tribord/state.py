@@ -2,9 +2,7 @@
 screen both read."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from tabletop_kit import SHARED, TIE_RULES, Options, OptionSpec, Table, of, option_of, replace, with_value
+from tabletop_kit import SHARED, TIE_RULES, Options, OptionSpec, Table, of, option_of, record, replace, with_value
 
 # ---- metadata ----------------------------------------------------------------
 
@@ -28,7 +26,7 @@ OPTIONS = (
 
 # ---- the state ---------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@record
 class State(Table):
     button: str
     round: int
