@@ -22,6 +22,20 @@ def option_line(app: AppView, key: str, value) -> str:
     return f"{name} {app.t(value_name(value)):>{OPTION_COLUMNS - len(name) - 1}}"
 
 
+class OptionLines:
+    """A menu's option lines, each worked out once for its language and value: the menu redraws
+    every line at each press, and one line changes at most."""
+
+    def __init__(self) -> None:
+        self._lines: dict[tuple[str, str, type, object], str] = {}
+
+    def line(self, app: AppView, key: str, value) -> str:
+        said = app.language, key, type(value), value         # True is not 1: "on" is not "1"
+        if said not in self._lines:
+            self._lines[said] = option_line(app, key, value)
+        return self._lines[said]
+
+
 def option_name(key: str) -> Msg:
     return _known(f"opt.{key}") or msg("core.name", name=key)
 

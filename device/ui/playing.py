@@ -29,7 +29,7 @@ from engine.core.text import Msg, msg
 
 from .app_view import AppView
 from .game_view import badge, header_name, ranking
-from .house_rules import option_line
+from .house_rules import OptionLines
 from .menu import Menu
 from .modes import MenuMode, Mode, Page, above_menu, refusal
 from .number import DONE, LEFT, NumberPicker
@@ -63,10 +63,13 @@ def scores_lines(app: AppView, tally: Tally, room: int) -> list[str]:
     players = [p for p in tally.players if p.score is not None]
     if not players or room < 1:
         return []
+    packed: dict[int, list[str]] = {}        # each width's lines, the same for any rows
     for rows in range(1, room + 1):
         for width in (COLUMNS, 8, 5, 3, 2):
-            lines = pack([app.t("ui.score_line", name=p.name[:width], score=p.score)
-                          for p in players])
+            if width not in packed:
+                packed[width] = pack([app.t("ui.score_line", name=p.name[:width], score=p.score)
+                                      for p in players])
+            lines = packed[width]
             if len(lines) <= rows:
                 return lines
     return lines[:room - 1] + [more(lines[room - 1])]     # DOWN shows them all
@@ -324,10 +327,11 @@ class RulesView(MenuMode):
 
     def __init__(self, back_to: Mode) -> None:
         super().__init__([], back_to=back_to)
+        self.option_lines = OptionLines()
 
     def screen(self, app: AppView) -> Screen:
         options = app.game().config.options
-        self.menu.items = [(k, option_line(app, k, v)) for k, v in options]
+        self.menu.items = [(k, self.option_lines.line(app, k, v)) for k, v in options]
         return super().screen(app)
 
     def take(self, app: AppView, key: str) -> Actions:

@@ -27,7 +27,7 @@ from engine.core.text import Msg, msg
 
 from .app_view import AppView
 from .game_view import header_name
-from .house_rules import option_line
+from .house_rules import OptionLines
 from .menu import Menu
 from .modes import MenuMode, Mode, refusal
 from .number import LEFT, NumberPicker
@@ -236,6 +236,7 @@ class HouseRules(Step):
         self.values = setup.house_rules()         # back from a later step: the choices kept
         self.editing: tuple[str, NumberPicker] | None = None
         self.was: object = None                   # the number being edited, as it was
+        self.option_lines = OptionLines()
 
     @staticmethod
     def needed(setup: Setup) -> bool:
@@ -247,7 +248,7 @@ class HouseRules(Step):
         if self.editing is not None:
             shown[self.editing[0]] = self.editing[1].shown()
         self.menu.items = [("__start__", app.t("ui.start"))] + [
-            (key, option_line(app, key, value)) for key, value in shown.items()]
+            (key, self.option_lines.line(app, key, value)) for key, value in shown.items()]
         return super().screen(app)
 
     def button(self, app: AppView, name: str, held: bool) -> Actions:
