@@ -144,17 +144,31 @@ def prompts_of(spec: GameSpec) -> dict[str, tuple[str, list[str]]]:
             if spec.result(state) is not None:
                 break
             start = turn * stride + playout
-            answer = next_answer(spec, state, start, way == 1 or (way == 2 and start % 2 == 1))
+            answer = next_answer(spec, state, prompt, start, way == 1 or (way == 2 and start % 2 == 1))
             if answer is None:
                 break
             state = answer
     return found
 
 
-def next_answer(spec: GameSpec, state, start: int, backwards: bool):
+class Asked:
+    """`spec`, the prompt of `state` already worked out: the candidates to try ask it again
+    (engine.core.step.candidate_events), and a prompt costs as much as a step."""
+
+    def __init__(self, spec: GameSpec, state, prompt) -> None:
+        self.spec, self.state, self.asked = spec, state, prompt
+
+    def __getattr__(self, name: str):
+        return getattr(self.spec, name)
+
+    def prompt(self, state):
+        return self.asked if state is self.state else self.spec.prompt(state)
+
+
+def next_answer(spec: GameSpec, state, prompt, start: int, backwards: bool):
     """The state after the first event the game takes, trying the candidates from `start` on
     (round), backwards (the answers before the taps) if asked; None when it takes none."""
-    events = candidate_events(spec, state)
+    events = candidate_events(Asked(spec, state, prompt), state)   # type: ignore[arg-type]
     if backwards:
         events.reverse()
     allowed = spec.allowed(state)       # step refuses any other kind first: not worth asking
