@@ -9,6 +9,8 @@ import json
 import urllib.request
 from types import SimpleNamespace
 
+import pytest
+
 from device.fleet.dashboard.app import DashboardServer
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.page import page
@@ -160,7 +162,15 @@ def test_the_language_comes_from_the_config_or_the_page():
 
 # ---- in Chromium, with a real broker -----------------------------------------------------------
 
-def test_the_wall_screen_in_both_languages_and_its_banner_while_the_broker_is_down(tmp_path):
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """One Chromium at the wall screen's size for the module: each test opens its own page."""
+    chromium = Chromium(tmp_path_factory.mktemp("chromium"), size=WALL)
+    yield chromium
+    chromium.close()
+
+
+def test_the_wall_screen_in_both_languages_and_its_banner_while_the_broker_is_down(tmp_path, browser):
     with running_broker(tmp_path) as broker:
         board = Board()
         feed = dashboard_feed(broker, board)
@@ -168,7 +178,6 @@ def test_the_wall_screen_in_both_languages_and_its_banner_while_the_broker_is_do
         table.start("palourde", ["Ann", "Bob"])
         table.play(["tap clam#1", "tap clam#2", "wait 1"])
         server = DashboardServer(board, "127.0.0.1", 0, token="tide-3", language="fr").start()
-        browser = Chromium(tmp_path / "chromium", size=WALL)
         try:
             assert table.feed.wait_acknowledged(2, WAIT_S)
             version = settle_on(board, lambda v: any(t["state"] for t in v["tables"]))
@@ -189,7 +198,6 @@ def test_the_wall_screen_in_both_languages_and_its_banner_while_the_broker_is_do
             browser.page_at_version(version)
             assert browser.run("return document.getElementById('banner').hidden") is True
         finally:
-            browser.close()
             server.close()
             table.link.close(flush_s=0)
             feed.close(flush_s=0)
@@ -205,7 +213,7 @@ def settle_on(board: Board, ready) -> int:
     raise AssertionError("the board kept changing without getting there")
 
 
-def test_the_wall_screen_shows_the_days_leaderboard_and_the_tables_own_counts(tmp_path):
+def test_the_wall_screen_shows_the_days_leaderboard_and_the_tables_own_counts(browser):
     """What the page shows: wins per player over today's games, how long a game has lasted and
     how long people have sat by the table's count, a finished game's length by its seconds."""
     clocks = Clocks()
@@ -221,7 +229,6 @@ def test_the_wall_screen_shows_the_days_leaderboard_and_the_tables_own_counts(tm
         board.receive(table_topic(table, "finished"), finished(table, winners=winners, names=names,
                                                                seconds=1500))
     server = DashboardServer(board, "127.0.0.1", 0, token=None, language="en").start()
-    browser = Chromium(tmp_path / "chromium", size=WALL)
     try:
         browser.open(server.url)
         browser.page_at_version(board.version)
@@ -240,5 +247,4 @@ def test_the_wall_screen_shows_the_days_leaderboard_and_the_tables_own_counts(tm
         assert seen["length"] == ["25 min"] and seen["at_table"] == ["at the table 1 h 05"]
         assert all(" · 25 min · Palourde" in row for row in seen["finished"]), seen["finished"]
     finally:
-        browser.close()
         server.close()
