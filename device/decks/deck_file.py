@@ -142,18 +142,19 @@ def _parse_tags(text: str, family: str, raw: dict) -> dict[str, str]:
     tags: dict[str, str] = {}
     seen: dict[str, str] = {}
     for key, value in raw.items():
-        where = f"line {line_of(text, key)}"
+        # the line is looked for only when a tag is wrong: a whole deck's lines for each
+        # tag were most of an import
         try:
             uid = normalize_uid(key)
         except DeckError as exc:
-            raise DeckError(f"{where}: {exc}") from None
+            raise DeckError(f"line {line_of(text, key)}: {exc}") from None
         card = card_in(family, value) if isinstance(value, str) else None
         if card is None:
-            raise DeckError(f"{where}: tag {uid}: {value!r} is not a {family} card")
+            raise DeckError(f"line {line_of(text, key)}: tag {uid}: {value!r} is not a {family} card")
         if uid in tags:
-            raise DeckError(f"{where}: tag {uid} is listed twice")
+            raise DeckError(f"line {line_of(text, key)}: tag {uid} is listed twice")
         if card in seen:
-            raise DeckError(f"{where}: tag {uid}: {card} is already tag {seen[card]}")
+            raise DeckError(f"line {line_of(text, key)}: tag {uid}: {card} is already tag {seen[card]}")
         tags[uid], seen[card] = card, uid
     return tags
 
