@@ -13,6 +13,8 @@ from hypothesis import settings
 
 from engine.core import text
 
+from .bytecode import compile_for_the_workers
+
 # The processes the tests start (a table, a command, the install script's) keep the package's
 # bytecode beside its sources (__pycache__, ignored by git), as Python does unless told not
 # to: a start that compiles the package again (PYTHONDONTWRITEBYTECODE) costs a third of a
@@ -87,6 +89,14 @@ def pytest_configure(config):
     if room.f_bavail * room.f_frsize >= 2 << 30 and os.access(shm, os.W_OK):
         config.option.basetemp = tempfile.mkdtemp(prefix="tabletop-tests-", dir=shm)
         config.add_cleanup(lambda: shutil.rmtree(config.option.basetemp, ignore_errors=True))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """Before xdist starts its workers (its own sessionstart comes last): the bytecode they
+    would each make for themselves, made once (tests/bytecode.py)."""
+    if session.config.pluginmanager.has_plugin("dsession"):
+        compile_for_the_workers(session.config)
 
 
 @pytest.hookimpl(wrapper=True)
