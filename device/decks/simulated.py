@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from engine.core.registry import canonical_card, decks_of
 
-from .deck_file import SIM_PREFIX, Deck, DeckError, families, normalize_uid
+from .deck_file import SIM_PREFIX, Deck, DeckError, Family, families, normalize_uid
 from .registry import CardRef, DeckInfo, DeckRegistry, StaffRef
 
 SIM_STAFF = ("staff#1", "staff#2", "staff#3")
@@ -21,6 +21,14 @@ SIM_STAFF = ("staff#1", "staff#2", "staff#3")
 def sim_uid(family: str, card: str) -> str:
     """A stable 7-byte UID for a simulated card: 04 (NXP, as on NTAG stickers) + 6 hash bytes."""
     return "04" + hashlib.sha256(f"{family}:{card}".encode()).hexdigest()[:12].upper()
+
+
+@lru_cache(maxsize=64)        # each table's sim decks hold every card of every family
+def _sim_deck(family: Family) -> tuple[Deck, dict[str, CardRef]]:
+    name = SIM_PREFIX + family.name
+    tags = {sim_uid(family.name, c): c for c in family.cards + family.extras}
+    return Deck(name, family.name, tags), {uid: CardRef(name, family.name, c)
+                                           for uid, c in tags.items()}
 
 
 class SimDecks:
@@ -35,10 +43,9 @@ class SimDecks:
         self._owners: dict[str, CardRef | StaffRef] = {}
         self._decks: dict[str, Deck] = {}
         for family in families().values():
-            name = SIM_PREFIX + family.name
-            tags = {sim_uid(family.name, c): c for c in family.cards + family.extras}
-            self._decks[name] = Deck(name, family.name, tags)
-            self._owners.update({uid: CardRef(name, family.name, c) for uid, c in tags.items()})
+            deck, owners = _sim_deck(family)
+            self._decks[deck.name] = Deck(deck.name, deck.family, dict(deck.tags))
+            self._owners.update(owners)
         for staff in SIM_STAFF:
             self._owners[sim_uid("staff", staff)] = StaffRef(staff)
 

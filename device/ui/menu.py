@@ -41,11 +41,11 @@ class Menu:
         """`screen` showing `top` lines, this menu in `rows` lines, marked and scrolled, then
         `bottom`."""
         labels, highlight = self.window(rows)
-        screen = replace(screen, lines=tuple(top + labels) + bottom,
-                         menu=(len(top), len(top) + len(labels)),
-                         highlight=None if highlight is None else len(top) + highlight)
         start = self.start(rows) if self.items else 0
-        return replace(screen, above=start > 0, below=start + len(labels) < len(self.items))
+        return replace(screen, lines=tuple(top + labels) + bottom,
+                       menu=(len(top), len(top) + len(labels)),
+                       highlight=None if highlight is None else len(top) + highlight,
+                       above=start > 0, below=start + len(labels) < len(self.items))
 
     def select_key(self, key: str) -> None:
         for n, (k, _) in enumerate(self.items):
