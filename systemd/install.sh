@@ -53,7 +53,9 @@ COMMAND=$R/usr/local/bin/tabletop
 BASH_COMPLETION=$R/usr/share/bash-completion/completions/tabletop
 ZSH_COMPLETION=$R/usr/share/zsh/vendor-completions/_tabletop
 FLEET_DROPIN=$R/etc/systemd/system/tabletop.service.d/fleet.conf
-SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+HERE=${BASH_SOURCE[0]%/*}
+[[ $HERE == "${BASH_SOURCE[0]}" ]] && HERE=.      # started from its own folder
+SOURCE=$(cd "$HERE/.." && pwd)
 READER=
 DISPLAY_KIND=
 I2C_KHZ=400
@@ -65,6 +67,8 @@ REBOOT_NEEDED=0
 CHANGES=0
 CONFIG_READ=
 DRAFT=
+BUSES=
+FLEET_IN_CONFIG=
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
@@ -97,7 +101,7 @@ write_file() {
         printf '  would write: %s (mode %s, %s lines)\n' "$file" "$mode" "$(printf '%s\n' "$content" | wc -l)"
         return
     fi
-    install -d -m 0755 "$(dirname "$file")"
+    install -d -m 0755 "${file%/*}"
     printf '%s\n' "$content" > "$file.new"
     if [[ -e $file ]]; then
         # a file written anew keeps the owner and mode it has: the config's group lets the
@@ -115,7 +119,17 @@ usage() {
 }
 
 installed() {
-    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+    [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == *"install ok installed"* ]]
+}
+
+has_line() {
+    # has_line FILE LINE: FILE has LINE as a whole line (grep -qx for a line without a
+    # pattern's characters; the shell reads it, where a grep was a program started each time)
+    local line
+    while IFS= read -r line || [[ -n $line ]]; do
+        [[ $line == "$2" ]] && return 0
+    done < "$1"
+    return 1
 }
 
 boot_file() {
@@ -132,9 +146,13 @@ boot_file() {
 
 ensure_user() {
     say "User $SERVICE_USER"
-    local group
+    # one look at the groups there are and one at the user's (a program started each)
+    local group entry there=" " member_of
+    while IFS=: read -r entry _; do
+        there+="$entry "
+    done < <(getent group "${GROUPS_NEEDED[@]}")
     for group in "${GROUPS_NEEDED[@]}"; do
-        if ! getent group "$group" >/dev/null; then
+        if [[ $there != *" $group "* ]]; then
             act groupadd --system "$group"
             changed "created group $group"
         fi
@@ -144,8 +162,10 @@ ensure_user() {
             --shell /usr/sbin/nologin "$SERVICE_USER"
         changed "created system user $SERVICE_USER"
     fi
+    member_of=$(id -nG "$SERVICE_USER" 2>/dev/null) || member_of=
+    member_of=" $member_of "
     for group in "${GROUPS_NEEDED[@]}"; do
-        if ! id -nG "$SERVICE_USER" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
+        if [[ $member_of != *" $group "* ]]; then
             act usermod -a -G "$group" "$SERVICE_USER"
             changed "added $SERVICE_USER to group $group"
         fi
@@ -156,10 +176,11 @@ ensure_user() {
 
 ensure_venv() {
     say "Program in $VENV"
-    local wanted=() package
+    local wanted=() package lgpio_in_venv=0
     for package in python3-venv python3-pip python3-lgpio python3-spidev; do
         # lgpio from PyPI in the venv stands in for python3-lgpio where apt has none
         if [[ $package == python3-lgpio ]] && venv_has lgpio; then
+            lgpio_in_venv=1         # and stays: nothing below takes it away
             continue
         fi
         installed "$package" || wanted+=("$package")
@@ -188,7 +209,8 @@ ensure_venv() {
     fi
     local stamp
     stamp=$(source_stamp)
-    if [[ ! -f $VENV/.installed-from ]] || [[ $(cat "$VENV/.installed-from") != "$stamp" ]]; then
+    stamp=${stamp%% *}
+    if [[ ! -f $VENV/.installed-from ]] || [[ $(<"$VENV/.installed-from") != "$stamp" ]]; then
         act "$VENV/bin/pip" install --quiet --upgrade "${SOURCE}[pi]"
         act "$VENV/bin/python" -m compileall -qq "$VENV/lib" || true
         printf '%s\n' "$stamp" | write_file "$VENV/.installed-from" 0644
@@ -198,7 +220,7 @@ ensure_venv() {
             changed "installed tabletop-companion $("$VENV/bin/pip" show tabletop-companion | sed -n "s/^Version: //p")"
         fi
     fi
-    if ! installed python3-lgpio && ! venv_has lgpio; then
+    if ! ((lgpio_in_venv)) && ! installed python3-lgpio && ! venv_has lgpio; then
         # the pi extra brings lgpio on the Pi's own architectures only: ask for it by name
         act "$VENV/bin/pip" install --quiet lgpio
         changed "installed lgpio from PyPI in the venv"
@@ -212,16 +234,17 @@ venv_has() {
 
 source_stamp() {
     # a fingerprint of the source, so an unchanged tree is not reinstalled
-    # (not Python's bytecode: a .pyc being written is a temporary file for a moment)
+    # (not Python's bytecode: a .pyc being written is a temporary file for a moment): the first
+    # word of the line printed, before sha256sum's "  -"
     (cd "$SOURCE" && find pyproject.toml engine hardware device seeds -name __pycache__ -prune \
-        -o -type f ! -name '*.pyc' -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-64)
+        -o -type f ! -name '*.pyc' -print0 | sort -z | xargs -0 sha256sum | sha256sum)
 }
 
 ensure_config() {
     say "Config $CONFIG"
     local current proposed
     if [[ -f $CONFIG ]]; then
-        current=$(cat "$CONFIG")
+        current=$(<"$CONFIG")
     elif [[ -x $VENV/bin/tabletop ]]; then
         current=
         proposed=$("$VENV/bin/tabletop" config --example)
@@ -261,7 +284,7 @@ ensure_config() {
             printf '%s\n' "$proposed" > "$CONFIG_READ"
         fi
     fi
-    "$VENV/bin/tabletop" config --check "$CONFIG_READ" || die "fix $CONFIG, then run this again"
+    read_config || die "fix $CONFIG, then run this again"
 }
 
 config_readable() {
@@ -269,8 +292,9 @@ config_readable() {
     # older install (or an editor) left as root's own is given back, or the table would not start.
     [[ -f $CONFIG ]] && getent group "$SERVICE_USER" >/dev/null || return 0
     local group mode
-    group=$(stat -c %G "$CONFIG")
-    mode=$(stat -c %a "$CONFIG")
+    group=$(stat -c '%G %a' "$CONFIG")
+    mode=${group##* }
+    group=${group% *}
     if [[ $group != "$SERVICE_USER" ]]; then
         act chown "root:$SERVICE_USER" "$CONFIG"
         changed "gave $CONFIG back to the group $SERVICE_USER (it was $group's)"
@@ -324,31 +348,52 @@ set_kind() {
 
 # ---- the buses ---------------------------------------------------------------------------
 
-buses_in_use() {
-    # SPI0, I2C1, UART0...: the buses the configured parts are wired to
-    if [[ -z $CONFIG_READ ]]; then
-        # --dry-run with no program yet to read the config: the parts the options name
-        local buses=()
-        case ${READER:-rc522} in rc522) buses+=(SPI0) ;; pn532) buses+=(UART0) ;; esac
-        buses+=(I2C1)
-        printf '%s\n' "${buses[*]}"
-        return
-    fi
-    "$VENV/bin/python" - "$CONFIG_READ" <<'PYTHON'
+read_config() {
+    # `tabletop config --check` on the config as it is (or would be), and what the install takes
+    # from it, in one Python (each start imports the config's schema): BUSES, the buses the
+    # configured parts are wired to (SPI0, I2C1, UART0...), and FLEET_IN_CONFIG, 1 where the
+    # config in place (or the defaults) enables the fleet. The check's lines go out as its own
+    # would; the two answers come back on file descriptor 3.
+    local said
+    {
+        said=$("$VENV/bin/python" - "$CONFIG_READ" "$([[ -f $CONFIG ]] && printf '%s' "$CONFIG")" \
+            3>&1 >&4 <<'PYTHON'
+import os
 import sys
-from pathlib import Path
 
-from device.config import load_config
+from device.cli import main
+
+read, in_place = sys.argv[1:]
+checked = main(["config", "--check", read])
+if checked:
+    sys.exit(checked)
+
+from device.config import config_path, load_config
 from device.config.pins import buses
 
-print(" ".join(sorted(buses(load_config(Path(sys.argv[1]))))))
+config = fleet = load_config(read)
+if in_place != read:
+    sys.stderr.flush()
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)      # a config that does not load: no fleet
+    try:
+        fleet = load_config(config_path(in_place or None))
+    except Exception:
+        fleet = None
+with open(3, "w") as found:
+    print(" ".join(sorted(buses(config))), file=found)
+    print(int(fleet is not None and fleet.fleet.enabled), file=found)
 PYTHON
+)
+    } 4>&1 || return
+    BUSES=${said%$'\n'*}
+    FLEET_IN_CONFIG=${said##*$'\n'}
 }
 
 is_pi5() {
     # A Pi 5 (or 500, or Compute Module 5): its header's UART is the RP1's uart0, not serial0
     local model
-    model=$(tr -d '\0' 2>/dev/null < "$R/proc/device-tree/model") || return 1
+    [[ -f $R/proc/device-tree/model ]] || return 1
+    IFS= read -r -d '' model < "$R/proc/device-tree/model" || true     # the text before its NUL
     [[ $model =~ ^Raspberry\ Pi\ (5|500|Compute\ Module\ 5)([^0-9]|$) ]]
 }
 
@@ -358,8 +403,12 @@ config_param() {
     local key=$1 value=$2 file
     file=$(boot_file config.txt)
     [[ -f $file ]] || { say "  no $file: set $key=$value by hand"; return; }
-    grep -qx "$key=$value" "$file" && return
-    if grep -q "^$key=" "$file"; then
+    has_line "$file" "$key=$value" && return
+    local line
+    while IFS= read -r line || [[ -n $line ]]; do
+        [[ $line == "$key="* ]] && break
+    done < "$file"
+    if [[ $line == "$key="* ]]; then
         ((DRY_RUN)) || sed -i "s/^$key=.*/$key=$value/" "$file"
         changed "set '$key=$value' in $file"
     else
@@ -374,7 +423,7 @@ config_line() {
     local line=$1 file
     file=$(boot_file config.txt)
     [[ -f $file ]] || { say "  no $file: set $line by hand"; return; }
-    if ! grep -qx "$line" "$file"; then
+    if ! has_line "$file" "$line"; then
         if ! ((DRY_RUN)); then
             printf '%s\n' "$line" >> "$file"
         fi
@@ -414,7 +463,7 @@ free_uart() {
         fi
     else
         is_pi5 || config_line enable_uart=1
-        if [[ -f $cmdline ]] && grep -Eq 'console=(serial0|ttyAMA0|ttyS0),[0-9]+ ?' "$cmdline"; then
+        if [[ -f $cmdline ]] && [[ $(<"$cmdline") =~ console=(serial0|ttyAMA0|ttyS0),[0-9]+ ]]; then
             act sed -E -i 's/console=(serial0|ttyAMA0|ttyS0),[0-9]+ ?//' "$cmdline"
             changed "removed the serial console from $cmdline"
             REBOOT_NEEDED=1
@@ -423,8 +472,11 @@ free_uart() {
 }
 
 ensure_buses() {
-    local buses
-    buses=$(buses_in_use)
+    local buses=$BUSES
+    if [[ -z $CONFIG_READ ]]; then
+        # --dry-run with no program yet to read the config: the parts the options name
+        case ${READER:-rc522} in rc522) buses="SPI0 I2C1" ;; pn532) buses="UART0 I2C1" ;; esac
+    fi
     say "Buses the config uses: ${buses:-none}"
     [[ $buses == *SPI* ]] && enable_bus SPI spi dtparam=spi=on
     if [[ $buses == *I2C* ]]; then
@@ -441,8 +493,7 @@ ensure_buses() {
 ensure_polkit_rule() {
     say "Polkit rule $POLKIT_RULE"
     local rule
-    rule=$(cat <<'RULE'
-// The tabletop service may restart itself and power the Pi off (its staff menu), nothing more.
+    rule='// The tabletop service may restart itself and power the Pi off (its staff menu), nothing more.
 polkit.addRule(function(action, subject) {
     if (subject.user != "tabletop") {
         return polkit.Result.NOT_HANDLED;
@@ -456,12 +507,10 @@ polkit.addRule(function(action, subject) {
         return polkit.Result.YES;
     }
     return polkit.Result.NOT_HANDLED;
-});
-RULE
-)
-    if [[ ! -d $(dirname "$POLKIT_RULE") ]]; then
+});'
+    if [[ ! -d ${POLKIT_RULE%/*} ]]; then
         say "  no polkit rules folder: the staff menu cannot restart or power off"
-    elif [[ ! -f $POLKIT_RULE ]] || [[ $(cat "$POLKIT_RULE") != "$rule" ]]; then
+    elif [[ ! -f $POLKIT_RULE ]] || [[ $(<"$POLKIT_RULE") != "$rule" ]]; then
         printf '%s\n' "$rule" | write_file "$POLKIT_RULE" 0644
         changed "wrote $POLKIT_RULE"
     fi
@@ -509,7 +558,7 @@ ensure_completion() {
             say "  skipped: this tabletop has no 'tabletop completion $shell' yet"
             continue
         fi
-        if [[ ! -f $file ]] || [[ $(cat "$file") != "$script" ]]; then
+        if [[ ! -f $file ]] || [[ $(<"$file") != "$script" ]]; then
             printf '%s\n' "$script" | write_file "$file" 0644
             changed "wrote $file"
         fi
@@ -518,6 +567,7 @@ ensure_completion() {
 
 fleet_wanted() {
     ((FLEET)) && return 0
+    [[ -n $FLEET_IN_CONFIG ]] && return "$((!FLEET_IN_CONFIG))"      # as read_config found
     [[ -x $VENV/bin/python ]] || return 1
     "$VENV/bin/python" -c 'import sys; import device.config as c
 sys.exit(not c.load_config(c.config_path(sys.argv[1] or None)).fleet.enabled)' \
@@ -541,14 +591,10 @@ ensure_fleet() {
 
 ensure_command() {
     say "Command $COMMAND"
-    local wrapper
-    wrapper=$(cat <<WRAPPER
-#!/bin/sh
+    local wrapper="#!/bin/sh
 # tabletop as the service's user, on its state dir (/etc/tabletop/config.toml is found by default)
-exec sudo -u $SERVICE_USER env STATE_DIRECTORY=$STATE_DIR $VENV_PATH/bin/tabletop "\$@"
-WRAPPER
-)
-    if [[ ! -f $COMMAND ]] || [[ $(cat "$COMMAND") != "$wrapper" ]]; then
+exec sudo -u $SERVICE_USER env STATE_DIRECTORY=$STATE_DIR $VENV_PATH/bin/tabletop \"\$@\""
+    if [[ ! -f $COMMAND ]] || [[ $(<"$COMMAND") != "$wrapper" ]]; then
         printf '%s\n' "$wrapper" | write_file "$COMMAND" 0755
         changed "wrote $COMMAND"
     fi

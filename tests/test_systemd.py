@@ -307,21 +307,29 @@ STUBS = {
         for p in "$@"; do [ "$p" = python3-lgpio ] && exit 100; done; exit 0""",
     "dpkg-query": """
         for p in "$@"; do :; done
-        grep -qx "$p" "$FAKE/packages" 2>/dev/null && printf 'install ok installed'; exit 0""",
-    "getent": """grep -qx "$2" "$FAKE/groups" 2>/dev/null""",
+        listed "$FAKE/packages" "$p" && printf 'install ok installed'; exit 0""",
+    "getent": """
+        shift; status=0
+        for g in "$@"; do
+            if listed "$FAKE/groups" "$g"; then echo "$g:x:999:"; else status=2; fi
+        done
+        exit $status""",
     "groupadd": """for g in "$@"; do :; done; echo "$g" >> "$FAKE/groups" """,
     "useradd": """for u in "$@"; do :; done; echo "$u" > "$FAKE/user" """,
     "usermod": """echo "$3" >> "$FAKE/membership" """,
     "id": """
         [ -f "$FAKE/user" ] || exit 1
-        [ "$1" = -nG ] && { echo tabletop; cat "$FAKE/membership" 2>/dev/null; } | tr '\\n' ' '
+        if [ "$1" = -nG ]; then
+            printf '%s ' tabletop
+            [ -f "$FAKE/membership" ] && while IFS= read -r g; do printf '%s ' "$g"; done < "$FAKE/membership"
+        fi
         exit 0""",
     # the owner a rewritten file keeps is real (a plain chown would need the service's user)
     "chown": """case $1 in --reference=*) exec /bin/chown "$@" ;; esac; exit 0""",
     "raspi-config": """
         # 0 is "on": the serial console starts on, the buses off
-        case $2 in get_serial_cons) grep -qx serial_cons "$FAKE/raspi" 2>/dev/null && echo 1 || echo 0 ;;
-                   get_*) grep -qx "${2#get_}" "$FAKE/raspi" 2>/dev/null && echo 0 || echo 1 ;;
+        case $2 in get_serial_cons) listed "$FAKE/raspi" serial_cons && echo 1 || echo 0 ;;
+                   get_*) listed "$FAKE/raspi" "${2#get_}" && echo 0 || echo 1 ;;
                    do_*) echo "${2#do_}" >> "$FAKE/raspi" ;; esac""",
     "systemctl": """
         case $1 in
@@ -357,6 +365,14 @@ VENV_PROGRAMS = {
         exec "$REAL_PYTHON" -m device.cli "$@" """,
 }
 
+# `listed FILE WORD`: a line of FILE is WORD (grep -qx, without starting a grep)
+LISTED = """listed() {
+    [ -f "$1" ] || return 1
+    while IFS= read -r line; do [ "$line" = "$2" ] && return 0; done < "$1"
+    return 1
+}
+"""
+
 MUTATING = ("apt-get", "groupadd", "useradd", "usermod", "chown", "pip", "python3 -m venv",
             "systemctl enable", "systemctl start", "systemctl restart", "systemctl disable",
             "systemctl daemon-reload", "raspi-config nonint do_")
@@ -376,14 +392,14 @@ class Machine:
         if systemd:
             (self.root / "run" / "systemd" / "system").mkdir(parents=True)
         (self.fake / "groups").write_text("dialout\n")
-        # the stand-ins' own names by the shell's expansion: a basename process per call was
-        # a fifth of what an install here started
+        # the stand-ins' own names by the shell's expansion, and their state files read by the
+        # shell: a basename or grep process per call was a fifth of what an install here started
         log = '{ printf "%s" "${0##*/}"; printf " %s" "$@"; echo; } >> "$FAKE/log"\n'
         for name, body in STUBS.items():
             if name == "raspi-config" and not raspi_config:
                 continue
             stub = bin_dir / name
-            stub.write_text(f"#!/bin/sh\n{log}{body.strip()}\n")
+            stub.write_text(f"#!/bin/sh\n{log}{LISTED}{body.strip()}\n")
             stub.chmod(0o755)
         for name, body in VENV_PROGRAMS.items():
             stub = self.fake / f"venv-{name}"
