@@ -139,18 +139,18 @@ def _refusal(payload) -> str | None:
 
 
 def depth(value) -> int:
-    """How deep lists and objects nest in `value`, without recursion."""
-    if not isinstance(value, (dict, list)):
-        return 0
-    deepest, todo = 0, [(value, 1)]        # only lists and objects: a text or number adds nothing
-    while todo:
-        item, level = todo.pop()
-        deepest = max(deepest, level)
-        if level <= MAX_DEPTH:
-            todo.extend((child, level + 1) for child in
-                        (item.values() if isinstance(item, dict) else item)
-                        if isinstance(child, (dict, list)))
-    return deepest
+    """How deep lists and objects nest in `value`, a level at a time (no recursion), looking
+    no deeper than one level past MAX_DEPTH."""
+    deepest, level = 0, [value]
+    while True:
+        level = [item for item in level if isinstance(item, (dict, list))]
+        if not level:
+            return deepest
+        deepest += 1
+        if deepest > MAX_DEPTH:
+            return deepest
+        level = [child for item in level
+                 for child in (item.values() if isinstance(item, dict) else item)]
 
 
 ONLINE, OFFLINE = b"true", b"false"
