@@ -151,6 +151,16 @@ def snap(page, name: str, full: bool = False) -> None:
         page.screenshot(path=str(Path(folder) / name), full_page=full)
 
 
+def add_name(page, name: str) -> None:
+    """A name typed into the roster, taken; then the page empties the field (after the
+    answer came: a name typed before that would be emptied with it)."""
+    page.fill("#name", name)
+    with page.expect_response("**/api/players") as added:
+        page.click("#name-form button")
+    assert added.value.status == 200, added.value.text()
+    page.wait_for_function("() => document.getElementById('name').value === ''")
+
+
 def texts(page) -> str:
     return page.inner_text("#table")
 
@@ -164,10 +174,7 @@ def test_a_phone_joins_by_the_qr_code_sets_up_and_plays_beside_the_table(tmp_pat
         assert first.url == sim.url                    # the code left the address bar
         assert "Palourde" in texts(first)
         for name in ("Cy", "Ann", LONG_NAME):         # typed; the last added is offered first
-            first.fill("#name", name)
-            with first.expect_response("**/api/players") as added:
-                first.click("#name-form button")
-            assert added.value.status == 200, added.value.text()
+            add_name(first, name)
         first.fill("#name", "two words")             # refused as `players add` refuses it
         with first.expect_response("**/api/players") as refused:
             first.click("#name-form button")
@@ -229,10 +236,7 @@ def test_a_phone_sets_up_a_game_with_typed_names_and_the_first_card_is_taken(tmp
         [address] = read_qr(sim.last_frame())
         page = phone(browser, address)
         for name in ("Cy", "Ann", LONG_NAME):            # typed: to the roster and the seats
-            page.fill("#name", name)
-            with page.expect_response("**/api/players") as added:
-                page.click("#name-form button")
-            assert added.value.status == 200, added.value.text()
+            add_name(page, name)
         page.wait_for_function("() => document.querySelectorAll('#seats li').length === 3")
         game = page.locator('#games li[data-game="tribord"]')
         assert "2 to 7 players" in game.inner_text() and "richest wins" in game.inner_text()
@@ -283,10 +287,7 @@ def test_the_page_speaks_the_tables_language_and_follows_its_change(tmp_path, br
         assert "À l'écran" in texts(page) and "Rejoindre" not in texts(page)
         game = page.locator('#games li[data-game="tribord"]')
         assert "2 à 7 joueurs" in game.inner_text() and "le plus riche gagne" in game.inner_text()
-        page.fill("#name", "Cy")
-        with page.expect_response("**/api/players") as added:
-            page.click("#name-form button")
-        assert added.value.status == 200, added.value.text()
+        add_name(page, "Cy")
         page.wait_for_selector('[aria-label="Cy monte"]')
         snap(page, "web-phone-fr.png")
         sim.type("press select")                          # back to English, on the table
