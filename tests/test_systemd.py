@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -32,6 +33,7 @@ from .device.table import SimTable
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "tabletop.service"
 INSTALL = ROOT / "systemd" / "install.sh"
+PI_CHECK = ROOT / "tools" / "pi-check.sh"
 NOBODY = 65534                 # the unprivileged uid and gid every Linux has
 ANALYZE = shutil.which("systemd-analyze")
 needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed "
@@ -144,10 +146,24 @@ def test_the_install_script_parses():
     assert done.returncode == 0, done.stderr
 
 
+@pytest.fixture(scope="module")
+def shellcheck_said() -> dict[Path, list[str]] | None:
+    """What shellcheck says of each script, a `file:line:column: level: ...` line a finding: one
+    run for both (its start-up is most of a run's CPU); None without shellcheck."""
+    if shutil.which("shellcheck") is None:
+        return None
+    done = subprocess.run(["shellcheck", "--format=gcc", str(INSTALL), str(PI_CHECK)],
+                          capture_output=True, text=True)
+    said = {script: [line for line in done.stdout.splitlines() if line.startswith(f"{script}:")]
+            for script in (INSTALL, PI_CHECK)}
+    # 0: nothing found; 1: findings, each on a script's line; anything else: shellcheck failed
+    assert done.returncode == (1 if any(said.values()) else 0), done.stdout + done.stderr
+    return said
+
+
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
-def test_the_install_script_passes_shellcheck():
-    done = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout
+def test_the_install_script_passes_shellcheck(shellcheck_said):
+    assert shellcheck_said[INSTALL] == []
 
 
 def test_the_install_script_refuses_unknown_options():
@@ -382,7 +398,8 @@ class Machine:
     """A stand-in machine for install.sh: a root folder, the stand-in commands and their log."""
 
     def __init__(self, path: Path, systemd: bool = False, raspi_config: bool = True) -> None:
-        self.root, self.fake, bin_dir = path / "root", path / "fake", path / "bin"
+        self._at(path)
+        bin_dir = path / "bin"
         for folder in (self.root / "etc" / "polkit-1" / "rules.d", self.root / "boot" / "firmware",
                        self.fake, bin_dir):
             folder.mkdir(parents=True)
@@ -405,9 +422,20 @@ class Machine:
             stub = self.fake / f"venv-{name}"
             stub.write_text(f"#!/bin/sh\n{log if name == 'pip' else ''}{body.strip()}\n")
             stub.chmod(0o755)
-        self.env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "FAKE": str(self.fake), "LANG": "C.UTF-8",
-                    "TABLETOP_INSTALL_ROOT": str(self.root), "REAL_PYTHON": sys.executable,
-                    "CHECKOUT": str(ROOT), "HOME": str(path), "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def _at(self, path: Path) -> None:
+        self.root, self.fake = path / "root", path / "fake"
+        self.env = {"PATH": f"{path / 'bin'}:/usr/bin:/bin", "FAKE": str(self.fake),
+                    "LANG": "C.UTF-8", "TABLETOP_INSTALL_ROOT": str(self.root),
+                    "REAL_PYTHON": sys.executable, "CHECKOUT": str(ROOT), "HOME": str(path),
+                    "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def copy(self, path: Path) -> Machine:
+        """Another machine as this one is: its files, the stand-ins and what they keep."""
+        shutil.copytree(self.root.parent, path, symlinks=True, dirs_exist_ok=True)
+        twin = Machine.__new__(Machine)
+        twin._at(path)
+        return twin
 
     def install(self, *options: str, script: Path = INSTALL, **env: str) -> subprocess.CompletedProcess:
         (self.fake / "log").write_text("")
@@ -433,6 +461,35 @@ class Machine:
 
 def changed_lines(done: subprocess.CompletedProcess) -> list[str]:
     return [line for line in done.stdout.splitlines() if "changed:" in line]
+
+
+class Installed(NamedTuple):
+    """A machine after its first install: what the install printed and the commands it ran."""
+
+    machine: Machine
+    done: subprocess.CompletedProcess
+    calls: list[str]
+
+
+def first_install(path: Path, *options: str, systemd: bool) -> Installed:
+    machine = Machine(path, systemd=systemd)
+    done = machine.install(*options)
+    return Installed(machine, done, machine.calls())
+
+
+# The tests that start from the same first install share it (each changes a copy)
+
+@pytest.fixture(scope="module")
+def rc522_installed(tmp_path_factory) -> Installed:
+    """A machine with systemd after `install.sh --reader rc522 --display ssd1306`."""
+    return first_install(tmp_path_factory.mktemp("rc522"), "--reader", "rc522", "--display",
+                         "ssd1306", systemd=True)
+
+
+@pytest.fixture(scope="module")
+def chroot_installed(tmp_path_factory) -> Installed:
+    """A machine without systemd running (a chroot) after a bare `install.sh`."""
+    return first_install(tmp_path_factory.mktemp("chroot"), systemd=False)
 
 
 @pytest.mark.skipif(shutil.which("raspi-config", path="/usr/bin:/bin") is not None,
@@ -477,13 +534,13 @@ def test_the_install_writes_the_chosen_parts_and_enables_their_buses(tmp_path):
     assert "spi" in (machine.fake / "raspi").read_text().split()
 
 
-def test_a_second_install_changes_nothing_and_uninstall_removes_what_it_added(tmp_path):
-    machine = Machine(tmp_path, systemd=True)
-    first = machine.install("--reader", "rc522", "--display", "ssd1306")
-    assert changed_lines(first) and "systemctl enable tabletop" in machine.calls()
-    assert "systemctl restart tabletop" in machine.calls()
-    command = machine.file("/usr/local/bin/tabletop").read_text()
-    assert "/opt/tabletop/bin/tabletop" in command and str(machine.root) not in command
+def test_a_second_install_changes_nothing_and_uninstall_removes_what_it_added(tmp_path, rc522_installed):
+    first, installed = rc522_installed.done, rc522_installed.machine
+    assert changed_lines(first) and "systemctl enable tabletop" in rc522_installed.calls
+    assert "systemctl restart tabletop" in rc522_installed.calls
+    command = installed.file("/usr/local/bin/tabletop").read_text()
+    assert "/opt/tabletop/bin/tabletop" in command and str(installed.root) not in command
+    machine = installed.copy(tmp_path)
     before = machine.snapshot()
     second = machine.install("--reader", "rc522", "--display", "ssd1306")
     assert changed_lines(second) == [] and machine.changes() == []
@@ -498,12 +555,11 @@ def test_a_second_install_changes_nothing_and_uninstall_removes_what_it_added(tm
     assert "systemctl disable --now tabletop" in machine.calls()
 
 
-def test_a_rerun_keeps_the_config_readable_by_the_service(tmp_path):
+def test_a_rerun_keeps_the_config_readable_by_the_service(tmp_path, rc522_installed):
     """install.sh run again with a change rewrites the config in place: its owner, group and
     mode stay, so the service's user still reads it; a config left as root's own by an older
     install is given back to the service's group."""
-    machine = Machine(tmp_path, systemd=True)
-    machine.install("--reader", "rc522", "--display", "ssd1306")
+    machine = rc522_installed.machine.copy(tmp_path)
     config = machine.file("/etc/tabletop/config.toml")
     if os.geteuid() == 0:                  # the service's user, as far as this machine has one
         os.chown(config, NOBODY, NOBODY)
@@ -523,12 +579,11 @@ def test_a_rerun_keeps_the_config_readable_by_the_service(tmp_path):
     assert config.stat().st_mode & 0o040
 
 
-def test_without_systemd_it_installs_the_unit_but_leaves_it_alone(tmp_path):
-    machine = Machine(tmp_path)                         # no /run/systemd/system: a chroot
-    done = machine.install()
+def test_without_systemd_it_installs_the_unit_but_leaves_it_alone(tmp_path, chroot_installed):
+    machine, done = chroot_installed.machine, chroot_installed.done   # no /run/systemd/system
     assert "systemd is not running here" in done.stdout
     assert machine.file("/etc/systemd/system/tabletop.service").read_text() == UNIT.read_text()
-    assert not [call for call in machine.calls() if call.startswith("systemctl")]
+    assert not [call for call in chroot_installed.calls if call.startswith("systemctl")]
     assert "not enabled or started" in done.stdout
     booted = Machine(tmp_path / "booted", systemd=True)
     assert "not enabled or started" in booted.install("--no-systemd", "--dry-run").stdout
@@ -549,13 +604,12 @@ def test_fleet_installs_the_drop_in_before_the_service_restarts_and_uninstall_re
     assert not dropin.exists()
 
 
-def test_completion_is_installed_once_the_command_has_it(tmp_path):
-    machine = Machine(tmp_path)
-    done = machine.install()
-    assert "skipped: this tabletop has no 'tabletop completion bash' yet" in done.stdout
+def test_completion_is_installed_once_the_command_has_it(tmp_path, chroot_installed):
+    assert "skipped: this tabletop has no 'tabletop completion bash' yet" in chroot_installed.done.stdout
+    machine = chroot_installed.machine.copy(tmp_path)
     bash = machine.file("/usr/share/bash-completion/completions/tabletop")
     assert not bash.exists()
-    done = machine.install(FAKE_COMPLETION="1")
+    machine.install(FAKE_COMPLETION="1")
     assert bash.read_text() == "complete -F _tabletop_bash tabletop\n"
     assert machine.file("/usr/share/zsh/vendor-completions/_tabletop").exists()
     machine.install("--uninstall")
@@ -571,14 +625,12 @@ def test_the_install_script_refuses_parts_it_does_not_know(options):
 # ---- make pi-check -------------------------------------------------------------------------
 # Building the arm64 root takes minutes: the tests only check how the script starts.
 
-PI_CHECK = ROOT / "tools" / "pi-check.sh"
 
 
-def test_pi_check_parses_and_passes_shellcheck():
+def test_pi_check_parses_and_passes_shellcheck(shellcheck_said):
     assert subprocess.run(["bash", "-n", str(PI_CHECK)]).returncode == 0
-    if shutil.which("shellcheck"):
-        done = subprocess.run(["shellcheck", str(PI_CHECK)], capture_output=True, text=True)
-        assert done.returncode == 0, done.stdout
+    if shellcheck_said is not None:
+        assert shellcheck_said[PI_CHECK] == []
 
 
 def test_pi_check_says_it_needs_root(tmp_path):
