@@ -5,9 +5,14 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from pathlib import Path
 
-SYSTEM_CONFIG = Path("/etc/tabletop/config.toml")      # where systemd/install.sh puts it
+# pathlib is imported where a Path is made, not here: the command line reads a config's
+# language without it (a sixth of a command's start-up)
+TYPE_CHECKING = False               # as typing's, which costs every command's start-up to import
+if TYPE_CHECKING:
+    from pathlib import Path
+
+SYSTEM_CONFIG_FILE = "/etc/tabletop/config.toml"        # where systemd/install.sh puts it
 # The most a file a person gives is read of (a config, a deck, a card file, a script, a staff
 # list): the largest real one is a few kB. Past it the file is refused before it is parsed:
 # a parser takes seconds over megabytes of one line.
@@ -33,6 +38,7 @@ def given_bytes(path: Path) -> bytes:
 def given_text(path: Path) -> str:
     """The text of a file a person gives, as Path.read_text reads it (UTF-8, newlines made
     \\n); TooLarge past GIVEN_MOST, read no further than that."""
+    from pathlib import Path
     path = Path(path)
     found = path.stat()
     if found.st_size > GIVEN_MOST:
@@ -50,12 +56,14 @@ def config_path(given: Path | None) -> Path | None:
     """--config, else the installed table's config if there is one, else none (the defaults)."""
     if given is not None:
         return given
-    return SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else None
+    from pathlib import Path
+    return Path(SYSTEM_CONFIG_FILE) if os.path.isfile(SYSTEM_CONFIG_FILE) else None
 
 
 def default_state_dir() -> Path:
     """The state dir when none is given: systemd's StateDirectory= for the service, else
     `$XDG_STATE_HOME/tabletop`, else `~/.local/state/tabletop`."""
+    from pathlib import Path
     service = os.environ.get("STATE_DIRECTORY")
     if service:
         return Path(service.split(":")[0])

@@ -243,16 +243,22 @@ def lazy_language(argv: list[str], environ: Mapping[str, str]) -> tuple[Callable
 def _config_language(argv: list[str]) -> str | None:
     """The `language` of the config the command will read, when it names one. Only that key
     is read: checking the whole file (device.config) costs a command its start-up, and the
-    command itself reports a config that does not read, in the language found here."""
-    from pathlib import Path
+    command itself reports a config that does not read, in the language found here. As
+    device.paths.config_path finds it, in os.path's words: pathlib would cost every command
+    that words something a sixth of its start-up."""
+    import os
 
-    from device.paths import config_path
-    path = config_path(Path(argv[argv.index("--config") + 1]) if "--config" in argv[:-1] else None)
-    if path is None or not path.is_file():      # a pipe (`--config <(...)`) is the command's to read
+    from device.paths import GIVEN_MOST, SYSTEM_CONFIG_FILE
+    path = argv[argv.index("--config") + 1] if "--config" in argv[:-1] else SYSTEM_CONFIG_FILE
+    if not os.path.isfile(path):                # a pipe (`--config <(...)`) is the command's to read
         return None
     import tomllib
     try:
-        language = tomllib.loads(path.read_text(encoding="utf-8")).get("language")
+        with open(path, encoding="utf-8") as file:
+            text = file.read(GIVEN_MOST + 1)
+        if len(text) > GIVEN_MOST:              # the command itself refuses it, in English
+            return None
+        language = tomllib.loads(text).get("language")
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):    # ValueError: bad TOML
         return None
     return language if language in LANGUAGES else None
