@@ -26,7 +26,7 @@ def compile_for_the_workers(config: pytest.Config) -> None:
             if any(fnmatch.fnmatch(source.name, pattern) for pattern in patterns):
                 tests.append(source)
             else:
-                compileall.compile_file(source, quiet=1)
+                compileall.compile_file(source, quiet=2)   # what fails is told at collection
     if config.getoption("assertmode") == "rewrite":
         rewrite(tests, config)
 
