@@ -31,8 +31,8 @@ def dark_in_bar(image: Image.Image, right: int) -> set[tuple[int, int]]:
 def pixels(image: Image.Image, box, lit: bool) -> set[tuple[int, int]]:
     """The (x, y) in `box`, from its corner, of the pixels lit (or dark), read row by row."""
     part = image.convert("1").crop(box)
-    return {(n % part.width, n // part.width) for n, value in enumerate(part.getdata())
-            if bool(value) == lit}
+    return {(n % part.width, n // part.width)                  # a byte a pixel: 0 or 255
+            for n, value in enumerate(part.convert("L").tobytes()) if bool(value) == lit}
 
 
 def check_frame(table, web) -> str:
