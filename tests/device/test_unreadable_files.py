@@ -25,8 +25,9 @@ from device.storage.card_data import install, merge_details
 from device.storage.history import open_history, update_history
 from device.storage.settings import remember_language
 
+from .forked_tables import ROOT
 from .table import SimTable
-from .test_crash import GAME, ROOT
+from .test_crash import GAME
 
 STAFF = "04AABBCCDDEEFF"
 NOTICE = "File set aside"
