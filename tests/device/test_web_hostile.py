@@ -127,7 +127,7 @@ RESETS = 10_000
 # SO_LINGER of 0: close sends a reset; SO_SNDTIMEO bounds the connect (Linux) as a timeout
 # would, without the non-blocking connect and poll a socket timeout makes of it
 RESET = struct.pack("ii", 1, 0)
-BOUND = struct.pack("ll", 10, 0)
+BOUND = struct.pack("qq", 10, 0)             # 10 s: a timeval of 64-bit fields
 
 
 def reset(web) -> None:
