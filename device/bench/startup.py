@@ -128,7 +128,7 @@ def command_starts(directory: Path, runs: int) -> dict[str, float]:
     """Median milliseconds of `python -c pass` and of each of COMMANDS (the first `status` on an
     empty state dir, the others on one with a game in progress), taken in turns so that a busy
     moment of the machine weighs on each."""
-    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(directory / "bytecode"))
+    env = dict(os.environ)          # the bytecode beside the sources, as start_ups reads it
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     empty, playing = directory / "state", directory / "playing"
     subprocess.run([*tabletop_command(), "run", "--sim", "--state-dir", str(playing), *IN_PROGRESS],
