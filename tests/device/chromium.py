@@ -23,6 +23,8 @@ from tests.device.mosquitto import ends_with_us
 
 START_SECONDS = 60.0           # bounds a failure only: a loaded machine is slow, not wrong
 STARTED = re.compile(rb"started successfully on port (\d+)")
+TAKEN = re.compile(rb"port not available")
+PORT_TRIES = 5
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
 
@@ -63,11 +65,7 @@ def need_chromium() -> tuple[str, str]:
 class Chromium:
     def __init__(self, folder: Path, size: tuple[int, int] = (1200, 1000)) -> None:
         browser, driver = need_chromium()
-        # port 0: the driver takes a port the system gives it and says which (no other
-        # process can take it between a probe and the driver's bind)
-        self.driver = subprocess.Popen(ends_with_us([driver, "--port=0"]),
-                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
-        self.base = f"http://127.0.0.1:{self._wait_for_driver()}"
+        self.base = f"http://127.0.0.1:{self._start_driver(driver)}"
         options = {"binary": browser, "args": FLAGS + [f"--user-data-dir={folder}",
                                                        f"--window-size={size[0]},{size[1]}"]}
         reply = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {
@@ -81,8 +79,23 @@ class Chromium:
             "cmd": "Emulation.setDeviceMetricsOverride",
             "params": {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False}})
 
-    def _wait_for_driver(self) -> int:
-        """The port chromedriver says it listens on, once it says so."""
+    def _start_driver(self, driver: str) -> int:
+        """Port 0: the driver takes a port the system gives it and says which (no other process
+        can take it between a probe and the driver's bind). It takes that port on IPv6, then the
+        same number on IPv4, and exits when another process has that one ("IPv4 port not
+        available"): a new port, then, at most PORT_TRIES times."""
+        for _ in range(PORT_TRIES):
+            self.driver = subprocess.Popen(ends_with_us([driver, "--port=0"]), stdout=subprocess.PIPE,
+                                           stderr=subprocess.DEVNULL, bufsize=0)
+            port, said = self._wait_for_driver()
+            if port is not None:
+                return port
+            if not TAKEN.search(said):
+                break
+        raise RuntimeError(f"chromedriver did not start: {said.decode(errors='replace')}")
+
+    def _wait_for_driver(self) -> tuple[int | None, bytes]:
+        """The port chromedriver says it listens on once it says so, and what it said."""
         out, deadline = b"", time.monotonic() + START_SECONDS
         while (said := STARTED.search(out)) is None and time.monotonic() < deadline:
             ready, _, _ = select.select([self.driver.stdout], [], [], deadline - time.monotonic())
@@ -92,8 +105,9 @@ class Chromium:
             out += chunk
         if said is None:
             self.driver.kill()
-            raise RuntimeError(f"chromedriver did not start: {out.decode(errors='replace')}")
-        return int(said[1])
+            self.driver.wait()
+            return None, out
+        return int(said[1]), out
 
     def _call(self, method: str, path: str, body: dict | None = None) -> dict:
         data = None if body is None else json.dumps(body).encode()
