@@ -37,34 +37,8 @@ def frame_box(rows: list[str]) -> tuple[int, int, int] | None:
     return (tops[-1], bottoms[-1], len(rows[tops[-1]])) if tops else None
 
 
-HEADER = "|PALOURDE     Tide 0/3|"
-
-
-def test_an_80x24_window_from_the_first_screen_to_a_game_and_resized(tmp_path, open_sims):
-    """One simulator (a start is most of what each of these cost) for three things a player
-    sees: the first screen, a game's frame in 80x24, and the window resized."""
-    sim = started(open_sims, tmp_path)
-    first_screen_keeps_its_input_help_in_view_and_the_log_off_it(sim)
-    sim.type(JOIN)
-    the_frame_and_its_text_fill_the_window_with_a_line_to_type_on(sim)
-    a_resized_window_gets_the_largest_picture_that_fits_at_once(sim)
-    sim.key(b"\x04")
-    assert sim.end() == 0
-    assert " started: game none yet" in (tmp_path / "sim.log").read_text(encoding="utf-8")
-
-
-def first_screen_keeps_its_input_help_in_view_and_the_log_off_it(sim: PtySim) -> None:
-    rows = sim.rows()
-    assert frame_box(rows) == (0, 17, 66)
-    assert rows[19:23] == ["> Palourde                Type a line and Enter:",
-                           "  L'Auberge               tap CARD (tap clam#3), press up|down|select|back,",
-                           "  A tribord! v            hold up|down|select|back, wait SECONDS, choose ID.",
-                           "  Tap a card to start     Ctrl-D saves and quits."]
-    assert rows[23] == "" and sim.screen.cursor.y == 23
-    assert "INFO" not in sim.raw.decode()                # the start-up line is the log's
-
-
-def the_frame_and_its_text_fill_the_window_with_a_line_to_type_on(sim: PtySim) -> None:
+def test_the_frame_and_its_text_fill_an_80x24_window_with_a_line_to_type_on(tmp_path, open_sims):
+    sim = started(open_sims, tmp_path).type(JOIN)
     rows = sim.rows()
     assert frame_box(rows) == (0, 17, 66)                  # braille: 16 rows in a box
     assert rows[18:23] == [
@@ -76,7 +50,11 @@ def the_frame_and_its_text_fill_the_window_with_a_line_to_type_on(sim: PtySim) -
     assert rows[23] == "" and sim.screen.cursor.y == 23   # the typing line, and nothing lost
 
 
-def a_resized_window_gets_the_largest_picture_that_fits_at_once(sim: PtySim) -> None:
+HEADER = "|PALOURDE     Tide 0/3|"
+
+
+def test_a_resized_window_gets_the_largest_picture_that_fits_at_once(tmp_path, open_sims):
+    sim = started(open_sims, tmp_path).type(JOIN)
     # half blocks, and the text below them
     sim.resize((140, 40), lambda rows: frame_box(rows) == (0, 33, 130)
                and rows[34].startswith(HEADER))
@@ -117,6 +95,21 @@ def test_the_language_asked_on_the_command_line_is_the_screens(tmp_path, open_si
     assert sim.end() == 0
     assert f"`tabletop --language fr run --sim --state-dir {tmp_path}` la reprend" in \
         sim.raw.decode()
+
+
+def test_the_first_screen_keeps_its_input_help_in_view_and_the_log_off_it(tmp_path, open_sims):
+    sim = started(open_sims, tmp_path)
+    rows = sim.rows()
+    assert frame_box(rows) == (0, 17, 66)
+    assert rows[19:23] == ["> Palourde                Type a line and Enter:",
+                           "  L'Auberge               tap CARD (tap clam#3), press up|down|select|back,",
+                           "  A tribord! v            hold up|down|select|back, wait SECONDS, choose ID.",
+                           "  Tap a card to start     Ctrl-D saves and quits."]
+    assert rows[23] == "" and sim.screen.cursor.y == 23
+    assert "INFO" not in sim.raw.decode()                # the start-up line is the log's
+    sim.key(b"\x04")
+    assert sim.end() == 0
+    assert " started: game none yet" in (tmp_path / "sim.log").read_text(encoding="utf-8")
 
 
 def test_verbose_keeps_the_log_on_the_terminal(tmp_path, open_sims):
