@@ -13,6 +13,7 @@ import typing
 from typing import Any, Union
 
 from .options import Options
+from .record import record_fields
 from .spec import GameConfig
 
 # Every accepted event is hashed before it is journaled, and resume hashes every line:
@@ -24,8 +25,9 @@ _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=
 @functools.cache
 def _field_names(cls: type) -> tuple[str, ...] | None:
     """The fields of a record or dataclass type, None for any other type."""
-    if "__record_fields__" in getattr(cls, "__dict__", {}):     # record.py: no dataclasses import
-        return tuple(f.name for f in cls.__dict__["__record_fields__"])
+    names = record_fields(cls)                          # record.py: no dataclasses import
+    if names is not None:
+        return names
     if not hasattr(cls, "__dataclass_fields__"):        # as dataclasses.is_dataclass, unimported
         return None
     import dataclasses

@@ -66,6 +66,13 @@ def record(cls: Any = None, /, *, frozen: bool = True, slots: bool = True) -> An
     return _make(cls, frozen, slots)
 
 
+def record_fields(cls: type) -> tuple[str, ...] | None:
+    """The field names of a record class, in order; None for any other class (a dataclass
+    too: the standard functions answer for it)."""
+    fields = getattr(cls, "__dict__", {}).get("__record_fields__")
+    return None if fields is None else tuple(f.name for f in fields)
+
+
 def _make(cls: type, frozen: bool, slots: bool) -> type:
     own = _own_fields(cls)
     inherited = [f for base in reversed(cls.__mro__[1:]) for f in base.__dict__.get("__record_fields__", ())]

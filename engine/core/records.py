@@ -18,6 +18,8 @@ from itertools import repeat
 from types import MemberDescriptorType
 from typing import TYPE_CHECKING, Any
 
+from .record import record_fields
+
 Copier = Callable[[Any, dict[str, Any]], Any]
 
 _COPIERS: dict[type, Copier] = {}
@@ -61,8 +63,9 @@ def copier(cls: type) -> Copier:
 
 def _field_names(cls: type) -> tuple[str, ...]:
     """The fields `__init__` takes, in order; none where `replace` must go the standard way."""
-    if "__record_fields__" in cls.__dict__:        # a record: every field is an init field
-        return tuple(f.name for f in cls.__dict__["__record_fields__"])
+    names = record_fields(cls)
+    if names is not None:                           # a record: every field is an init field
+        return names
     import dataclasses
     every: dict[str, Any] = getattr(cls, "__dataclass_fields__", {})
     fields = dataclasses.fields(cls) if every else ()
