@@ -108,19 +108,23 @@ class SimTerminal:
     def draw(self) -> None:
         """The frame, as large as the terminal now allows, if it or the LED changed, a tone
         played or the terminal was resized since the last draw. A resize signalled in the
-        middle of a draw is drawn once that one ends."""
+        middle of a draw is drawn once that one ends, one signalled after the loop's last
+        look too: its handler found a draw going on and left it to this one."""
         if self._drawing:
             self.stale = True
             return
-        self._drawing = True
-        try:
-            while self.frame is not None and (self.frame is not self._drawn or self.fresh
-                                              or self.stale):
-                frame, self.stale = self.frame, False
-                self._draw(*frame)
-                self._drawn = frame
-        finally:
-            self._drawing = False
+        while True:
+            self._drawing = True
+            try:
+                while self.frame is not None and (self.frame is not self._drawn or self.fresh
+                                                  or self.stale):
+                    frame, self.stale = self.frame, False
+                    self._draw(*frame)
+                    self._drawn = frame
+            finally:
+                self._drawing = False
+            if not self.stale or self.frame is None:   # from here a resize draws by itself
+                return
 
     def _draw(self, image: Any, screen: Screen) -> None:
         columns, rows = self._size()

@@ -79,3 +79,38 @@ def test_a_frame_is_drawn_again_only_when_something_changed_or_the_terminal_was_
     size[0], terminal.stale = (80, 24), True
     terminal.draw()
     assert len(stream.getvalue().splitlines()) == 2 * (34 + 5) + 23
+
+
+class LateResize(SimTerminal):
+    """A resize signalled at the worst moment: just after the draw loop last looked at
+    `stale` and found nothing to draw, before the draw is over. Its handler (the keyboard's,
+    while a line is awaited) marks the terminal stale and asks for a draw."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        self._stale, self.armed = False, False
+        super().__init__(*args, **kwargs)
+
+    @property
+    def stale(self) -> bool:
+        seen = self._stale
+        if self.armed and self._drawing and not seen:
+            self.armed = False
+            self._stale = True                 # the signal's handler, as Keyboard.resized runs it
+            self.draw()
+        return seen
+
+    @stale.setter
+    def stale(self, value: bool) -> None:
+        self._stale = value
+
+
+def test_a_resize_signalled_as_a_draw_ends_is_drawn_at_once():
+    stream, size = io.StringIO(), [(200, 50)]
+    terminal = LateResize(stream, size=lambda: size[0])
+    terminal(render(SCREEN), SCREEN)
+    terminal.draw()
+    assert len(stream.getvalue().splitlines()) == 34 + 5
+    print("\u266a rejected", file=terminal, flush=True)
+    size[0], terminal.armed = (80, 24), True
+    terminal.draw()                 # draws the tone at 80x24, then the resize lands
+    assert not terminal.armed and len(stream.getvalue().splitlines()) == 34 + 5 + 2 * 23
