@@ -16,7 +16,6 @@ from device.fleet.backoffice.history import History
 from device.fleet.backoffice.leaderboard import leaderboard
 from device.players.roster import Roster
 from tests.device.backoffice_client import PASSWORD, serve, sign_in
-from tests.device.test_web_phone import browser  # noqa: F401  (the module's one browser)
 
 TODAY = datetime.date(2030, 1, 15)
 MARKUP = '<img src=x onerror="document.body.dataset.hacked=1">'
@@ -46,7 +45,7 @@ def office(tmp_path):
     server.close()
 
 
-def test_a_staffer_adds_a_player_revokes_a_card_and_reads_the_months_leaderboard(browser, office):  # noqa: F811
+def test_a_staffer_adds_a_player_revokes_a_card_and_reads_the_months_leaderboard(browser, office):
     server, history, state_dir = office
     page = browser.new_page()
     try:
@@ -84,7 +83,7 @@ def test_a_staffer_adds_a_player_revokes_a_card_and_reads_the_months_leaderboard
         page.close()
 
 
-def test_names_and_titles_from_a_table_are_text_never_html(browser, office):  # noqa: F811
+def test_names_and_titles_from_a_table_are_text_never_html(browser, office):
     server, _, _ = office
     page = browser.new_page()
     try:

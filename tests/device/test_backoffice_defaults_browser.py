@@ -12,7 +12,6 @@ from device.fleet.enrolled import Enrolled
 from device.storage.house_defaults import HouseDefaults
 from tests.device.backoffice_client import serve, sign_in
 from tests.device.fleet_tables import cafe_admin, table_signer
-from tests.device.test_web_phone import browser  # noqa: F401  (the module's one browser)
 
 
 @pytest.fixture
@@ -24,7 +23,7 @@ def office(tmp_path):
     server.close()
 
 
-def test_a_staffer_sets_a_tables_house_rules_and_language_from_the_page(browser, office):  # noqa: F811
+def test_a_staffer_sets_a_tables_house_rules_and_language_from_the_page(browser, office):
     server, state_dir = office
     page = browser.new_page()
     try:

@@ -11,7 +11,6 @@ from device.fleet.screen_feed import PACKED_BYTES
 from device.fleet.topics import encode, table_topic
 from tests.device.backoffice_client import serve, sign_in
 from tests.device.test_fleet_dashboard import CLOCK
-from tests.device.test_web_phone import browser  # noqa: F401  (the module's one browser)
 
 VERSION = "<b id=hacked>1</b>"
 
@@ -37,7 +36,7 @@ def office(tmp_path):
     server.close()
 
 
-def test_a_tables_screen_is_drawn_pixel_for_pixel_and_its_version_as_text(browser, office):  # noqa: F811
+def test_a_tables_screen_is_drawn_pixel_for_pixel_and_its_version_as_text(browser, office):
     page = browser.new_page()
     try:
         sign_in(page, office.url)

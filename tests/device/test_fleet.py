@@ -29,7 +29,7 @@ from device.fleet.shared import enrol_tapped
 from device.fleet.table_state import finished_record
 from device.fleet.topics import decode, online_of, table_topic
 from device.inputs import PartStatus, ReaderOffline
-from tests.device.chromium import Chromium
+from tests.device.browsers import Tab
 from tests.device.fleet_tables import (
     ADMIN_KEY,
     FLEET_KEY,
@@ -159,11 +159,11 @@ return {width: innerWidth, height: innerHeight, scroll: document.documentElement
 WALL = (1920, 1080)
 
 
-def test_dashboard_page_in_chromium(cafe, tmp_path):
+def test_dashboard_page_in_chromium(cafe, tmp_path, shared_chromium):
     """The café at 1920x1080, as a TV across the room shows it."""
     cafe.board.receive(table_topic("table-11", "online"), b"false")     # a table switched off
     server = DashboardServer(cafe.board, "127.0.0.1", 0, token="tide-3").start()
-    browser = Chromium(tmp_path / "chromium", size=WALL)
+    browser = Tab(shared_chromium, size=WALL)
     try:
         browser.open(server.url + "#token=tide-3")
         page = browser.page_at_version(cafe.board.version)

@@ -8,7 +8,6 @@ from device.fleet.enrolled import Enrolled
 from device.players.roster import Roster, new_player
 from tests.device.backoffice_client import sign_in
 from tests.device.fleet_tables import settings_for
-from tests.device.test_web_phone import browser  # noqa: F401  (the module's one browser)
 
 from .test_fleet_claim import NEW_CARD, ClaimTable, ClaimWait
 from .test_fleet_claim_backoffice import WAIT_S, Office, broker  # noqa: F401  (the broker fixture)

@@ -19,7 +19,7 @@ from device.fleet.topics import encode, table_topic
 from device.fleet.words import to_plain, words
 from device.sim.clock import VirtualClock
 from engine.core.text import msg, render
-from tests.device.chromium import Chromium
+from tests.device.browsers import Tab
 from tests.device.fleet_tables import CafeTable, settings_for
 from tests.device.mosquitto import running_broker
 from tests.device.test_fleet import WAIT_S, WALL, dashboard_feed
@@ -163,14 +163,14 @@ def test_the_language_comes_from_the_config_or_the_page():
 # ---- in Chromium, with a real broker -----------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    """One Chromium at the wall screen's size for the module: each test opens its own page."""
-    chromium = Chromium(tmp_path_factory.mktemp("chromium"), size=WALL)
-    yield chromium
-    chromium.close()
+def wall(shared_chromium):
+    """One page at the wall screen's size for the module: each test opens its own address."""
+    tab = Tab(shared_chromium, size=WALL)
+    yield tab
+    tab.close()
 
 
-def test_the_wall_screen_in_both_languages_and_its_banner_while_the_broker_is_down(tmp_path, browser):
+def test_the_wall_screen_in_both_languages_and_its_banner_while_the_broker_is_down(tmp_path, wall):
     with running_broker(tmp_path) as broker:
         board = Board()
         feed = dashboard_feed(broker, board)
@@ -183,20 +183,20 @@ def test_the_wall_screen_in_both_languages_and_its_banner_while_the_broker_is_do
             version = settle_on(board, lambda v: any(t["state"] for t in v["tables"]))
             for url, words_seen in (("", ("Tables du café", "en jeu", "Palourde + Palourde")),
                                     ("?lang=en", ("Café tables", "playing", "Clam + Clam"))):
-                browser.open(f"{server.url}{url}#token=tide-3")
-                html = browser.page_at_version(version)
+                wall.open(f"{server.url}{url}#token=tide-3")
+                html = wall.page_at_version(version)
                 assert all(word in html for word in words_seen), words_seen
-                assert browser.run("return document.getElementById('banner').hidden") is True
+                assert wall.run("return document.getElementById('banner').hidden") is True
             broker.stop()
             version = settle_on(board, lambda v: not v["broker"]["up"])
-            browser.page_at_version(version)
-            banner = browser.run("const b = document.getElementById('banner');"
+            wall.page_at_version(version)
+            banner = wall.run("const b = document.getElementById('banner');"
                                  "return b.hidden ? null : b.innerText;")
             assert banner is not None and banner.startswith("No news from the\nbroker since ")
             broker.start()
             version = settle_on(board, lambda v: v["broker"]["up"])
-            browser.page_at_version(version)
-            assert browser.run("return document.getElementById('banner').hidden") is True
+            wall.page_at_version(version)
+            assert wall.run("return document.getElementById('banner').hidden") is True
         finally:
             server.close()
             table.link.close(flush_s=0)
@@ -213,7 +213,7 @@ def settle_on(board: Board, ready) -> int:
     raise AssertionError("the board kept changing without getting there")
 
 
-def test_the_wall_screen_shows_the_days_leaderboard_and_the_tables_own_counts(browser):
+def test_the_wall_screen_shows_the_days_leaderboard_and_the_tables_own_counts(wall):
     """What the page shows: wins per player over today's games, how long a game has lasted and
     how long people have sat by the table's count, a finished game's length by its seconds."""
     clocks = Clocks()
@@ -230,9 +230,9 @@ def test_the_wall_screen_shows_the_days_leaderboard_and_the_tables_own_counts(br
                                                                seconds=1500))
     server = DashboardServer(board, "127.0.0.1", 0, token=None, language="en").start()
     try:
-        browser.open(server.url)
-        browser.page_at_version(board.version)
-        seen = browser.run("""
+        wall.open(server.url)
+        wall.page_at_version(board.version)
+        seen = wall.run("""
             const texts = (selector) => [...document.querySelectorAll(selector)]
               .map((node) => node.textContent);
             return {leaders: texts("#leaders .name"), wins: texts("#leaders .wins"),

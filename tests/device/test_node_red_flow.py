@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from device.fleet.topics import table_of
-from tests.device.chromium import Chromium
+from tests.device.browsers import Tab
 
 DOCS = Path(__file__).parents[2] / "docs"
 FLOW = json.loads((DOCS / "node-red-flow.json").read_text())
@@ -47,8 +47,9 @@ def test_the_winners_are_logged_to_the_console_as_well_as_the_sidebar():
 
 
 @pytest.fixture(scope="module")
-def chromium(tmp_path_factory):
-    browser = Chromium(tmp_path_factory.mktemp("chromium"))
+def chromium(shared_chromium):
+    """One blank page for the module's scripts (a page of its own: no other test's)."""
+    browser = Tab(shared_chromium)
     browser.open("about:blank")
     yield browser
     browser.close()

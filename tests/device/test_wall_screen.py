@@ -14,7 +14,7 @@ from device.fleet.dashboard.board import Board
 from device.fleet.topics import encode, table_topic
 from device.fleet.words import to_plain
 from engine.core.text import msg, render
-from tests.device.chromium import Chromium
+from tests.device.browsers import Tab
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime.datetime(2030, 1, 2, 21, 40, tzinfo=datetime.timezone(datetime.timedelta(hours=1)))
@@ -197,12 +197,12 @@ WORDS = {"en": ("Largest village:", "at the table 1 h 15", "offline since 21:05"
                 "Lecteur HS")}
 
 
-def test_the_evening_fits_every_wall_screen_without_a_cut(tmp_path, update_goldens):
+def test_the_evening_fits_every_wall_screen_without_a_cut(tmp_path, update_goldens, shared_chromium):
     board = evening()
     server = DashboardServer(board, "127.0.0.1", 0, token=None, language="en").start()
-    browser = Chromium(tmp_path / "chromium", size=SIZES[0])
-    browser.timezone("Europe/Paris")             # the café's: its tables' times read as they said
-    browser.clock_at(at(0))                       # ... and its clock the evening's
+    browser = Tab(shared_chromium, size=SIZES[0],
+                  zone="Europe/Paris",            # the café's: its tables' times read as they said
+                  clock_at=at(0))                 # ... and its clock the evening's
     seen, picture = {}, b""
     try:
         for size, language in (*((size, "en") for size in SIZES), (SIZES[0], "fr")):

@@ -12,41 +12,18 @@ from __future__ import annotations
 
 import os
 import queue
-import shutil
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-import pytest
-
 from device.players.roster import Roster
-from tests.device.chromium import FLAGS
 from tests.device.test_web_server import read_qr
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"width": 390, "height": 844}
 LONG_NAME = "Maximilian"                 # 10 characters: an instruction to it wraps on the OLED
 SAID_S = 60.0                            # a simulator silent this long has hung: not a wait
-
-
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")
-    real = Path("/usr/lib/chromium/chromium")      # Debian's wrapper script starts this one
-    return str(real if real.exists() else found)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as driver:
-        # Playwright gives each launch its own temporary profile (--user-data-dir)
-        launched = driver.chromium.launch(executable_path=chromium(), headless=True,
-                                          args=[flag for flag in FLAGS if flag != "--headless"])
-        yield launched
-        launched.close()
 
 
 class Sim:
