@@ -94,11 +94,12 @@ act() {
 }
 
 write_file() {
-    # write_file FILE MODE: FILE gets stdin as its content (with --dry-run: only said).
-    local file=$1 mode=$2 content
-    content=$(cat)
+    # write_file FILE MODE CONTENT: FILE gets CONTENT and a newline (with --dry-run: only said).
+    # The content is an argument, not stdin: no pipe, cat or wc started for each file.
+    local file=$1 mode=$2 content=$3 newlines
     if ((DRY_RUN)); then
-        printf '  would write: %s (mode %s, %s lines)\n' "$file" "$mode" "$(printf '%s\n' "$content" | wc -l)"
+        newlines=${content//[!$'\n']/}
+        printf '  would write: %s (mode %s, %s lines)\n' "$file" "$mode" "$((${#newlines} + 1))"
         return
     fi
     install -d -m 0755 "${file%/*}"
@@ -118,8 +119,26 @@ usage() {
     sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
-installed() {
-    [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == *"install ok installed"* ]]
+installed_packages() {
+    # installed_packages PACKAGE...: INSTALLED gets those of them dpkg has installed, as
+    # " name name ", from one dpkg-query for all (one started for each was a program each)
+    local name status
+    INSTALLED=" "
+    while IFS=$'\t' read -r name status; do
+        [[ $status == *"install ok installed"* && $INSTALLED != *" $name "* ]] && INSTALLED+="$name "
+    done < <(dpkg-query -W -f='${Package}\t${Status}\n' "$@" 2>/dev/null)
+    return 0
+}
+
+apt_has() {
+    # apt_has PACKAGE...: APT_HAS gets those of them apt can install (a candidate to show), as
+    # " name name ", from one apt-cache for all
+    local line
+    APT_HAS=" "
+    while IFS= read -r line; do
+        [[ $line == "Package: "* ]] && APT_HAS+="${line#Package: } "
+    done < <(apt-cache show --no-all-versions "$@" 2>/dev/null)
+    return 0
 }
 
 has_line() {
@@ -157,12 +176,13 @@ ensure_user() {
             changed "created group $group"
         fi
     done
-    if ! id "$SERVICE_USER" >/dev/null 2>&1; then
+    # the user's groups, which `id` gives only for a user there is: one look for both questions
+    if ! member_of=$(id -nG "$SERVICE_USER" 2>/dev/null); then
         act useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
             --shell /usr/sbin/nologin "$SERVICE_USER"
         changed "created system user $SERVICE_USER"
+        member_of=$(id -nG "$SERVICE_USER" 2>/dev/null) || member_of=
     fi
-    member_of=$(id -nG "$SERVICE_USER" 2>/dev/null) || member_of=
     member_of=" $member_of "
     for group in "${GROUPS_NEEDED[@]}"; do
         if [[ $member_of != *" $group "* ]]; then
@@ -176,20 +196,22 @@ ensure_user() {
 
 ensure_venv() {
     say "Program in $VENV"
-    local wanted=() package lgpio_in_venv=0
+    local wanted=() package lgpio_in_venv=0 version
+    installed_packages python3-venv python3-pip python3-lgpio python3-spidev
     for package in python3-venv python3-pip python3-lgpio python3-spidev; do
         # lgpio from PyPI in the venv stands in for python3-lgpio where apt has none
         if [[ $package == python3-lgpio ]] && venv_has lgpio; then
             lgpio_in_venv=1         # and stays: nothing below takes it away
             continue
         fi
-        installed "$package" || wanted+=("$package")
+        [[ $INSTALLED == *" $package "* ]] || wanted+=("$package")
     done
     if ((${#wanted[@]})); then
         act apt-get update -q
         local available=()
+        apt_has "${wanted[@]}"
         for package in "${wanted[@]}"; do
-            if apt-cache show --no-all-versions "$package" >/dev/null 2>&1; then
+            if [[ $APT_HAS == *" $package "* ]]; then
                 available+=("$package")
             else
                 say "  apt has no $package: the venv gets it from PyPI instead"
@@ -198,10 +220,15 @@ ensure_venv() {
         if ((${#available[@]})); then
             act env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${available[@]}"
             changed "installed ${available[*]}"
+            ((DRY_RUN)) || INSTALLED+="${available[*]} "      # as dpkg would now say
         fi
     fi
-    python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
+    # the version Python prints before it starts up (no site, no import: a few ms, not 20-100)
+    version=$(python3 --version 2>&1) || version=
+    if ! [[ $version =~ ^Python\ ([0-9]+)\.([0-9]+) ]] ||
+        ((10#${BASH_REMATCH[1]} * 1000 + 10#${BASH_REMATCH[2]} < 3011)); then
         die "Python 3.11 or newer is needed (Raspberry Pi OS bookworm or later)"
+    fi
     if [[ ! -x $VENV/bin/python ]]; then
         # the system's lgpio and spidev are built for this board: let the venv see them
         act python3 -m venv --system-site-packages "$VENV"
@@ -213,14 +240,18 @@ ensure_venv() {
     if [[ ! -f $VENV/.installed-from ]] || [[ $(<"$VENV/.installed-from") != "$stamp" ]]; then
         act "$VENV/bin/pip" install --quiet --upgrade "${SOURCE}[pi]"
         act "$VENV/bin/python" -m compileall -qq "$VENV/lib" || true
-        printf '%s\n' "$stamp" | write_file "$VENV/.installed-from" 0644
+        write_file "$VENV/.installed-from" 0644 "$stamp"
         if ((DRY_RUN)); then
             changed "install tabletop-companion from $SOURCE"
         else
-            changed "installed tabletop-companion $("$VENV/bin/pip" show tabletop-companion | sed -n "s/^Version: //p")"
+            local line shown=
+            while IFS= read -r line; do         # pip show's Version: line, read by the shell
+                [[ $line == "Version: "* ]] && shown+="${line#Version: }"$'\n'
+            done < <("$VENV/bin/pip" show tabletop-companion)
+            changed "installed tabletop-companion ${shown%$'\n'}"
         fi
     fi
-    if ! ((lgpio_in_venv)) && ! installed python3-lgpio && ! venv_has lgpio; then
+    if ! ((lgpio_in_venv)) && [[ $INSTALLED != *" python3-lgpio "* ]] && ! venv_has lgpio; then
         # the pi extra brings lgpio on the Pi's own architectures only: ask for it by name
         act "$VENV/bin/pip" install --quiet lgpio
         changed "installed lgpio from PyPI in the venv"
@@ -259,18 +290,17 @@ ensure_config() {
     if [[ ! -f $CONFIG ]]; then
         act install -d -m 0755 "$CONFIG_DIR"
         if [[ -n $proposed ]]; then
-            printf '%s\n' "$proposed" | write_file "$CONFIG" 0640
+            write_file "$CONFIG" 0640 "$proposed"
         else
             say "  would write: $CONFIG (tabletop config --example)"
         fi
         act chown "root:$SERVICE_USER" "$CONFIG"
         changed "wrote the default config$(kinds_said) (edit it, then: systemctl restart tabletop)"
     elif [[ $proposed != "$current" ]]; then
-        printf '%s\n' "$proposed" | write_file "$CONFIG" 0640
+        write_file "$CONFIG" 0640 "$proposed"
         changed "set$(kinds_said) in $CONFIG"
     fi
-    config_readable
-    config_private
+    config_access
     CONFIG_READ=$CONFIG
     if ((DRY_RUN)); then
         if [[ ! -x $VENV/bin/tabletop || -z $proposed ]]; then
@@ -287,30 +317,28 @@ ensure_config() {
     read_config || die "fix $CONFIG, then run this again"
 }
 
-config_readable() {
-    # The service runs as $SERVICE_USER and reads the config through its group: a config an
-    # older install (or an editor) left as root's own is given back, or the table would not start.
-    [[ -f $CONFIG ]] && getent group "$SERVICE_USER" >/dev/null || return 0
+config_access() {
+    # Who may read the config, from one look at its group and mode (a stat started once):
+    [[ -f $CONFIG ]] || return 0
     local group mode
     group=$(stat -c '%G %a' "$CONFIG")
     mode=${group##* }
     group=${group% *}
-    if [[ $group != "$SERVICE_USER" ]]; then
-        act chown "root:$SERVICE_USER" "$CONFIG"
-        changed "gave $CONFIG back to the group $SERVICE_USER (it was $group's)"
+    # The service runs as $SERVICE_USER and reads the config through its group: a config an
+    # older install (or an editor) left as root's own is given back, or the table would not start.
+    if getent group "$SERVICE_USER" >/dev/null; then
+        if [[ $group != "$SERVICE_USER" ]]; then
+            act chown "root:$SERVICE_USER" "$CONFIG"
+            changed "gave $CONFIG back to the group $SERVICE_USER (it was $group's)"
+        fi
+        if (( (8#$mode & 8#040) == 0 )); then
+            act chmod g+r "$CONFIG"
+            changed "let the group $SERVICE_USER read $CONFIG"
+            ((DRY_RUN)) || printf -v mode '%o' "$((8#$mode | 8#040))"       # as it is now
+        fi
     fi
-    if (( (8#$mode & 8#040) == 0 )); then
-        act chmod g+r "$CONFIG"
-        changed "let the group $SERVICE_USER read $CONFIG"
-    fi
-}
-
-config_private() {
     # A config holding the fleet's secrets (its key, the broker's password, the dashboard's
     # token) is for root and the service's group only: 0640, whatever an editor left.
-    [[ -f $CONFIG ]] || return 0
-    local mode
-    mode=$(stat -c %a "$CONFIG")
     if (( (8#$mode & 8#007) != 0 )) &&
         grep -Eq '^[[:space:]]*(key|password|dashboard_token)[[:space:]]*=' "$CONFIG"; then
         act chmod 0640 "$CONFIG"
@@ -511,7 +539,7 @@ polkit.addRule(function(action, subject) {
     if [[ ! -d ${POLKIT_RULE%/*} ]]; then
         say "  no polkit rules folder: the staff menu cannot restart or power off"
     elif [[ ! -f $POLKIT_RULE ]] || [[ $(<"$POLKIT_RULE") != "$rule" ]]; then
-        printf '%s\n' "$rule" | write_file "$POLKIT_RULE" 0644
+        write_file "$POLKIT_RULE" 0644 "$rule"
         changed "wrote $POLKIT_RULE"
     fi
 }
@@ -519,7 +547,7 @@ polkit.addRule(function(action, subject) {
 ensure_service() {
     say "Service $UNIT"
     if ! cmp -s "$SOURCE/systemd/tabletop.service" "$UNIT"; then
-        write_file "$UNIT" 0644 < "$SOURCE/systemd/tabletop.service"
+        write_file "$UNIT" 0644 "$(<"$SOURCE/systemd/tabletop.service")"
         ((SYSTEMD)) && act systemctl daemon-reload
         changed "installed the unit"
     fi
@@ -559,7 +587,7 @@ ensure_completion() {
             continue
         fi
         if [[ ! -f $file ]] || [[ $(<"$file") != "$script" ]]; then
-            printf '%s\n' "$script" | write_file "$file" 0644
+            write_file "$file" 0644 "$script"
             changed "wrote $file"
         fi
     done
@@ -583,7 +611,7 @@ ensure_fleet() {
         changed "installed the fleet extra"
     fi
     if ! cmp -s "$SOURCE/systemd/tabletop-fleet.conf" "$FLEET_DROPIN"; then
-        write_file "$FLEET_DROPIN" 0644 < "$SOURCE/systemd/tabletop-fleet.conf"
+        write_file "$FLEET_DROPIN" 0644 "$(<"$SOURCE/systemd/tabletop-fleet.conf")"
         ((SYSTEMD)) && act systemctl daemon-reload
         changed "installed $FLEET_DROPIN"
     fi
@@ -595,7 +623,7 @@ ensure_command() {
 # tabletop as the service's user, on its state dir (/etc/tabletop/config.toml is found by default)
 exec sudo -u $SERVICE_USER env STATE_DIRECTORY=$STATE_DIR $VENV_PATH/bin/tabletop \"\$@\""
     if [[ ! -f $COMMAND ]] || [[ $(<"$COMMAND") != "$wrapper" ]]; then
-        printf '%s\n' "$wrapper" | write_file "$COMMAND" 0755
+        write_file "$COMMAND" 0755 "$wrapper"
         changed "wrote $COMMAND"
     fi
 }

@@ -319,11 +319,24 @@ STUBS = {
         if [ "$1" = install ]; then
             for p in "$@"; do case $p in -*|install) ;; *) echo "$p" >> "$FAKE/packages" ;; esac; done
         fi""",
+    # apt-cache show: a record for each package it has (all but python3-lgpio), 100 if one is missing
     "apt-cache": """
-        for p in "$@"; do [ "$p" = python3-lgpio ] && exit 100; done; exit 0""",
+        status=0
+        for p in "$@"; do
+            case $p in show|-*) ;;
+                python3-lgpio) echo "N: Unable to locate package $p" >&2; status=100 ;;
+                *) printf 'Package: %s\\nVersion: 1.0\\n\\n' "$p" ;; esac
+        done
+        exit $status""",
+    # dpkg-query -W -f='${Package}\t${Status}\n' PACKAGE...: a line for each installed one
     "dpkg-query": """
-        for p in "$@"; do :; done
-        listed "$FAKE/packages" "$p" && printf 'install ok installed'; exit 0""",
+        status=0
+        for p in "$@"; do
+            case $p in -*) continue ;; esac
+            if listed "$FAKE/packages" "$p"; then printf '%s\\tinstall ok installed\\n' "$p"
+            else echo "dpkg-query: no packages found matching $p" >&2; status=1; fi
+        done
+        exit $status""",
     "getent": """
         shift; status=0
         for g in "$@"; do
