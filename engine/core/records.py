@@ -4,8 +4,8 @@ It means exactly what `dataclasses.replace` means, at a third of its cost: the s
 walks the class's fields in Python at every call and then calls `__init__` with every field by
 name, which was over a third of a whole game's time. Here each class is read once. A frozen
 class with slots whose `__init__` is the one `@dataclass` wrote and that has no
-`__post_init__` (every game's state) is copied by setting its slots in one pass in C, which is
-all that `__init__` would do; any other class is called with every field, as the standard one
+`__post_init__` (every game's state) is copied by setting its slots in one straight pass, which
+is all that `__init__` would do; any other class is called with every field, as the standard one
 does, so its checks run. An unknown field is the standard TypeError, word for word, and a
 class whose fields `replace` treats specially (`init=False`, `InitVar`, `ClassVar`) goes to
 the standard one.
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from itertools import repeat
 from types import MemberDescriptorType
 from typing import TYPE_CHECKING, Any
 
@@ -45,19 +44,26 @@ def copier(cls: type) -> Copier:
             fields.update(changes)
             return cls(**fields)
         return call
-    setters = tuple(getattr(cls, name).__set__ for name in names)
-    new, run = object.__new__, operator.call
+    return compiled_copy(cls, names, frozenset(place))
 
-    def copy(obj: Any, changes: dict[str, Any]) -> Any:
-        if not changes.keys() <= place.keys():
-            return _standard(obj, changes)
-        given = list(values(obj))
-        for name, value in changes.items():
-            given[place[name]] = value
-        record: Any = new(cls)
-        any(map(run, setters, repeat(record), given))     # each setter answers None: all run
-        return record
 
+def compiled_copy(cls: type, names: tuple[str, ...], known: frozenset[str]) -> Copier:
+    """`copy(obj, changes)`: a new instance whose slots are set in one straight pass, each from
+    `changes` or else from `obj`, written out for this class's fields (a loop over them, or
+    over a list of values, costs twice as much: a game's `play` copies its state for each card
+    tried, most of the time the engine spends)."""
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls, "known": known,
+                             "standard": _standard}
+    lines = ["def copy(obj, changes):",
+             "    if not known.issuperset(changes):",
+             "        return standard(obj, changes)       # the standard refusal",
+             "    record = new(cls)"]
+    for n, name in enumerate(names):
+        scope[f"set{n}"] = getattr(cls, name).__set__
+        lines.append(f"    set{n}(record, changes[{name!r}] if {name!r} in changes else obj.{name})")
+    lines.append("    return record")
+    exec("\n".join(lines), scope)      # the source is made here from the class's own field names
+    copy: Copier = scope["copy"]
     return copy
 
 
