@@ -5,7 +5,9 @@ answers), and a finished game in the archive. So nothing is queued in memory: a 
 thread reads the journals after a cursor, publishes each operation at QoS 1 and moves the
 cursor only once the broker acknowledged it. The cursor (`fleet-cursor.json` in the state
 dir: game id -> last operation acknowledged) survives a restart, so after a stop, a power
-cut or a long outage every event still arrives. An event is numbered by its game and its
+cut or a long outage every event still arrives. It goes to disk once a pass, not once an
+event (two fsyncs each: a busy table's feed is a pass behind by a few events): a power cut
+mid-pass sends that pass's events again. An event is numbered by its game and its
 place in that game's journal: `(table, game_id, seq)` names it once, and a consumer that
 sees a message twice (QoS 1 is at least once) keeps one by that key.
 
@@ -46,6 +48,7 @@ class Cursor:
     def __init__(self, state_dir: Path) -> None:
         self.path = Path(state_dir) / CURSOR_FILE
         self.done: dict[str, int] = {}
+        self.moved = False                      # advanced since it was last kept
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -63,15 +66,21 @@ class Cursor:
         self.done = data
 
     def advance(self, game_id: str, seq: int) -> None:
-        """Note `seq` as acknowledged, on disk before the next is sent."""
+        """Note `seq` as acknowledged (on disk at the next `keep`)."""
         self.done[game_id] = seq
-        write_atomic(self.path, json.dumps(self.done, sort_keys=True))
+        self.moved = True
 
     def forget_all_but(self, keep: set[str]) -> None:
         """Forget the games no longer on disk (the archive keeps the newest N): a bounded file."""
         if set(self.done) - keep:
             self.done = {k: v for k, v in self.done.items() if k in keep}
+            self.moved = True
+
+    def keep(self) -> None:
+        """On disk, if it moved."""
+        if self.moved:
             write_atomic(self.path, json.dumps(self.done, sort_keys=True))
+            self.moved = False
 
 
 def journals(state_dir: Path) -> list[Path]:
@@ -245,12 +254,26 @@ class JournalFeed:
 
     def send_pending(self) -> int:
         """Publish what the broker has not acknowledged, finished games first (they are few
-        and the wall screen's news); how many events it acknowledged now."""
+        and the wall screen's news); how many events it acknowledged now. The cursor goes to
+        disk once, at the pass's end, and only then are its events counted acknowledged."""
         if not self.link.up.is_set():
             return 0
         if not self._send_finished():
             return 0
-        sent, on_disk = 0, journals(self.state_dir)
+        sent = 0
+        try:
+            for _ in self._send_events():
+                sent += 1
+        finally:
+            self.cursor.keep()
+            with self._acked:
+                self.acknowledged += sent
+                self._acked.notify_all()
+        return sent
+
+    def _send_events(self):
+        """Each event the broker acknowledged in this pass, the cursor moved past it (in memory)."""
+        on_disk = journals(self.state_dir)
         # games still on disk keep their cursor; one archived during this pass is not in
         # `paths`, and the next pass sends the rest of it
         names = {p.name for p in on_disk}
@@ -259,23 +282,19 @@ class JournalFeed:
         for game_id, seq, record, header in pending(paths, self.cursor.done, self._ids,
                                                     self.current):
             if self._stop.is_set() or not self.link.up.is_set():
-                return sent
+                return
             topic = table_topic(self.table, "events")
             data = message(self.table, self.wall_clock(), game_id, seq, record, header)
             payload = self.signer.seal(topic, data) if self.signer is not None else encode(data)
             if not self.link.send_acked(topic, payload, ACK_S):
-                return sent                        # tried again at the next poke
+                return                             # tried again at the next poke
             self.cursor.advance(game_id, seq)
-            sent += 1
-            with self._acked:
-                self.acknowledged += 1
-                self._acked.notify_all()
+            yield seq
         # a whole pass: every file on disk was read once, so `_ids` names every game there
         self.cursor.forget_all_but(set(self._ids.values()))
         # only names still on disk: the archive keeps the newest N, so this set does too
         self._sent_archives = (self._sent_archives & names) | \
             {p.name for p in paths if p.parent.name == "archive"}
-        return sent
 
     def _send_finished(self) -> bool:
         """Each finished game kept on disk, removed once acknowledged; False if one was not."""
