@@ -45,11 +45,15 @@ def test_wheel_installs_and_loads_every_manifest(installed):
     assert out.stdout.strip() == str(sorted(ours))
 
 
-BUILDS = """
+SDIST_FOLLOWS = "-- the sdist's build --"
+BUILDS = f"""
 import sys
 from setuptools import build_meta
-build_meta.build_wheel(sys.argv[1])
-build_meta.build_editable(sys.argv[2])        # what `make run` and `pip install -e .` build
+dists, editable = sys.argv[1:]                # read first: each build rewrites sys.argv
+build_meta.build_wheel(dists)
+build_meta.build_editable(editable)           # what `make run` and `pip install -e .` build
+print({SDIST_FOLLOWS!r}, file=sys.stderr, flush=True)
+build_meta.build_sdist(dists)
 """
 WARNED = re.compile(r"\.py:\d+: \w+: ")       # how Python prints a warning: file:line: Class: text
 
@@ -69,22 +73,23 @@ def test_the_wheel_and_the_editable_install_build_without_a_warning(dists):
 @pytest.fixture(scope="module")
 def dists(tmp_path_factory) -> Dists:
     """The wheel and the sdist, built from a copy of the tree (the builds leave folders), and
-    the editable wheel `make run` builds, every warning shown."""
+    the editable wheel `make run` builds, every warning shown: one process for the three, as
+    setuptools' import and its look at every installed distribution's entry points cost a
+    second process about 0.4 s of CPU (the sdist comes last, its own lines set apart)."""
     out = tmp_path_factory.mktemp("dists")
     tree = out / "tree"
     shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
         ".git", ".venv", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis", ".cache", "build", "dist"))
-    # one process for the wheels and one for the sdist, as a frontend runs them
-    wheels = subprocess.run([sys.executable, "-W", "always", "-c", BUILDS, str(out), str(out / "editable")],
-                            cwd=tree, capture_output=True, text=True)
-    assert wheels.returncode == 0, wheels.stderr
-    done = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
-                           "build_meta.build_sdist(sys.argv[1])", str(out)], cwd=tree,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    built = subprocess.run([sys.executable, "-W", "always", "-c", BUILDS, str(out), str(out / "editable")],
+                           cwd=tree, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    wheels, follows, _ = built.stderr.partition(SDIST_FOLLOWS + "\n")
+    assert follows, built.stderr
     (wheel,) = out.glob("tabletop_companion-*.whl")
     (sdist,) = out.glob("tabletop_companion-*.tar.gz")
-    return Dists(wheel, sdist, wheels.stderr)
+    assert [path.name for path in (out / "editable").glob("*.whl")] == [
+        wheel.name.replace("-py3-", "-0.editable-py3-")], built.stderr
+    return Dists(wheel, sdist, wheels)
 
 
 class Installed:
