@@ -176,12 +176,16 @@ ensure_user() {
             changed "created group $group"
         fi
     done
-    # the user's groups, which `id` gives only for a user there is: one look for both questions
+    # the user's groups, which `id -nG` gives for a user there is: on a repeat run the one look
+    # answers both questions (a user with a group of no name fails it, and is asked about again)
     if ! member_of=$(id -nG "$SERVICE_USER" 2>/dev/null); then
-        act useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
-            --shell /usr/sbin/nologin "$SERVICE_USER"
-        changed "created system user $SERVICE_USER"
-        member_of=$(id -nG "$SERVICE_USER" 2>/dev/null) || member_of=
+        member_of=
+        if ! id "$SERVICE_USER" >/dev/null 2>&1; then
+            act useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+                --shell /usr/sbin/nologin "$SERVICE_USER"
+            changed "created system user $SERVICE_USER"
+            ((DRY_RUN)) || member_of=$(id -nG "$SERVICE_USER" 2>/dev/null) || member_of=
+        fi
     fi
     member_of=" $member_of "
     for group in "${GROUPS_NEEDED[@]}"; do
