@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +21,16 @@ import pytest
 
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
+# Headless Chromium loads the omnibox's popups as pages of their own in a renderer of their own,
+# again for each context (a window): half a second of CPU a context, for a popup no test opens.
+UNSEEN = ("WebUIOmniboxAimPopup", "WebUIOmniboxPopup")
+# The features Playwright turns off (as of 1.65): Chromium reads only the last --disable-features,
+# so ours repeats them; a Playwright that turns off more is seen at launch (`_launch`).
+PLAYWRIGHTS = ("AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+               "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+               "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
+               "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled",
+               "PreconnectToSearch", "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion")
 BOUND_MS = 60000                 # bounds a failure only: a loaded machine is slow, not wrong
 
 # The page's HTML once document.body's data-version reaches the wanted one (set by the page's
@@ -59,6 +70,31 @@ def chromium_program() -> str:
     return str(real if real.exists() else found)
 
 
+def disabled_features(program: str) -> list[list[str]]:
+    """Each --disable-features list on the command line of the browser this process started
+    (the worker's one: Playwright's list first, then any given after it)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue                            # ended meanwhile
+            children.setdefault(parent, []).append(int(entry.name))
+    ours, lists = [os.getpid()], []
+    while ours:
+        pid = ours.pop()
+        ours += children.get(pid, [])
+        try:
+            line = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if line[0] == program and not any(arg.startswith("--type=") for arg in line):
+            lists += [arg.split("=", 1)[1].split(",") for arg in line
+                      if arg.startswith("--disable-features=")]
+    return lists
+
+
 class SharedChromium:
     """The worker's one Chromium, launched by the first `in_use`."""
 
@@ -75,8 +111,15 @@ class SharedChromium:
         try:
             # Playwright gives the browser a temporary profile (--user-data-dir) of its own,
             # and each context a fresh one in it
-            self._browser = driver.chromium.launch(executable_path=program, headless=True,
-                                                   args=FLAGS)
+            off = [*PLAYWRIGHTS, *UNSEEN]
+            self._browser = driver.chromium.launch(
+                executable_path=program, headless=True, args=[*FLAGS, "--disable-features=" + ",".join(off)])
+            theirs = set(disabled_features(program)[0]) - set(off)
+            if theirs:                              # a newer Playwright's: kept, at one more launch
+                self._browser.close()
+                self._browser = driver.chromium.launch(
+                    executable_path=program, headless=True,
+                    args=[*FLAGS, "--disable-features=" + ",".join([*off, *sorted(theirs)])])
         except BaseException:
             driver.stop()
             raise
