@@ -5,11 +5,12 @@ answers), and a finished game in the archive. So nothing is queued in memory: a 
 thread reads the journals after a cursor, publishes each operation at QoS 1 and moves the
 cursor only once the broker acknowledged it. The cursor (`fleet-cursor.json` in the state
 dir: game id -> last operation acknowledged) survives a restart, so after a stop, a power
-cut or a long outage every event still arrives. It goes to disk once a pass, not once an
-event (two fsyncs each: a busy table's feed is a pass behind by a few events): a power cut
-mid-pass sends that pass's events again. An event is numbered by its game and its
-place in that game's journal: `(table, game_id, seq)` names it once, and a consumer that
-sees a message twice (QoS 1 is at least once) keeps one by that key.
+cut or a long outage every event still arrives. It goes to disk once a pass (and every
+KEEP_EVERY events of a long one), not once an event: each write costs two fsyncs, and a
+busy table's feed is a few events behind. A power cut mid-pass sends those events again.
+An event is numbered by its game and its place in that game's journal: `(table, game_id,
+seq)` names it once, and a consumer that sees a message twice (QoS 1 is at least once)
+keeps one by that key.
 
 A finished game leaves the same way: its message is written to `fleet-finished/` in the
 state dir as the game is left (fsynced, numbered in order) and removed once the broker
@@ -39,6 +40,7 @@ CURRENT = "current.jsonl"
 FINISHED_DIR = "fleet-finished"
 FINISHED_KEPT = 200           # finished games waiting for the broker: beyond, the oldest go
 ACK_S = 10.0                  # the longest wait for one acknowledgement before trying later
+KEEP_EVERY = 50               # events acknowledged between two writes of the cursor, at most
 RETRY_S = 5.0
 
 
@@ -254,22 +256,29 @@ class JournalFeed:
 
     def send_pending(self) -> int:
         """Publish what the broker has not acknowledged, finished games first (they are few
-        and the wall screen's news); how many events it acknowledged now. The cursor goes to
-        disk once, at the pass's end, and only then are its events counted acknowledged."""
+        and the wall screen's news); how many events it acknowledged now. Its events count as
+        acknowledged once the cursor past them is on disk."""
         if not self.link.up.is_set():
             return 0
         if not self._send_finished():
             return 0
-        sent = 0
+        sent = unkept = 0
         try:
             for _ in self._send_events():
-                sent += 1
+                sent, unkept = sent + 1, unkept + 1
+                if unkept == KEEP_EVERY:           # a long backlog: a crash resends at most this
+                    unkept = self._keep(unkept)
         finally:
-            self.cursor.keep()
-            with self._acked:
-                self.acknowledged += sent
-                self._acked.notify_all()
+            self._keep(unkept)
         return sent
+
+    def _keep(self, acknowledged: int) -> int:
+        """The cursor on disk, then its newly acknowledged events counted; 0 (none unkept)."""
+        self.cursor.keep()
+        with self._acked:
+            self.acknowledged += acknowledged
+            self._acked.notify_all()
+        return 0
 
     def _send_events(self):
         """Each event the broker acknowledged in this pass, the cursor moved past it (in memory)."""
