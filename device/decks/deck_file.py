@@ -52,12 +52,22 @@ class Family:
 
 def families() -> dict[str, Family]:
     """Every deck family some registered game plays."""
-    found: dict[str, tuple[list[str], list[str], list[str]]] = {}
-    for spec in engine.all_specs():
-        games, cards, extras = found.setdefault(spec.deck, ([], [], []))
-        games.append(spec.id)
-        cards.extend(c for c in spec.card_ids() if c not in spec.extra_cards and c not in cards)
-        extras.extend(c for c in spec.extra_cards if c not in extras)
+    specs = engine.all_specs()
+    if _FAMILIES[0] is not specs:        # worked out again only when another game is taken in
+        _FAMILIES[:] = [specs, _families_of(specs)]
+    return dict(_FAMILIES[1])
+
+
+_FAMILIES: list = [None, {}]             # (the games they were worked out from, the families)
+
+
+def _families_of(specs) -> dict[str, Family]:
+    found: dict[str, tuple[dict[str, None], dict[str, None], dict[str, None]]] = {}
+    for spec in specs:
+        games, cards, extras = found.setdefault(spec.deck, ({}, {}, {}))    # ordered sets
+        games[spec.id] = None
+        cards.update((c, None) for c in spec.card_ids() if c not in spec.extra_cards)
+        extras.update((c, None) for c in spec.extra_cards)
     return {name: Family(name, tuple(g), tuple(c), tuple(e for e in x if e not in c))
             for name, (g, c, x) in found.items()}
 
