@@ -276,16 +276,30 @@ def settle(board, ready, timeout: float, broker) -> dict:
 
 def shows(view: dict, table: CafeTable) -> bool:
     """The board has every event of the table and shows the table as it is now."""
-    seen = {t["name"]: t for t in view["tables"]}.get(table.name)
-    if seen is None or seen["seq"] != table.plugin.seq or seen["state"] is None:
-        return False
+    return showing([table])(view)
+
+
+def showing(tables: list[CafeTable]):
+    """`shows` for every one of `tables` as they are now: what each should show is worked out
+    once, for a settle that waits through every change of the board while they stand still."""
     # what the board keeps of the state the table shows now; the times and words are the
     # plugin's own (tested with the dashboard)
     now = datetime.datetime.now().astimezone()
     drop = ("times", "said", "version", "screen", "decks")     # the plugin's, like the times
-    state = {k: v for k, v in seen["state"].items() if k not in drop}
-    expected = schema.state(plain(table_state(table.app)), now)
-    return state == {k: v for k, v in expected.items() if k not in drop}
+    expected = {table.name: (table.plugin.seq, {
+        k: v for k, v in schema.state(plain(table_state(table.app)), now).items() if k not in drop})
+        for table in tables}
+
+    def ready(view: dict) -> bool:
+        seen = {t["name"]: t for t in view["tables"]}
+        for name, (seq, state) in expected.items():
+            shown = seen.get(name)
+            if shown is None or shown["seq"] != seq or shown["state"] is None:
+                return False
+            if {k: v for k, v in shown["state"].items() if k not in drop} != state:
+                return False
+        return True
+    return ready
 
 
 def a_deck(registry: DeckRegistry, name: str) -> None:

@@ -41,7 +41,7 @@ from tests.device.fleet_tables import (
     random_game_lines,
     settings_for,
     settle,
-    shows,
+    showing,
 )
 from tests.device.mosquitto import PASSWORD, USER, Broker, running_broker
 
@@ -98,8 +98,7 @@ def cafe(tmp_path_factory):
                   for n in range(1, 11)]
         try:
             finished = play_evenings(tables)
-            settle(board, lambda view: all(shows(view, table) for table in tables), WAIT_S,
-                   broker)
+            settle(board, showing(tables), WAIT_S, broker)
             yield Cafe(board, tables, finished)
         finally:
             for table in tables:
@@ -211,8 +210,9 @@ def test_broker_restart_mid_game_loses_nothing(tmp_path, broker):
         table.play(random_game_lines(table.app, rng, GAME_LIMIT))
         table.play(["press select"])
         assert table.link.wait_up(WAIT_S)
-    view = settle(board, lambda view: all(shows(view, t) for t in tables)
-                  and len(view["finished"]) == len(tables), WAIT_S, broker)
+    ready = showing(tables)
+    view = settle(board, lambda view: ready(view) and len(view["finished"]) == len(tables),
+                  WAIT_S, broker)
     for shown in view["tables"]:
         assert shown["missed"] == 0 and shown["online"] is True
     for table in tables:
