@@ -1,7 +1,7 @@
 """One headless Chromium (the system's, driven by Playwright) for all the browser tests a
 pytest worker runs: started the first time a test asks for it, closed when the worker ends.
-A launch (Playwright's driver and Chromium) costs nearly two seconds of CPU; a context, the
-browser's fresh profile each test gets, a few milliseconds.
+A launch (Playwright's driver and Chromium) costs about two seconds of CPU; a context (the
+fresh profile each test gets, in a window of its own) about half a second.
 
 Playwright's sync API marks its event loop as the thread's running loop between its calls,
 so asyncio.run() in a later test of the same worker would refuse to start: the loop is marked
@@ -114,7 +114,8 @@ class SharedChromium:
             off = [*PLAYWRIGHTS, *UNSEEN]
             self._browser = driver.chromium.launch(
                 executable_path=program, headless=True, args=[*FLAGS, "--disable-features=" + ",".join(off)])
-            theirs = set(disabled_features(program)[0]) - set(off)
+            lists = disabled_features(program)
+            theirs = set(lists[0]) - set(off) if lists else set()
             if theirs:                              # a newer Playwright's: kept, at one more launch
                 self._browser.close()
                 self._browser = driver.chromium.launch(
@@ -160,6 +161,7 @@ class Tab:
                                                timezone_id=zone)
             if clock_at is not None:
                 self.context.add_init_script(CLOCK_AT % json.dumps(clock_at))
+            self.context.set_default_timeout(BOUND_MS)
             self.page = self.context.new_page()
 
     def resize(self, size: tuple[int, int]) -> None:
