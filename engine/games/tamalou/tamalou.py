@@ -378,24 +378,29 @@ TABLE: PhaseTable[State] = PhaseTable({
 
 def invariants(state: State) -> list[str]:
     """52 cards across pile, discard, squares and a drawn card in hand; totals = sum of rounds."""
+    # every candidate event's state is checked (legal_events): each collection is walked once
     problems = []
     held = 1 if state.phase in HOLDING else 0
-    squares = sum(n for _, n in state.counts)
+    counts = [n for _, n in state.counts]
+    squares = sum(counts)
     if state.pile + len(state.discard) + squares + held != DECK_SIZE:
         problems.append(f"cards not conserved: pile {state.pile}, discard {len(state.discard)}, "
                         f"squares {squares}, in hand {held}")
-    if state.pile < 0 or min(n for _, n in state.counts) < 0:
+    if state.pile < 0 or min(counts) < 0:
         problems.append("a negative count")
-    if len(set(state.discard)) != len(state.discard):
+    discard = set(state.discard)
+    if len(discard) != len(state.discard):
         problems.append("a card twice in the discard")
     if (state.phase == OPENING) != (not state.discard):
         problems.append("the discard is empty after the opening, or not before it")
-    sums = tuple((seat, sum(of(added, seat) for added in state.history)) for seat in state.seats)
+    rounds = [[of(added, seat) for seat in state.seats] for added in state.history]
+    sums = tuple(zip(state.seats, map(sum, zip(*rounds)) if rounds else [0] * len(state.seats)))
     finished = state.round if state.phase in (DEAL, OVER) else state.round - 1
     if sums != state.totals or len(state.history) != finished:
         problems.append("totals are not the sum of the finished rounds")
     shown = [card for _, cards in state.revealed for card in cards] + list(state.tapping)
-    if len(set(shown)) != len(shown) or set(shown) & set(state.discard):
+    seen = set(shown)
+    if len(seen) != len(shown) or not seen.isdisjoint(discard):
         problems.append("a revealed card twice, or from the discard")
     return problems
 
