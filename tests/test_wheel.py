@@ -171,7 +171,11 @@ def test_the_sdist_carries_the_tree_and_its_tests_run_from_it(dists, tmp_path):
     for part in ("LICENSE", "Makefile", "docs/rules.md", "docs/cards.md", "systemd/install.sh",
                  "tools/make_docs.py", "tests/conftest.py", "engine/games/palourde/deck.toml"):
         assert (tree / part).is_file(), part
+    # hypothesis keeps its table of Unicode's characters (1.3 s of CPU to build) in its storage
+    # folder: the checkout's, where the suite's own runs keep it, not a new one in the tree
+    storage = os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY", str(ROOT / ".hypothesis"))
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n0", "-p", "no:cacheprovider",
                            "tests/test_docs.py", "tests/test_seeds.py"], cwd=tree,
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tree)})
+                          capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(tree), "HYPOTHESIS_STORAGE_DIRECTORY": storage})
     assert done.returncode == 0, done.stdout[-2000:]
