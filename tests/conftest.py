@@ -111,10 +111,15 @@ def pytest_configure(config):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
-    """Before xdist starts its workers (its own sessionstart comes last): the bytecode they
-    would each make for themselves, made once (tests/bytecode.py)."""
+    """Before xdist starts its workers (its own sessionstart comes last): what they would each
+    make for themselves, made once: the bytecode (tests/bytecode.py), and hypothesis's tables
+    of Unicode's characters, kept in .hypothesis/ (in a fresh clone each worker's first text
+    strategy worked them out again: 2.7 s of CPU a worker)."""
     if session.config.pluginmanager.has_plugin("dsession"):
         compile_for_the_workers(session.config)
+        from hypothesis.internal.charmap import charmap, intervals_from_codec
+        charmap()
+        intervals_from_codec("utf-8")
 
 
 @pytest.hookimpl(wrapper=True)
