@@ -248,15 +248,16 @@ class OledDisplay:
 
     def _send(self, writes: list[PageWrite], full: bool) -> int:
         sent = 0
+        command, data = self._device.command, self._device.data
         if full and self._controller == "ssd1306":
             # luma leaves horizontal addressing; a reset panel may have anything
-            self._device.command(SET_MEMORY_ADDRESSING_MODE, PAGE_ADDRESSING)
+            command(SET_MEMORY_ADDRESSING_MODE, PAGE_ADDRESSING)
             sent += 2
         offset = COLUMN_OFFSET[self._controller]
         page = high = after = None         # what this update set: nothing else is taken as known
-        for write in writes:
-            column = write.column + offset
-            address = [] if write.page == page else [SET_PAGE_START | write.page]
+        for write_page, write_column, write_data in writes:
+            column = write_column + offset
+            address = [] if write_page == page else [SET_PAGE_START | write_page]
             address.append(SET_LOWER_COLUMN | column & 0x0F)
             # The higher nibble is left out only where the one last sent and the pointer's,
             # moved on by the data, both say it: the datasheets (SSD1306 §10.1.1-2, SH1106
@@ -264,10 +265,10 @@ class OledDisplay:
             if not (high == column >> 4 and after is not None and after >> 4 == high):
                 high = column >> 4
                 address.append(SET_HIGHER_COLUMN | high)
-            self._device.command(*address)
-            self._device.data(list(write.data))
-            page, after = write.page, column + len(write.data)
-            sent += len(address) + len(write.data)
+            command(*address)
+            data(list(write_data))
+            page, after = write_page, column + len(write_data)
+            sent += len(address) + len(write_data)
         return sent
 
     def _failed(self, exc: Exception) -> None:

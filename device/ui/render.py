@@ -48,24 +48,32 @@ def _drawn(screen: Screen) -> Image.Image:
 
 def draw(screen: Screen, laid: Layout) -> Image.Image:
     """The layout's text on the panel's pixels (`screen` says where a screensaver drifted)."""
-    image = Image.new("1", SIZE, 0)
     if screen.drift is not None and not screen.blank:     # no bar: nothing stays lit in one place
+        image = Image.new("1", SIZE, 0)
         x, y = screen.drift
         for n, row in enumerate(laid.rows):
             draw_text(image, x, y + n * DRIFT_PITCH, row.text)
         return image
     if laid.header is None:
-        return image
-    pen = ImageDraw.Draw(image)
-    pen.rectangle((0, 0, SIZE[0] - 1, HEADER_HEIGHT - 1), fill=1)
-    draw_text(image, 1, HEADER_TOP, laid.header, fill=0)
+        return Image.new("1", SIZE, 0)
+    image = _headed(laid.header).copy()
     for top, row in zip(LINE_TOPS, laid.rows):
         if row.marker:           # a menu's line, after its marker column
             draw_text(image, 0, top, row.marker + row.text)
         else:
             draw_text(image, 1, top, row.text)
         if row.mark:
-            _mark(pen, top, up=row.mark == "^")
+            _mark(ImageDraw.Draw(image), top, up=row.mark == "^")
+    return image
+
+
+@lru_cache(maxsize=64)
+def _headed(header: str) -> Image.Image:
+    """A frame with only its header: the inverted bar and its text. A game's screens share
+    their header, so each frame starts from a copy of it rather than drawing it again."""
+    image = Image.new("1", SIZE, 0)
+    ImageDraw.Draw(image).rectangle((0, 0, SIZE[0] - 1, HEADER_HEIGHT - 1), fill=1)
+    draw_text(image, 1, HEADER_TOP, header, fill=0)
     return image
 
 
