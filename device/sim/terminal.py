@@ -70,6 +70,25 @@ def terminal_size(stream: TextIO) -> tuple[int, int]:
     return (size[0], size[1]) if size[0] > 0 and size[1] > 0 else UNKNOWN_SIZE
 
 
+def write_all(stream: TextIO, text: str) -> None:
+    """All of `text` to the terminal, however often a resize interrupts it. A frame is larger
+    than the terminal takes at once; when SIGWINCH comes in the middle of its write, write(2)
+    returns the part written, CPython's buffered writer hands that short count back, and its
+    text layer drops the rest: the next frame began in the middle of a line of this one. So
+    the bytes go to the terminal's file by os.write until every one is out."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):   # not a file (a test's StringIO): no signal cuts it
+        stream.write(text)
+        stream.flush()
+        return
+    stream.flush()                                  # whatever the stream holds goes first
+    data = memoryview(text.encode(getattr(stream, "encoding", None) or "utf-8",
+                                  getattr(stream, "errors", None) or "strict"))
+    while data:
+        data = data[os.write(fd, data):]
+
+
 class SimTerminal:
     """Takes each new frame (as Frames' `on_frame`) and the printed LED and tones (as the
     feedback's text stream); `draw()` shows what changed since the last draw."""
@@ -141,8 +160,7 @@ class SimTerminal:
                                     for row, note in zip(out[1:], side)]
         else:
             out += self._text(screen, columns)
-        self.stream.write("".join(f"{line}\n" for line in out))
-        self.stream.flush()
+        write_all(self.stream, "".join(f"{line}\n" for line in out))
         self.fresh = []
 
     def _feedback(self, rows: int, width: int | None = None) -> list[str]:

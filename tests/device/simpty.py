@@ -106,12 +106,16 @@ class PtySim:
 
     def resize(self, size: tuple[int, int], drawn: Callable[[list[str]], bool]) -> None:
         """The window takes a new size, as a terminal window does (the kernel sends the
-        process SIGWINCH); then read until `drawn(rows)` says the new frame is out."""
+        process SIGWINCH); then read until `drawn(rows)` says the new frame is out. Only what
+        came after the resize counts: pyte shrinks a screen by its top rows, and the frame it
+        already shows, moved up, may look like the one wanted."""
         self.size = size
         self.screen.resize(lines=size[1], columns=size[0])
         self.screen.ensure_vbounds()            # pyte leaves the cursor below a shrunk screen
         self._set_size(self.master, size)
-        self.until(lambda: drawn(self.rows()), f"it drew the frame again at {size}")
+        before = len(self.raw)
+        self.until(lambda: len(self.raw) > before and drawn(self.rows()),
+                   f"it drew the frame again at {size}")
 
     @staticmethod
     def _set_size(fd: int, size: tuple[int, int]) -> None:

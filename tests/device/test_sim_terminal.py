@@ -4,6 +4,7 @@ read), the text always where the picture's letters cannot be read, a resize draw
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 
@@ -114,3 +115,24 @@ def test_a_resize_signalled_as_a_draw_ends_is_drawn_at_once():
     size[0], terminal.armed = (80, 24), True
     terminal.draw()                 # draws the tone at 80x24, then the resize lands
     assert not terminal.armed and len(stream.getvalue().splitlines()) == 34 + 5 + 2 * 23
+
+
+def test_a_frame_cut_short_by_a_signal_is_written_to_its_end(tmp_path, monkeypatch):
+    # write(2) interrupted by a resize returns the part written; CPython's buffered writer
+    # hands that count back and its text layer drops the rest, so the terminal is written
+    # by os.write until all of the frame is out
+    calls: list[int] = []
+    real_write = os.write
+
+    def interrupted(fd: int, data) -> int:
+        calls.append(len(data))
+        return real_write(fd, bytes(data[:1000]))       # as a signal would, after 1000 bytes
+
+    monkeypatch.setattr(os, "write", interrupted)
+    with open(tmp_path / "terminal", "w", encoding="utf-8") as stream:
+        terminal = SimTerminal(stream, size=lambda: (200, 50))
+        terminal(render(SCREEN), SCREEN)
+        terminal.draw()
+    written = (tmp_path / "terminal").read_text(encoding="utf-8")
+    assert len(calls) > 1 and written.count("\n") == 34 + 5 and written.endswith("\n")
+    assert written.splitlines()[-5].startswith("|")           # the text's header, whole
