@@ -6,6 +6,7 @@ import os
 import shutil
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import settings
 
 from engine.core import text
 
-from .bytecode import compile_for_the_workers
+from .bytecode import make_for_the_workers
 
 # The processes the tests start (a table, a command, the install script's) keep the package's
 # bytecode beside its sources (__pycache__, ignored by git), as Python does unless told not
@@ -116,8 +117,14 @@ def pytest_sessionstart(session):
     of Unicode's characters, kept in .hypothesis/ (in a fresh clone each worker's first text
     strategy worked them out again: 2.7 s of CPU a worker)."""
     if session.config.pluginmanager.has_plugin("dsession"):
-        compile_for_the_workers(session.config)
-        from hypothesis.internal.charmap import charmap, intervals_from_codec
+        make_for_the_workers(session.config, unicode_tables)
+
+
+def unicode_tables() -> None:
+    from hypothesis.errors import HypothesisSideeffectWarning
+    from hypothesis.internal.charmap import charmap, intervals_from_codec
+    with warnings.catch_warnings():     # made here on purpose, once, where no test waits on it
+        warnings.simplefilter("ignore", HypothesisSideeffectWarning)
         charmap()
         intervals_from_codec("utf-8")
 
