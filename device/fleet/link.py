@@ -80,6 +80,8 @@ class Link:
         self._in_flight = 0
         self._progress = threading.Condition()
         self._stopping = threading.Event()
+        self._disconnected_for_good = threading.Event()   # close() ended the connection
+        self._backoff_s: float | None = None       # paho's thread's wait before it tries again
         self._mqtt = mqtt_client()
         self._client = self._make_client(self._mqtt, client_id, clean)
         self._sender = self._new_sender()
@@ -100,7 +102,8 @@ class Link:
             # replay of itself; the dashboard takes an unsigned `false` only from a last will
             client.will_set(self.online_topic, self._online(False, None, sealed=False), qos=1,
                             retain=True)
-        client.reconnect_delay_set(*BACKOFF_S)
+        client.reconnect_delay_set(*BACKOFF_S)     # paho's own wait's, should it not take ours
+        client._reconnect_wait = self._backing_off
         client.on_connect = self._connected
         client.on_connect_fail = self._connect_failed
         client.on_disconnect = self._disconnected
@@ -118,6 +121,15 @@ class Link:
         if sealed and self.seal is not None:
             return self.seal(self.online_topic or "", online_data(where[0], up, since))
         return online_message(where[0], up, since)
+
+    def _backing_off(self) -> None:
+        """paho's thread's wait before it connects again (BACKOFF_S: the first, doubling up to
+        the last, the first again once a connection is up), cut short by close(). paho's own
+        sleeps the wait out a second at a time, and close() waited for its thread: a command
+        the broker refused, a table stopped while the broker was away, ended up to a second late."""
+        first, most = BACKOFF_S
+        self._backoff_s = first if self._backoff_s is None else min(2 * self._backoff_s, most)
+        self._disconnected_for_good.wait(self._backoff_s)
 
     def _noting_why(self, reconnect: Callable) -> Callable:
         """paho's reconnect, keeping why the last attempt failed (paho only says that it did)."""
@@ -261,7 +273,8 @@ class Link:
         with self._progress:
             self._progress.notify_all()
         self._sender.join(timeout=2.0)
-        self._client.disconnect()
+        self._client.disconnect()              # paho's thread sees it, and tries no more
+        self._disconnected_for_good.set()
         self._client.loop_stop()
         return drained
 
@@ -328,6 +341,7 @@ class Link:
             log.info("fleet: connected to %s", self.where)
         self._note(None, None)
         self._trying_since = None
+        self._backoff_s = None
         self._listen(client)
         if self.online_topic:
             self.publish(self.online_topic, self._online(True, self.wall_clock()), retain=True)

@@ -20,6 +20,8 @@ from tests.device.backoffice_client import CHEAP, PASSWORD, Staffer
 from tests.device.fleet_tables import CafeTable, cafe_admin, settings_for
 from tests.device.mosquitto import running_broker
 
+pytestmark = pytest.mark.usefixtures("prompt_reconnects")   # tests/device/conftest.py
+
 WAIT_S = 30.0
 
 

@@ -45,6 +45,8 @@ from tests.device.fleet_tables import (
 )
 from tests.device.mosquitto import PASSWORD, USER, Broker, running_broker
 
+pytestmark = pytest.mark.usefixtures("prompt_reconnects")   # tests/device/conftest.py
+
 GAMES = ("palourde", "auberge", "tribord")
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
 GAME_LIMIT = 1000              # events: every random game here ends well before

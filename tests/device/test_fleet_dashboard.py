@@ -27,6 +27,8 @@ from tests.device.test_fleet_board import EVENING, KEY, Clocks, finished, iso
 from tests.device.test_fleet_board import state as board_state
 from tests.device.test_fleet_parts import fake_table
 
+pytestmark = pytest.mark.usefixtures("prompt_reconnects")   # tests/device/conftest.py
+
 CLOCK = "2030-01-02T20:15:00+01:00"
 
 

@@ -41,6 +41,8 @@ from tests.device.fleet_tables import (
 from tests.device.mosquitto import PASSWORD, USER, Broker, running_broker
 from tests.device.test_fleet import WAIT_S, dashboard_feed
 
+pytestmark = pytest.mark.usefixtures("prompt_reconnects")   # tests/device/conftest.py
+
 ROOT = Path(__file__).resolve().parents[2]
 NESTED = b'{"schema": 1, "a": ' + b"[" * 50000 + b"]" * 50000 + b"}"
 SHALLOW_BUT_DEEP = json.dumps({"schema": SCHEMA, "table": "t", "x": [[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]})

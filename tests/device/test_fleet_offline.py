@@ -23,6 +23,8 @@ from tests.device.fleet_tables import CafeTable, settings_for
 from tests.device.mosquitto import running_broker
 from tests.device.test_fleet import WAIT_S
 
+pytestmark = pytest.mark.usefixtures("prompt_reconnects")   # tests/device/conftest.py
+
 
 @pytest.fixture
 def broker(tmp_path):
@@ -112,6 +114,30 @@ def test_a_port_that_takes_the_connection_and_never_speaks_is_offline_with_why(
         main(["status", "--state-dir", str(table.app.store.dir), "--json"])
         assert json.loads(capsys.readouterr().out)["fleet_offline"] == why
         table.plugin.close()
+
+
+def test_closing_a_link_ends_its_wait_before_it_tries_again(monkeypatch):
+    """paho's thread waits BACKOFF_S before it connects again, and waits in the link's wait:
+    paho's own would sleep it out a second at a time, and close() would wait for its thread.
+    close() ends it. An hour here; the 30 s bounds only end a failing test."""
+    monkeypatch.setattr(fleet_link, "BACKOFF_S", (3600, 3600))
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))            # a port nobody listens on: refused at once
+        where = SimpleNamespace(host="127.0.0.1", port=closed.getsockname()[1])
+    link = fleet_link.Link(settings_for(where), "tabletop-backoff")
+    waiting, backing_off = threading.Event(), link._backing_off
+
+    def noted() -> None:
+        waiting.set()
+        backing_off()
+
+    link._client._reconnect_wait = noted
+    link.start()
+    assert waiting.wait(30), "paho's thread never waited in the link's wait (a paho that renamed it?)"
+    closed_link = threading.Event()
+    threading.Thread(target=lambda: (link.close(), closed_link.set()), daemon=True).start()
+    assert closed_link.wait(30)
+    assert link._client._thread is None          # paho's thread has ended
 
 
 def test_a_command_told_no_by_the_brokers_host_says_so_at_once():

@@ -6,6 +6,7 @@ import json
 import random
 import threading
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,8 @@ from device.fleet.topics import decode
 from tests.device.fleet_tables import CafeTable, random_game_lines, settings_for
 from tests.device.mosquitto import running_broker
 from tests.device.test_fleet import GAME_LIMIT, WAIT_S
+
+pytestmark = pytest.mark.usefixtures("prompt_reconnects")   # tests/device/conftest.py
 
 
 class Heard:
