@@ -87,7 +87,7 @@ _JOBS: list[Callable[[], object]] = []     # the jobs, as the forked processes f
 
 
 def in_parallel(jobs: list[Callable[[], object]]) -> None:
-    """Each job once, in turn by whichever of one process a core is free, in the order given.
+    """Each job once, taken in the order given by whichever process (one a core) is free.
     The processes are forked from this one: they have the config and the imports already,
     and a job goes to them as its number. With one core, or at most one job, all run here."""
     global _JOBS
