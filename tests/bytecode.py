@@ -3,18 +3,16 @@
 In a fresh checkout nothing is compiled yet, and every worker collecting the suite compiles
 the same modules at the same moment: the test modules with their asserts rewritten by pytest
 (5 s of CPU for the suite's), the package's and the helpers' sources (0.6 s). Made once here,
-the workers read it; the jobs are spread over the machine's cores, as the workers would be. A
-later run finds it made, and this reads the files' headers alone.
+the workers read it; the rewriting is spread over the machine's cores, as the workers would
+be. A later run finds it made, and this reads the files' headers alone.
 """
 from __future__ import annotations
 
 import compileall
 import fnmatch
 import gc
-import importlib.util
 import multiprocessing
 import os
-import struct
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -28,29 +26,15 @@ def make_for_the_workers(config: pytest.Config, *also: Callable[[], object]) -> 
     """Each package's modules as Python compiles them, the test modules as pytest rewrites
     them (conftest.py, those python_files names), and `also`, anything else they would make."""
     patterns = [*config.getini("python_files"), "conftest.py"]
-    tests, sources = [], []
+    tests = []
     for package in sorted(ROOT.glob("*/__init__.py")):
         for source in sorted(package.parent.rglob("*.py")):
             if any(fnmatch.fnmatch(source.name, pattern) for pattern in patterns):
                 tests.append(source)
-            elif not compiled(source):
-                sources.append(source)
+            else:
+                compileall.compile_file(source, quiet=2)   # what fails is told at collection
     rewrites = rewriters(tests, config) if config.getoption("assertmode") == "rewrite" else []
-    # the longest first, so that no core is left with one long job at the end
-    in_parallel([*also, *rewrites,
-                 *(partial(compileall.compile_file, source, quiet=2)   # what fails is told at collection
-                   for source in sorted(sources, key=lambda source: -source.stat().st_size))])
-
-
-def compiled(source: Path) -> bool:
-    """The bytecode Python would read is there and is the source's (compileall's own test)."""
-    try:
-        expected = struct.pack("<4sLL", importlib.util.MAGIC_NUMBER, 0,
-                               int(source.stat().st_mtime) & 0xFFFF_FFFF)
-        with open(importlib.util.cache_from_source(str(source)), "rb") as pyc:
-            return pyc.read(12) == expected
-    except OSError:
-        return False
+    in_parallel([*also, *rewrites])
 
 
 def rewriters(tests: list[Path], config: pytest.Config) -> list[Callable[[], object]]:
@@ -74,7 +58,7 @@ def rewriters(tests: list[Path], config: pytest.Config) -> list[Callable[[], obj
             return
         write(state, code, stamp, pyc)
 
-    jobs = []
+    jobs = []      # the longest first, so that no core is left with one long job at the end
     for source in sorted(tests, key=lambda source: -source.stat().st_size):
         cache = cache_dir(source)
         pyc = cache / (source.name[:-3] + tail)

@@ -2,22 +2,11 @@
 from __future__ import annotations
 
 import os
-import py_compile
 import subprocess
 import sys
 import textwrap
 
-from .bytecode import ROOT, compiled, in_parallel
-
-
-def test_a_source_counts_as_compiled_only_with_its_own_bytecode(tmp_path):
-    source = tmp_path / "module.py"
-    source.write_text("ANSWER = 42\n", encoding="utf-8")
-    assert not compiled(source)
-    py_compile.compile(str(source))
-    assert compiled(source)
-    os.utime(source, (1_000_000, 1_000_000))           # edited since: its bytecode is stale
-    assert not compiled(source)
+from .bytecode import ROOT, in_parallel
 
 
 def test_every_job_runs_once_here_with_one(tmp_path):
