@@ -16,7 +16,7 @@ from device.texts import say
 
 from .clock import VirtualClock
 from .lines import Answer, SimInputError, SimReaderField, Wait, read_lines
-from .terminal import SimTerminal
+from .terminal import SimTerminal, write_all
 
 # A player's hand between two actions: lifting a card and putting the next one down, or
 # reaching for a button. Longer than the reader's debounce (1.5 s by default), so the same
@@ -105,7 +105,7 @@ class Keyboard:
                 if self.terminal is not None:
                     self.terminal.draw()
                 if self.ack:
-                    print(f"ack {number - 1}", file=sys.stderr, flush=True)
+                    write_all(sys.stderr, f"ack {number - 1}\n")   # a resize may come meanwhile
                 line = next(typed, None)
             finally:
                 self.typing = False
@@ -143,7 +143,7 @@ def run_simulated(app, clock: VirtualClock, args, config,
     try:
         run_sim(app, lines, clock, frames, field,
 
-                lambda text: print(text, file=sys.stderr, flush=True), keyboard.first)
+                lambda text: write_all(sys.stderr, text + "\n"), keyboard.first)
     except KeyboardInterrupt:              # Ctrl-C: every accepted input is on disk already
         if at_terminal:
             print(file=sys.stderr)         # off the line the terminal's "^C" is on
