@@ -32,7 +32,8 @@ from device.fleet.enrolled import Enrolled
 from device.fleet.envelope import Signer, Trust
 from device.fleet.freshness import Freshness
 from device.fleet.home_assistant import retirement
-from device.fleet.link import FleetUnavailable, fetch_retained, send_retained
+from device.fleet.link import FleetUnavailable
+from device.fleet.retained import fetch_retained, send_retained
 from device.fleet.schema import Refused
 from device.fleet.shared import (
     SharedDeck,

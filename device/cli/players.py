@@ -17,7 +17,8 @@ from device.config import ConfigFileError, config_path, load_config
 from device.decks.deck_file import normalize_uid
 from device.decks.registry import DeckRegistry, TagTaken
 from device.fleet.envelope import Signer
-from device.fleet.link import FleetUnavailable, send_retained
+from device.fleet.link import FleetUnavailable
+from device.fleet.retained import send_retained
 from device.fleet.shared import roster_message
 from device.paths import default_state_dir
 from device.players.roster import Player, Roster, RosterError, new_player

@@ -24,7 +24,7 @@ from device.fleet import schema
 from device.fleet.dashboard.app import DashboardServer
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.feed import subscribe
-from device.fleet.link import fetch_retained
+from device.fleet.retained import fetch_retained
 from device.fleet.shared import enrol_tapped
 from device.fleet.table_state import finished_record
 from device.fleet.topics import decode, online_of, table_topic

@@ -23,7 +23,8 @@ from device.fleet.backoffice.history import History
 from device.fleet.dashboard.board import Board
 from device.fleet.envelope import Signer, Trust
 from device.fleet.freshness import Freshness
-from device.fleet.link import Link, fetch_retained, send_retained, unique_id
+from device.fleet.link import Link, unique_id
+from device.fleet.retained import fetch_retained, send_retained
 from device.fleet.signing import ROLL_FILE, StaffRoll, staff_hash
 from device.fleet.topics import SHARED_PLAYERS, SHARED_STAFF, table_topic
 from device.inputs import Tapped

@@ -25,8 +25,9 @@ from device.fleet.counter import Counter
 from device.fleet.defaults import CafeLanguage, DefaultsBox, defaults_message, heard_with, read_defaults
 from device.fleet.envelope import ADMIN, Refused, Signer, Trust
 from device.fleet.freshness import Freshness
-from device.fleet.link import Link, send_retained, unique_id
+from device.fleet.link import Link, unique_id
 from device.fleet.plugin import open_fleet
+from device.fleet.retained import send_retained
 from device.fleet.shared import Inbox
 from device.fleet.topics import SHARED_FILTER, defaults_topic
 from device.storage import quarantine

@@ -26,7 +26,8 @@ from device.fleet.floodgate import (
     WINDOW_S,
     Floodgate,
 )
-from device.fleet.link import mqtt_client, send_retained, unique_id
+from device.fleet.link import mqtt_client, unique_id
+from device.fleet.retained import send_retained
 from device.fleet.shared import deck_message, staff_message
 from device.fleet.topics import SCHEMA, SHARED_STAFF, sync_topic
 from tests.device.fleet_tables import FLEET_KEY, CafeTable, a_deck, admin_signer, settings_for

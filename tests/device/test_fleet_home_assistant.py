@@ -21,8 +21,8 @@ from device.cli import main
 from device.config import parse_config
 from device.fleet import home_assistant, plugin
 from device.fleet.identity import FILE, identity
-from device.fleet.link import fetch_retained
 from device.fleet.plugin import open_fleet
+from device.fleet.retained import fetch_retained
 from device.fleet.table_state import ACTIVITIES
 from device.fleet.topics import decode, online_of
 from device.inputs import PartStatus

@@ -21,7 +21,7 @@ from device.decks.registry import DeckRegistry
 from device.fleet.dashboard.board import Board
 from device.fleet.dashboard.feed import subscribe
 from device.fleet.envelope import Signer
-from device.fleet.link import fetch_retained, send_retained
+from device.fleet.retained import fetch_retained, send_retained
 from device.fleet.shared import deck_message, staff_message
 from device.fleet.topics import SCHEMA, encode, table_topic
 from tests.device.fleet_tables import (

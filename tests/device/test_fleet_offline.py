@@ -17,6 +17,7 @@ import pytest
 
 from device.cli import main
 from device.fleet import link as fleet_link
+from device.fleet.retained import fetch_retained
 from device.kiosk.admin import AdminMenu
 from device.storage.status import FLEET_FILE, fleet_offline
 from tests.device.fleet_tables import CafeTable, settings_for
@@ -152,7 +153,7 @@ def test_a_command_told_no_by_the_brokers_host_says_so_at_once():
 
     def ask() -> None:
         try:
-            fleet_link.fetch_retained(settings_for(where), "tabletop/shared/#", timeout=3600)
+            fetch_retained(settings_for(where), "tabletop/shared/#", timeout=3600)
         except fleet_link.FleetUnavailable as exc:
             said.append(str(exc))
         done.set()

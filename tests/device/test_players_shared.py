@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from device.cli import main
 from device.decks.registry import DeckRegistry
 from device.fleet.envelope import ADMIN, Refused, Signer, Trust
-from device.fleet.link import send_retained
+from device.fleet.retained import send_retained
 from device.fleet.shared import SharedRoster, read_shared, roster_message
 from device.fleet.topics import SHARED_PLAYERS
 from device.players.roster import FILE, Player, Roster, new_player

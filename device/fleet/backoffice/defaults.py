@@ -17,7 +17,7 @@ from device.clock import SystemClock
 from device.fleet.defaults import defaults_message
 from device.fleet.enrolled import Enrolled
 from device.fleet.envelope import Signer
-from device.fleet.link import send_retained
+from device.fleet.retained import send_retained
 from device.paths import write_atomic
 from device.storage.house_defaults import DefaultsRefused, HouseDefaults, checked
 from device.storage.quarantine import refuse

@@ -14,8 +14,9 @@ from pathlib import Path
 from device.clock import SystemClock
 from device.decks.registry import DeckRegistry
 from device.fleet.envelope import Signer
-from device.fleet.link import FleetUnavailable, send_retained
+from device.fleet.link import FleetUnavailable
 from device.fleet.plugin import table_name
+from device.fleet.retained import send_retained
 from device.fleet.shared import deck_message, roster_message, staff_message
 from device.players.roster import Roster, RosterError
 
