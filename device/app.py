@@ -23,7 +23,8 @@ from device.ui.game_select import GameSelect
 from device.ui.overlay import Block, Overlay, Recall, repeats
 from device.ui.playing import GameOver, Playing, header
 from device.ui.screen import Screen, beside
-from device.ui.wizard import Seats, roster_of
+from device.ui.setup_choices import roster_of
+from device.ui.wizard import Seats
 from engine import Accepted, Confirm, Info, Prompt, Rejected, Session, Tally
 from engine.core.session import Op
 from engine.core.text import Msg, catalog, msg, render

@@ -23,7 +23,7 @@ from device.sim.lines import SimReaderField
 from device.sim.play import run_sim
 from device.storage.store import GameStore
 from device.ui.prompt_timer import PromptTimer
-from device.ui.wizard import decks_for
+from device.ui.setup_choices import decks_for
 from engine import Accepted, Info, Rejected, Session
 from engine.core.script import ScriptStep
 

@@ -20,18 +20,8 @@ from engine.core.script import InputError, line_words, shown
 from .app_view import AppView
 from .game_select import GameSelect, OfferGame, games
 from .modes import Mode
-from .wizard import (
-    FirstPlayer,
-    HouseRules,
-    Instruction,
-    PlayerCount,
-    Setup,
-    Step,
-    begin_setup,
-    config_of,
-    roster_of,
-    start,
-)
+from .setup_choices import Setup, config_of, roster_of
+from .wizard import FirstPlayer, HouseRules, Instruction, PlayerCount, Step, begin_setup, start
 
 WORDS = ("game", "option", "players", "first", "start")
 

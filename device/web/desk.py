@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.ui.screen import Screen
-from device.ui.wizard import roster_of
+from device.ui.setup_choices import roster_of
 
 from .explain import setup_choices
 from .joining import Joining

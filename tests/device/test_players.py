@@ -26,7 +26,8 @@ from device.players.roster import (
 )
 from device.storage.history import open_history
 from device.ui.font import covers
-from device.ui.wizard import Seats, Setup
+from device.ui.setup_choices import Setup
+from device.ui.wizard import Seats
 
 from .simpty import PtySim
 from .table import SimTable, to_game, too_wide, whole_games

@@ -21,7 +21,8 @@ from device.ui.number import NumberPicker
 from device.ui.paging import pages
 from device.ui.playing import Playing
 from device.ui.screen import BODY_LINES
-from device.ui.wizard import HouseRules, Setup, option_numbers
+from device.ui.setup_choices import Setup
+from device.ui.wizard import HouseRules, option_numbers
 
 from ..playouts import Picks
 from .cuts import Seen, Watched, assert_uncut
