@@ -2,6 +2,7 @@
 the language chosen from the config, the locale or the menu, and the command line following it."""
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import os
@@ -61,6 +62,15 @@ def longest(language: str, keys, **args) -> str:
 
 def samples(language: str, key: str) -> dict[str, str]:
     """Representative arguments: five-letter names, two-digit numbers, the longest card names."""
+    given, cards = language_samples(language)
+    card = next((name for prefix, name in cards.items() if key.startswith(prefix)), "clam#10")
+    return {**given, "card": card, "top": card}
+
+
+@functools.cache
+def language_samples(language: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The arguments but the card, and the card by the text's prefix: worked out once a
+    language, not once a text (the built-in games' texts are registered at import)."""
     named = [k for k in catalog(language)]
     rank = longest(language, [k for k in named if k.startswith("tm.rank.")])
     suit = longest(language, [k for k in named if k.startswith("tm.suit.")])
@@ -69,15 +79,15 @@ def samples(language: str, key: str) -> dict[str, str]:
                                                        "beach", "shell")])
     cards = {"tm.": render(msg("tm.card", rank=rank, suit=suit), language),
              "fl.": render(msg("fl.card.chief", people=people), language), "learn.": kinds}
-    card = next((name for prefix, name in cards.items() if key.startswith(prefix)), "clam#10")
-    return {"name": "Alice", "target": "Alice", "victim": "Alice", "caller": "Alice",
-            "names": "Alice, Bob", "seats": "Alice, Bob", "card": card, "top": card,
-            "a": kinds, "b": kinds, "food": kinds, "people": people, "rank": rank, "suit": suit,
-            "step": longest(language, [k for k in named if k.startswith("fl.step.")]),
-            "to": longest(language, [k for k in named if k.startswith("fl.place.")], name="Alice"),
-            "hint": longest(language, ["at.hint.safe", "at.hint.all_fail"]), "deck": "cafe1",
-            "option": longest(language, [k for k in named if k.startswith(("tm.action.",
-                                                                            "la.opt."))])}
+    given = {"name": "Alice", "target": "Alice", "victim": "Alice", "caller": "Alice",
+             "names": "Alice, Bob", "seats": "Alice, Bob",
+             "a": kinds, "b": kinds, "food": kinds, "people": people, "rank": rank, "suit": suit,
+             "step": longest(language, [k for k in named if k.startswith("fl.step.")]),
+             "to": longest(language, [k for k in named if k.startswith("fl.place.")], name="Alice"),
+             "hint": longest(language, ["at.hint.safe", "at.hint.all_fail"]), "deck": "cafe1",
+             "option": longest(language, [k for k in named if k.startswith(("tm.action.",
+                                                                             "la.opt."))])}
+    return given, cards
 
 
 def rendered(language: str, key: str) -> str:
