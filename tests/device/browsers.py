@@ -1,5 +1,6 @@
 """One headless Chromium (the system's, driven by Playwright) for all the browser tests a
-pytest worker runs: started the first time a test asks for it, closed when the worker ends.
+pytest worker runs: started the first time a test asks for it, closed when the worker ends,
+started again after a crash (which fails the test it happens in, not the worker's next ones).
 A launch (Playwright's driver and Chromium) costs about two seconds of CPU; a context (the
 fresh profile each test gets, in a window of its own) about half a second.
 
@@ -10,6 +11,7 @@ only while the browser is in use (`in_use`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -137,6 +139,11 @@ class SharedChromium:
                 asyncio._set_running_loop(self._loop)
             yield self._browser
         finally:
+            # Playwright hears of a crash while its loop runs, as it did during this use
+            if self._browser is not None and not self._browser.is_connected():
+                with contextlib.suppress(Exception):    # its driver may have gone with it
+                    self._driver.stop()
+                self._browser = None
             asyncio._set_running_loop(before)
 
     def close(self) -> None:
