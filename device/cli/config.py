@@ -12,8 +12,8 @@ import json
 import sys
 from pathlib import Path
 
-from device.config import ConfigFileError, Problem, example_config, load_config
-from device.config.loading import retired_keys
+from device.config import ConfigFileError, Problem, example_config
+from device.config.loading import config_in, config_text, retired_keys
 from device.config.secrets import secret_warnings
 from device.config.usable import machine_problems
 from device.paths import default_state_dir
@@ -38,11 +38,14 @@ def run(args: argparse.Namespace) -> int:
     if args.example:
         sys.stdout.write(example_config())
         return 0
+    text = None                     # read once: a pipe (/dev/stdin) has no second reading
     try:
-        config, problems = load_config(args.check), []
+        text = config_text(args.check)
+        config, problems = config_in(text, args.check), []
     except ConfigFileError as exc:
         config, problems = exc.partial, exc.problems
-    notes = retired_keys(args.check)          # ignored by the table: said, but not a problem
+    # ignored by the table: said, but not a problem
+    notes = retired_keys(text, args.check) if text is not None else []
     if config is not None:          # the file parsed: what this machine lacks for it, too
         problems += [problem.in_file(args.check) for problem in
                      machine_problems(config, config.state_dir or default_state_dir())]

@@ -32,14 +32,25 @@ def load_config(path: Path | None) -> Config:
     """The configuration in `path` (None: the defaults). ConfigFileError names the file and key."""
     if path is None:
         return Config()
+    return config_in(config_text(path), path)
+
+
+def config_text(path: Path) -> str:
+    """The text of the config file at `path`, read once (it may be a pipe); ConfigFileError
+    when it does not read."""
     path = Path(path)
     try:
-        text = given_text(path)
+        return given_text(path)
     except UnicodeDecodeError:
         raise ConfigFileError(Problem("", msg("cli.config.not_utf8"), file=path)) from None
     except (OSError, ValueError) as exc:     # ValueError: a NUL in the path given
         raise ConfigFileError(Problem("", msg("cli.config.cannot_read", why=os_reason(exc)),
                                       file=path)) from None
+
+
+def config_in(text: str, path: Path) -> Config:
+    """The configuration in `text`, read from the file `path`: its problems name the file."""
+    path = Path(path)
     try:
         return parse_config(text, base=path.parent)
     except ConfigFileError as exc:
@@ -106,12 +117,13 @@ def _toml(text: str) -> dict:
                                               detail=cut(str(exc))))) from None
 
 
-def retired_keys(path: Path) -> list[Problem]:
-    """A `key: no longer used` note for each retired key the file still has (else none)."""
+def retired_keys(text: str, path: Path) -> list[Problem]:
+    """A `key: no longer used` note for each retired key the text of the file `path` still
+    has (else none)."""
     try:
-        data = _toml(given_text(Path(path)))
-    except (ConfigFileError, OSError, ValueError):
-        return []                   # load_config reports what is wrong with the file itself
+        data = _toml(text)
+    except ConfigFileError:
+        return []                   # the file's own problems say what is wrong with it
     lines = []
     for key, why in RETIRED.items():
         section, _, name = key.rpartition(".")

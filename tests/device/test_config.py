@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 from dataclasses import fields
 from pathlib import Path
 
@@ -208,6 +209,23 @@ def test_cli_check_of_a_broken_file_is_one_line_and_exit_2(tmp_path, capsys, tex
     assert out == ""
     assert err.count("\n") == 1 and err.startswith(f"tabletop: {path}: ")
     assert "Traceback" not in err
+
+
+def test_a_config_given_as_a_pipe_is_read_once(tmp_path, capsys):
+    """`... | tabletop config --check /dev/stdin`: a pipe reads once, so the check and the note
+    on a retired key come from the same reading (a second reading found the pipe empty)."""
+    read, write = os.pipe()
+    os.write(write, b"[fleet]\nbuffer_events = 500\n[buttons]\nup = 40\n")
+    os.close(write)
+    pipe = f"/proc/self/fd/{read}"             # what /dev/stdin is, for a pipe on fd 0
+    try:
+        assert tabletop("config", "--check", pipe) == 2
+    finally:
+        os.close(read)
+    assert capsys.readouterr().err.splitlines() == [
+        f"tabletop: {pipe}: fleet.buffer_events: no longer used (events now leave from the "
+        "journal); remove it",
+        f"tabletop: {pipe}: buttons.up: 40 is not a BCM GPIO number (0-27)"]
 
 
 # ---- every problem at once, what the machine lacks, and hostile files -------------------------

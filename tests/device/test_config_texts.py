@@ -63,7 +63,7 @@ def machine_problems(tmp_path: Path, monkeypatch) -> list[Problem]:
         found += caught.value.problems
     old = tmp_path / "old.toml"
     old.write_text("[fleet]\nbuffer_events = 500\n")
-    found += retired_keys(old)
+    found += retired_keys(old.read_text(), old)
     found.append(Problem("fleet.ca_file", usable.readable_file(tmp_path)))
     found.append(Problem("fleet.ca_file", usable.readable_file(tmp_path / "missing.pem")))
     monkeypatch.setattr(usable.os, "access", lambda *_: False)       # as if not root
