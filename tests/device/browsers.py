@@ -141,17 +141,21 @@ class SharedChromium:
         finally:
             # Playwright hears of a crash while its loop runs, as it did during this use
             if self._browser is not None and not self._browser.is_connected():
-                with contextlib.suppress(Exception):    # its driver may have gone with it
-                    self._driver.stop()
-                self._browser = None
+                self._drop()
             asyncio._set_running_loop(before)
+
+    def _drop(self) -> None:
+        """Stop the driver and forget the browser (closed, or gone in a crash); Playwright's
+        loop marked as running."""
+        with contextlib.suppress(Exception):        # a driver gone with its browser
+            self._driver.stop()
+        self._browser = None
 
     def close(self) -> None:
         if self._browser is not None:
             with self.in_use() as browser:
                 browser.close()
-                self._driver.stop()
-            self._browser = None
+                self._drop()
 
 
 class Tab:
