@@ -70,20 +70,24 @@ def rewriters(tests: list[Path], config: pytest.Config) -> list[Callable[[], obj
 _JOBS: list[Callable[[], object]] = []     # the jobs, as the forked processes find them
 
 
+def cores() -> int:
+    """The cores this process may run on (a CI container's share, not the machine's)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def in_parallel(jobs: list[Callable[[], object]]) -> None:
     """Each job once, taken in the order given by whichever process (one a core) is free.
     The processes are forked from this one: they have the config and the imports already,
     and a job goes to them as its number. With one core, or at most one job, all run here."""
     global _JOBS
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    if cores < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if cores() < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for job in jobs:
             job()
         return
     _JOBS = jobs
     gc.freeze()       # the forked processes' collections leave this one's objects, and pages, alone
     try:
-        with multiprocessing.get_context("fork").Pool(min(cores, len(jobs))) as pool:
+        with multiprocessing.get_context("fork").Pool(min(cores(), len(jobs))) as pool:
             for _ in pool.imap_unordered(_run, range(len(jobs))):
                 pass
     finally:

@@ -14,7 +14,7 @@ from hypothesis import settings
 
 from engine.core import text
 
-from .bytecode import make_for_the_workers
+from .bytecode import cores, make_for_the_workers
 
 # The processes the tests start (a table, a command, the install script's) keep the package's
 # bytecode beside its sources (__pycache__, ignored by git), as Python does unless told not
@@ -159,5 +159,4 @@ def pytest_xdist_auto_num_workers(config):
     """One worker more than the cores `-n auto` is given: part of the suite waits on Mosquitto,
     Chromium and the processes it starts, and the third worker uses the cores meanwhile (on 2
     cores the suite took 186 s with 3 workers, 220 s with 2; 4 gained nothing more)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (cores or 1) + 1
+    return cores() + 1

@@ -1,12 +1,11 @@
 """tests/bytecode.py: what the workers would each make, made once before they start."""
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
 
-from .bytecode import ROOT, in_parallel
+from .bytecode import ROOT, cores, in_parallel
 
 
 def test_every_job_runs_once_here_with_one(tmp_path):
@@ -35,5 +34,5 @@ def test_every_job_runs_once_in_the_forked_processes(tmp_path):
                           check=True)
     marks = {int(path.name): path.read_text().split() for path in tmp_path.iterdir()}
     assert sorted(marks) == list(range(40)) and all(len(pids) == 1 for pids in marks.values())
-    if len(os.sched_getaffinity(0)) > 1:                # forked: none ran in the parent
+    if cores() > 1:                # forked: none ran in the parent
         assert done.stdout.strip() not in {pid for pids in marks.values() for pid in pids}

@@ -142,7 +142,6 @@ def run_simulated(app, clock: VirtualClock, args, config,
     handlers = _listen(keyboard)
     try:
         run_sim(app, lines, clock, frames, field,
-
                 lambda text: write_all(sys.stderr, text + "\n"), keyboard.first)
     except KeyboardInterrupt:              # Ctrl-C: every accepted input is on disk already
         if at_terminal:
