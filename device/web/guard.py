@@ -7,8 +7,9 @@ from the moment it opens or its last response ended, to get its request line and
 in, however it trickles them; then it is closed without a word. At most MAX_CONNECTIONS
 hold a place: beyond, a new client takes the place of the oldest one still sending its
 headers (so slow clients never hold every place from real requests), and only when every
-place serves a request is its request answered 503 (uvicorn's own answer, and the
-connection closed), with BUSY_MAX such clients at once, past which one is closed at once.
+place still serves a request once its own request is in is that request answered 503
+(uvicorn's own answer, and the connection closed), with BUSY_MAX such clients at once, past
+which one is closed at once.
 A client that stops reading what it is sent (a stream's reader gone quiet) is dropped once
 its buffers have been full for STALL_S.
 """
@@ -39,7 +40,6 @@ class Guard:
     def __init__(self) -> None:
         self.open: OrderedDict[GuardedH11, bool] = OrderedDict()
         self.busy: set[GuardedH11] = set()
-        self.turned_away = 0
 
     # a server with limits of its own (the dashboard's) says them here
     def most(self) -> int:
@@ -59,7 +59,6 @@ class Guard:
         if len(self.open) >= self.most():
             slowest = next((p for p, heading in self.open.items() if heading), None)
             if slowest is None:
-                self.turned_away += 1
                 return False
             del self.open[slowest]
             slowest.transport.abort()
@@ -79,6 +78,7 @@ class GuardedH11(H11Protocol):
     def __init__(self, *args, guard: Guard, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.guard = guard
+        self._limit = self.limit_concurrency     # uvicorn's: given back to a client told busy
         self._deadline: asyncio.TimerHandle | None = None
         self._stalled: asyncio.TimerHandle | None = None
 
@@ -97,6 +97,11 @@ class GuardedH11(H11Protocol):
         self._arm()
 
     def handle_events(self) -> None:
+        # Told busy when it connected; a place may have come free since (a request served, a
+        # client gone, a reader moved to a stream's place): its request is taken after all
+        if self in self.guard.busy and self.guard.opened(self):
+            self.guard.busy.discard(self)
+            self.limit_concurrency = self._limit
         cycle = self.cycle
         super().handle_events()
         if self.cycle is not cycle:            # a request's head is in: its deadline ends

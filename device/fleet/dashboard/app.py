@@ -86,7 +86,6 @@ class Places(Guard):
         """The connection becomes a live reader: it leaves its place for a stream's, or
         False when every stream's place is taken."""
         if len(self.streams) >= MAX_STREAMS:
-            self.turned_away += 1
             return False
         self.open.pop(protocol, None)
         self.streams.add(protocol)
